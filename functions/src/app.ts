@@ -1,0 +1,70 @@
+import express, { type Express, type Request } from "express";
+import type { Deps } from "./domain/deps.js";
+import { errors } from "./http/errors.js";
+import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
+import { expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
+import { apiRoutes } from "./routes/index.js";
+
+const BODY_LIMIT = "64kb";
+
+/** The `/v1` JSON API (and `/openapi.json`): router -> validate -> authenticate -> policy -> command -> presenter. */
+export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+
+  app.use(requestLog(deps));
+  app.use(cors);
+  app.use(requireJsonBody);
+  app.use(
+    express.json({
+      limit: BODY_LIMIT,
+      type: "application/json",
+      verify: (req, _res, buf) => {
+        (req as Request & { rawBody?: string }).rawBody = buf.toString("utf8");
+      },
+    }),
+  );
+
+  const router = express.Router();
+  mountRoutes(router, deps, routes);
+  answerWrongMethods(router, routes);
+  app.use(router);
+
+  app.use((req, _res, next) => next(errors.routeNotFound(req.method, req.path)));
+  app.use(errorMiddleware(deps));
+  return app;
+}
+
+function answerWrongMethods(router: express.Router, routes: AnyRoute[]): void {
+  const methodsByPath = new Map<string, string[]>();
+  for (const r of routes) {
+    const path = expressPath(r.path);
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), r.method.toUpperCase()]);
+  }
+  for (const [path, methods] of methodsByPath) {
+    router.all(path, (req, _res, next) => next(errors.methodNotAllowed(req.method, methods)));
+  }
+}
+
+const cors: express.RequestHandler = (req, res, next) => {
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  if (req.method !== "OPTIONS") return next();
+  res.setHeader("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE");
+  res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key");
+  res.setHeader("Access-Control-Max-Age", "86400");
+  res.status(204).end();
+};
+
+/** One line per request; never headers or bodies, which may carry tokens. */
+function requestLog(deps: Deps): express.RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      deps.log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    next();
+  };
+}

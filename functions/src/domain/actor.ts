@@ -1,0 +1,11 @@
+import type { Scope } from "./types.js";
+
+/** The authenticated caller of a request; null for anonymous requests. */
+export interface Actor {
+  agentId: string;
+  agentName: string;
+  credentialId: string;
+  scopes: readonly Scope[];
+}
+
+export const hasScope = (actor: Actor | null, scope: Scope): boolean => !!actor && actor.scopes.includes(scope);

@@ -1,0 +1,59 @@
+import type { Actor } from "../actor.js";
+import { newId } from "../ids.js";
+import { paths } from "../paths.js";
+import { claimSlug } from "../slugs.js";
+import type { CalendarRecord, GrantRecord, Lens, MembershipRecord, Visibility } from "../types.js";
+import type { Transaction } from "../../storage/port.js";
+
+export interface NewCalendar {
+  name: string;
+  slug?: string;
+  timezone?: string;
+  visibility?: Visibility;
+  purpose?: string | null;
+  default_view?: Lens | null;
+  views?: Lens[] | null;
+}
+
+/**
+ * Writes a calendar, its slug and its first owner's grant in the caller's transaction
+ * (shared by mint and POST /v1/calendars). Reads happen first, as Firestore requires.
+ */
+export async function createCalendarInTx(
+  tx: Transaction,
+  owner: Pick<Actor, "agentId" | "agentName">,
+  input: NewCalendar,
+  now: string,
+): Promise<{ calendar: CalendarRecord; grant: GrantRecord }> {
+  const id = newId("cal");
+  const slug = await claimSlug(tx, "slugs", { requested: input.slug, name: input.name, ownerId: id });
+  const views = input.views && input.views.length > 0 ? input.views : null;
+  const calendar: CalendarRecord = {
+    id,
+    name: input.name,
+    slug,
+    timezone: input.timezone ?? "UTC",
+    visibility: input.visibility ?? "unlisted",
+    purpose: input.purpose ?? null,
+    default_view: input.default_view ?? null,
+    views,
+    created_at: now,
+    updated_at: now,
+  };
+  const grant: GrantRecord = {
+    id: newId("grt"),
+    calendar_id: id,
+    agent_id: owner.agentId,
+    agent_name: owner.agentName,
+    role: "owner",
+    created_at: now,
+    updated_at: now,
+    revoked_at: null,
+  };
+  const membership: MembershipRecord = { calendar_id: id, grant_id: grant.id, role: "owner" };
+  tx.create(paths.calendar(id), { ...calendar });
+  tx.create(paths.slug(slug), { owner_id: id });
+  tx.create(paths.grant(id, grant.id), { ...grant });
+  tx.set(paths.membership(owner.agentId, id), { ...membership });
+  return { calendar, grant };
+}

@@ -1,0 +1,144 @@
+import { ApiError, errors } from "../../http/errors.js";
+import type { Actor } from "../actor.js";
+import type { Deps } from "../deps.js";
+import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
+import { paths } from "../paths.js";
+import { SCOPES, type AgentRecord, type CalendarRecord, type CredentialRecord, type Scope, type TokenRecord } from "../types.js";
+import type { Transaction } from "../../storage/port.js";
+import { createCalendarInTx } from "./create-calendar.js";
+
+const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const ONBOARD_TTL_MS = 30 * 60 * 1000;
+const LATER_SCOPES: Scope[] = ["agent:read", "calendar:read", "calendar:write"];
+
+/** onboard_tokens/{sha256}: issued to a signed-in human by the account side of the service. */
+export interface OnboardTokenRecord {
+  user_id: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** claims/{sha256}: a single-use link a human opens to link an anonymously minted agent. */
+export interface ClaimRecord {
+  agent_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface MintInput {
+  name: string;
+  calendar?: { name?: string; timezone?: string };
+  onboard_token?: string;
+}
+
+export interface Minted {
+  token: string;
+  agent: AgentRecord;
+  credential: CredentialRecord;
+  calendar: CalendarRecord;
+  claimToken: string | null;
+}
+
+export async function mint(deps: Deps, input: MintInput): Promise<Minted> {
+  const now = deps.clock();
+  const nowIso = now.toISOString();
+  return deps.store.runTransaction(async (tx) => {
+    const onboard = input.onboard_token ? await readOnboardToken(tx, input.onboard_token, now) : null;
+    const agent: AgentRecord = {
+      id: newId("agt"),
+      name: input.name,
+      created_at: nowIso,
+      owner_user_id: onboard?.data.user_id ?? null,
+    };
+    const { calendar } = await createCalendarInTx(
+      tx,
+      { agentId: agent.id, agentName: agent.name },
+      { name: input.calendar?.name ?? input.name, timezone: input.calendar?.timezone },
+      nowIso,
+    );
+    tx.create(paths.agent(agent.id), { ...agent });
+    const { token, credential } = issueCredential(tx, agent, [...SCOPES], null, nowIso);
+    let claimToken: string | null = null;
+    if (onboard) {
+      tx.update(onboard.path, { used_at: nowIso });
+    } else {
+      claimToken = newClaimToken();
+      const claim: ClaimRecord = {
+        agent_id: agent.id,
+        created_at: nowIso,
+        expires_at: new Date(now.getTime() + CLAIM_TTL_MS).toISOString(),
+        used_at: null,
+      };
+      tx.create(paths.claim(sha256(claimToken)), { ...claim });
+    }
+    return { token, agent, credential, calendar, claimToken };
+  });
+}
+
+async function readOnboardToken(tx: Transaction, token: string, now: Date) {
+  const doc = token.startsWith("svc_onboard_") ? await tx.get<OnboardTokenRecord>(paths.onboardToken(sha256(token))) : null;
+  const fresh = doc && !doc.data.used_at && Date.parse(doc.data.created_at) + ONBOARD_TTL_MS > now.getTime();
+  if (!doc || !fresh) {
+    throw new ApiError(
+      "invalid_onboard_token",
+      "the onboard_token is unknown, used or older than 30 minutes; ask your human for a new one, or mint without it",
+    );
+  }
+  return doc;
+}
+
+/** Writes a credential and its token lookup; the token itself is only returned, never stored. */
+function issueCredential(
+  tx: Transaction,
+  agent: Pick<AgentRecord, "id" | "name">,
+  scopes: Scope[],
+  label: string | null,
+  nowIso: string,
+): { token: string; credential: CredentialRecord } {
+  const token = newAgentToken();
+  const tokenHash = sha256(token);
+  const credential: CredentialRecord = {
+    id: newId("cred"),
+    agent_id: agent.id,
+    label,
+    scopes,
+    token_hash: tokenHash,
+    created_at: nowIso,
+    expires_at: null,
+    revoked_at: null,
+  };
+  const lookup: TokenRecord = {
+    agent_id: agent.id,
+    agent_name: agent.name,
+    credential_id: credential.id,
+    scopes,
+    expires_at: null,
+    revoked_at: null,
+  };
+  tx.create(paths.credential(agent.id, credential.id), { ...credential });
+  tx.create(paths.token(tokenHash), { ...lookup });
+  return { token, credential };
+}
+
+export async function createCredential(deps: Deps, actor: Actor, label: string | null) {
+  const nowIso = deps.clock().toISOString();
+  return deps.store.runTransaction(async (tx) =>
+    issueCredential(tx, { id: actor.agentId, name: actor.agentName }, LATER_SCOPES, label, nowIso),
+  );
+}
+
+export async function revokeCredential(deps: Deps, actor: Actor, credentialId: string): Promise<CredentialRecord> {
+  const nowIso = deps.clock().toISOString();
+  return deps.store.runTransaction(async (tx) => {
+    const doc = await tx.get<CredentialRecord>(paths.credential(actor.agentId, credentialId));
+    if (!doc || doc.data.revoked_at) throw errors.notFound("credential");
+    const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
+    if (active.length < 2) {
+      throw new ApiError("last_credential", "this is the agent's only active credential; create another before revoking it");
+    }
+    tx.update(doc.path, { revoked_at: nowIso });
+    tx.update(paths.token(doc.data.token_hash), { revoked_at: nowIso });
+    return { ...doc.data, revoked_at: nowIso };
+  });
+}

@@ -1,0 +1,26 @@
+import { createHash, randomBytes } from "node:crypto";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/** Uniform random string over an alphabet from a CSPRNG (rejection sampling, no modulo bias). */
+export function randomString(length: number, alphabet = BASE62): string {
+  const limit = 256 - (256 % alphabet.length);
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < limit) out += alphabet[byte % alphabet.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const newId = (prefix: string): string => `${prefix}_${randomString(20)}`;
+
+/** 43 base62 characters carry just over 256 bits. */
+export const newAgentToken = (): string => `svc_agent_${randomString(43)}`;
+export const newClaimToken = (): string => `svc_claim_${randomString(43)}`;
+export const randomSlugSuffix = (length: number): string => randomString(length, BASE36);
+
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");

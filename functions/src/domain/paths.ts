@@ -1,0 +1,28 @@
+/** Where each record lives in the document store. Every global lookup is a read by id. */
+export const paths = {
+  agent: (agentId: string) => `agents/${agentId}`,
+  credentials: (agentId: string) => `agents/${agentId}/credentials`,
+  credential: (agentId: string, credentialId: string) => `agents/${agentId}/credentials/${credentialId}`,
+  memberships: (agentId: string) => `agents/${agentId}/memberships`,
+  membership: (agentId: string, calendarId: string) => `agents/${agentId}/memberships/${calendarId}`,
+  token: (tokenHash: string) => `tokens/${tokenHash}`,
+  onboardToken: (tokenHash: string) => `onboard_tokens/${tokenHash}`,
+  claim: (tokenHash: string) => `claims/${tokenHash}`,
+  calendar: (calendarId: string) => `calendars/${calendarId}`,
+  slug: (slug: string) => `slugs/${slug}`,
+  events: (calendarId: string) => `calendars/${calendarId}/events`,
+  event: (calendarId: string, eventId: string) => `calendars/${calendarId}/events/${eventId}`,
+  grants: (calendarId: string) => `calendars/${calendarId}/grants`,
+  grant: (calendarId: string, grantId: string) => `calendars/${calendarId}/grants/${grantId}`,
+  accessRequests: (calendarId: string) => `calendars/${calendarId}/access_requests`,
+  accessRequest: (calendarId: string, requestId: string) => `calendars/${calendarId}/access_requests/${requestId}`,
+  pendingRequest: (calendarId: string, agentId: string) => `calendars/${calendarId}/pending_requests/${agentId}`,
+  views: (calendarId: string) => `calendars/${calendarId}/views`,
+  view: (calendarId: string, viewId: string) => `calendars/${calendarId}/views/${viewId}`,
+  viewSlug: (slug: string) => `view_slugs/${slug}`,
+  layers: (calendarId: string) => `calendars/${calendarId}/layers`,
+  layer: (calendarId: string, layerId: string) => `calendars/${calendarId}/layers/${layerId}`,
+  /** Reverse links: the calendars a calendar is attached to as a layer. */
+  hosts: (calendarId: string) => `calendars/${calendarId}/hosts`,
+  host: (calendarId: string, hostId: string) => `calendars/${calendarId}/hosts/${hostId}`,
+};

@@ -1,0 +1,52 @@
+import { errors } from "../http/errors.js";
+import type { Actor } from "./actor.js";
+import type { CalendarRecord, Role, Scope } from "./types.js";
+
+/**
+ * The one place that decides who may do what on a calendar (DECISIONS section 1).
+ * Precedence: a private calendar without a live grant is 404 (its existence is never
+ * revealed); then a missing scope is 403 insufficient_scope; then too low a role is
+ * 403 forbidden. Authentication (401) happens before, in the route layer.
+ */
+export type CalendarAction =
+  | "calendar.read"
+  | "calendar.update"
+  | "event.write"
+  | "grants.manage"
+  | "access.request"
+  | "views.manage"
+  | "layers.manage";
+
+interface Rule {
+  /** Scope needed; for reads only when the calendar is private (visible calendars are open to all). */
+  scope: Scope;
+  minRole: Role | null;
+}
+
+export const RULES: Record<CalendarAction, Rule> = {
+  "calendar.read": { scope: "calendar:read", minRole: null },
+  "calendar.update": { scope: "calendar:write", minRole: "owner" },
+  "event.write": { scope: "calendar:write", minRole: "writer" },
+  "grants.manage": { scope: "grants:manage", minRole: "owner" },
+  "access.request": { scope: "calendar:read", minRole: null },
+  "views.manage": { scope: "calendar:write", minRole: "owner" },
+  "layers.manage": { scope: "calendar:write", minRole: "owner" },
+};
+
+const RANK: Record<Role, number> = { reader: 1, writer: 2, owner: 3 };
+
+export const roleAtLeast = (role: Role | null, min: Role): boolean => role !== null && RANK[role] >= RANK[min];
+
+/** Whether the caller may see the calendar at all (pages and reads). */
+export const canSee = (calendar: CalendarRecord, role: Role | null): boolean =>
+  calendar.visibility !== "private" || role !== null;
+
+export function authorize(calendar: CalendarRecord, actor: Actor | null, role: Role | null, action: CalendarAction): void {
+  if (!canSee(calendar, role)) throw errors.notFound("calendar");
+  const rule = RULES[action];
+  const scopeNeeded = action === "calendar.read" ? calendar.visibility === "private" : true;
+  if (scopeNeeded && actor && !actor.scopes.includes(rule.scope)) throw errors.insufficientScope(rule.scope);
+  if (rule.minRole && !roleAtLeast(role, rule.minRole)) {
+    throw errors.forbidden(rule.minRole === "owner" ? "the owner role" : "a writer or owner role");
+  }
+}

@@ -1,0 +1,26 @@
+import type { z } from "zod";
+import { errors } from "./errors.js";
+
+type InvalidCode = "invalid_request" | "invalid_event";
+
+/** Parses input with a zod schema, or throws a 400 that names the offending field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: InvalidCode, where: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const base = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      const keys = (issue as { keys: string[] }).keys;
+      const field = keys.map((k) => (base ? `${base}.${k}` : k)).join(", ");
+      const message = `unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => `\`${k}\``).join(", ")}`;
+      return { field, message, text: `${where === "body" ? "" : `${where}: `}${message}${base ? ` in \`${base}\`` : ""}` };
+    }
+    const field = base || where;
+    return { field, message: issue.message, text: `${base ? `\`${base}\`` : where} ${issue.message}` };
+  });
+  const first = issues[0];
+  throw errors.invalid(code, first.text, {
+    field: first.field,
+    issues: issues.map(({ field, message }) => ({ field, message })),
+  });
+}

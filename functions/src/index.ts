@@ -1,0 +1,37 @@
+/**
+ * The deployed Cloud Functions, and nothing else. The apps and the Firestore client load on
+ * the first request, so that importing this module (the cold start) stays cheap.
+ */
+import type { Express } from "express";
+import { onRequest } from "firebase-functions/v2/https";
+
+const OPTIONS = { region: process.env.FUNCTION_REGION ?? "us-central1", memory: "512MiB" as const, concurrency: 80 };
+
+let deps: Promise<import("./domain/deps.js").Deps> | undefined;
+
+function productionDeps() {
+  deps ??= (async () => {
+    const { openFirestoreStore } = await import("./storage/index.js");
+    const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
+    return {
+      store: await openFirestoreStore(),
+      clock: () => new Date(),
+      baseUrl: (process.env.PUBLIC_BASE_URL ?? `https://${project}.web.app`).replace(/\/+$/, ""),
+      log: (line: string) => console.log(line),
+    };
+  })();
+  return deps;
+}
+
+function lazyApp(build: () => Promise<Express>) {
+  let app: Promise<Express> | undefined;
+  return onRequest(OPTIONS, async (req, res) => {
+    app ??= build();
+    (await app)(req, res);
+  });
+}
+
+export const api = lazyApp(async () => {
+  const { createApiApp } = await import("./app.js");
+  return createApiApp(await productionDeps());
+});

@@ -1,0 +1,142 @@
+import { deleteApp, getApps, initializeApp, type App } from "firebase-admin/app";
+import {
+  FieldPath,
+  getFirestore,
+  type DocumentSnapshot,
+  type Firestore,
+  type Query,
+  type Transaction as FsTransaction,
+} from "firebase-admin/firestore";
+import {
+  ContentionError,
+  DocumentExistsError,
+  DocumentMissingError,
+  type DocData,
+  type QuerySpec,
+  type Store,
+  type StoredDoc,
+  type Transaction,
+} from "../port.js";
+
+/** gRPC status codes that the Firestore client puts on its errors as `code`. */
+const NOT_FOUND = 5;
+const ALREADY_EXISTS = 6;
+const ABORTED = 10;
+
+let shared: { store: FirestoreStore; app: App } | undefined;
+
+/**
+ * The Firestore adapter: a thin mapping of the storage port onto firebase-admin.
+ * Paths in the port are Firestore document and collection paths already.
+ */
+export class FirestoreStore implements Store {
+  /** The store of the deployed function: the default app, created once per process. */
+  static fromEnvironment(): FirestoreStore {
+    if (!shared) {
+      const projectId = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
+      const app = getApps().find((a) => a.name === "[DEFAULT]") ?? initializeApp({ projectId });
+      const db = getFirestore(app);
+      db.settings({ ignoreUndefinedProperties: true });
+      shared = { store: new FirestoreStore(db), app };
+    }
+    return shared.store;
+  }
+
+  /** `db` should have `ignoreUndefinedProperties: true` set, as fromEnvironment does. */
+  constructor(private readonly db: Firestore) {}
+
+  async get<T = DocData>(path: string): Promise<StoredDoc<T> | null> {
+    return toStored<T>(await this.db.doc(path).get());
+  }
+
+  async getAll<T = DocData>(paths: string[]): Promise<Array<StoredDoc<T> | null>> {
+    if (paths.length === 0) return [];
+    const snaps = await this.db.getAll(...paths.map((p) => this.db.doc(p)));
+    return snaps.map((s) => toStored<T>(s));
+  }
+
+  async query<T = DocData>(collection: string, spec: QuerySpec = {}): Promise<StoredDoc<T>[]> {
+    const snap = await this.buildQuery(collection, spec).get();
+    return snap.docs.map((s) => toStored<T>(s)!);
+  }
+
+  async runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    // Paths of the writes that carry a precondition, to name the document in a failed commit.
+    let creates: string[] = [];
+    let updates: string[] = [];
+    try {
+      return await this.db.runTransaction(async (t) => {
+        creates = [];
+        updates = [];
+        return fn(this.wrap(t, creates, updates));
+      });
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      const message = err instanceof Error ? err.message : String(err);
+      if (code === ALREADY_EXISTS && creates.length > 0) throw new DocumentExistsError(pick(creates, message));
+      if (code === NOT_FOUND && updates.length > 0) throw new DocumentMissingError(pick(updates, message));
+      if (code === ABORTED) throw new ContentionError(`transaction gave up after retries: ${message}`);
+      throw err;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.db.terminate();
+    if (shared?.store === this) {
+      const { app } = shared;
+      shared = undefined;
+      await deleteApp(app);
+    }
+  }
+
+  private wrap(t: FsTransaction, creates: string[], updates: string[]): Transaction {
+    const db = this.db;
+    return {
+      get: async <T>(path: string) => toStored<T>(await t.get(db.doc(path))),
+      getAll: async <T>(paths: string[]) => {
+        if (paths.length === 0) return [];
+        const snaps = await t.getAll(...paths.map((p) => db.doc(p)));
+        return snaps.map((s) => toStored<T>(s));
+      },
+      query: async <T>(collection: string, spec?: QuerySpec) => {
+        const snap = await t.get(this.buildQuery(collection, spec ?? {}));
+        return snap.docs.map((s) => toStored<T>(s)!);
+      },
+      create: (path, data) => {
+        creates.push(path);
+        t.create(db.doc(path), data);
+      },
+      set: (path, data) => void t.set(db.doc(path), data),
+      update: (path, data) => {
+        // FieldPath per key: a key is one top-level field, never a dotted path into a map.
+        const pairs = Object.entries(data)
+          .filter(([, v]) => v !== undefined)
+          .flatMap(([k, v]) => [new FieldPath(k), v]);
+        if (pairs.length === 0) throw new Error(`update of ${path} has no fields`);
+        updates.push(path);
+        const [field, value, ...rest] = pairs;
+        t.update(db.doc(path), field as FieldPath, value, ...rest);
+      },
+      delete: (path) => void t.delete(db.doc(path)),
+    };
+  }
+
+  private buildQuery(collection: string, spec: QuerySpec): Query {
+    let q: Query = this.db.collection(collection);
+    for (const [field, op, value] of spec.where ?? []) q = q.where(field, op, value);
+    for (const [field, dir] of spec.orderBy ?? []) q = q.orderBy(field, dir);
+    if (spec.limit !== undefined) q = q.limit(spec.limit);
+    return q;
+  }
+}
+
+function toStored<T>(snap: DocumentSnapshot): StoredDoc<T> | null {
+  if (!snap.exists) return null;
+  return { id: snap.id, path: snap.ref.path, data: snap.data() as T };
+}
+
+/** The path that the error message names (longest first, so `a/bc` wins over `a/b`), else the first. */
+function pick(paths: string[], message: string): string {
+  const named = [...paths].sort((a, b) => b.length - a.length).find((p) => message.includes(p));
+  return named ?? paths[0];
+}

@@ -1,0 +1,399 @@
+/**
+ * The storage contract: the same cases run on every adapter of the storage port.
+ * The semantics are Firestore's; an adapter or a test double that cannot meet a case
+ * skips it by name, with the reason in the test title.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  DocumentExistsError,
+  DocumentMissingError,
+  type DocData,
+  type Store,
+  type StoredDoc,
+} from "../../functions/src/storage/port.js";
+
+/** Cases that a runner may skip, with a reason, through `OpenedStore.skip`. */
+export type ContractCase =
+  | "set-replaces"
+  | "failed-commit-is-atomic"
+  | "query-null"
+  | "query-null-missing-field"
+  | "query-type-strict"
+  | "order-missing-field";
+
+export interface OpenedStore {
+  store: Store;
+  /** Whether concurrent transactions are isolated, so that the contention case can run. */
+  supportsContention: boolean;
+  /** Why contention is not supported (shown in the skipped test's title). */
+  skipReason?: string;
+  /** Cases this runner cannot pass, with the reason (shown in the skipped test's title). */
+  skip?: Partial<Record<ContractCase, string>>;
+  cleanup: () => Promise<void>;
+}
+
+export function runStoreContract(name: string, open: () => Promise<OpenedStore>): void {
+  // The factory is async so that the skips are known when the tests are collected.
+  describe(`storage contract: ${name}`, async () => {
+    const opened = await open();
+    const { store } = opened;
+    afterAll(() => opened.cleanup());
+
+    // Every test writes under its own top-level collection, so runs never see each other's data.
+    const run = `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    let seq = 0;
+    const fresh = (label: string) => `${run}_${++seq}_${label}`;
+
+    const seed = (docs: Record<string, DocData>) =>
+      store.runTransaction(async (tx) => {
+        for (const [path, data] of Object.entries(docs)) tx.set(path, data);
+      });
+
+    const ids = (docs: StoredDoc[]) => docs.map((d) => d.id);
+    const sortedIds = (docs: StoredDoc[]) => ids(docs).sort();
+
+    /** A case this runner may skip: the reason goes into the title, so it shows in the output. */
+    const maybe = (key: ContractCase, title: string, fn: () => Promise<void>) => {
+      const reason = opened.skip?.[key];
+      if (reason) it.skip(`${title} [skipped on ${name}: ${reason}]`, fn);
+      else it(title, fn);
+    };
+
+    if (opened.skip) {
+      for (const [key, reason] of Object.entries(opened.skip)) {
+        console.warn(`[storage contract: ${name}] skipping "${key}": ${reason}`);
+      }
+    }
+    if (!opened.supportsContention) {
+      console.warn(`[storage contract: ${name}] skipping contention: ${opened.skipReason ?? "not supported"}`);
+    }
+
+    describe("documents", () => {
+      it("get of a missing document is null", async () => {
+        const c = fresh("missing");
+        expect(await store.get(`${c}/nope`)).toBeNull();
+        expect(await store.runTransaction((tx) => tx.get(`${c}/nope`))).toBeNull();
+      });
+
+      it("set then get returns the document with id, path and data", async () => {
+        const c = fresh("setget");
+        await seed({ [`${c}/a`]: { title: "A", n: 1 } });
+        expect(await store.get(`${c}/a`)).toEqual({ id: "a", path: `${c}/a`, data: { title: "A", n: 1 } });
+      });
+
+      it("documents in subcollections have full paths", async () => {
+        const c = fresh("sub");
+        const path = `${c}/cal_1/events/evt_2`;
+        await seed({ [path]: { x: 1 } });
+        expect(await store.get(path)).toEqual({ id: "evt_2", path, data: { x: 1 } });
+        expect(await store.get(`${c}/cal_1`)).toBeNull();
+      });
+
+      it("data round-trips as plain JSON", async () => {
+        const c = fresh("json");
+        const data = {
+          s: "héllo ✓",
+          empty: "",
+          int: 42,
+          neg: -7,
+          zero: 0,
+          big: 2 ** 40,
+          frac: 1.25,
+          t: true,
+          f: false,
+          nil: null,
+          list: [1, "two", false, null, { three: 3 }],
+          emptyList: [],
+          obj: { a: { b: { c: "deep" } }, list: ["x"] },
+          emptyObj: {},
+        };
+        await seed({ [`${c}/doc`]: data });
+        expect((await store.get(`${c}/doc`))?.data).toEqual(data);
+      });
+
+      maybe("set-replaces", "set replaces the whole document", async () => {
+        const c = fresh("replace");
+        await seed({ [`${c}/a`]: { keep: 1, drop: 2 } });
+        await seed({ [`${c}/a`]: { keep: 3 } });
+        expect((await store.get(`${c}/a`))?.data).toEqual({ keep: 3 });
+      });
+
+      it("update merges top-level fields and replaces nested maps whole", async () => {
+        const c = fresh("update");
+        await seed({ [`${c}/a`]: { title: "A", n: 1, meta: { x: 1, y: 2 } } });
+        await store.runTransaction(async (tx) => {
+          tx.update(`${c}/a`, { n: 2, meta: { x: 9 }, added: null });
+        });
+        expect((await store.get(`${c}/a`))?.data).toEqual({ title: "A", n: 2, meta: { x: 9 }, added: null });
+      });
+
+      it("update of a missing document fails with DocumentMissingError and writes nothing", async () => {
+        const c = fresh("updmissing");
+        const err = await store
+          .runTransaction(async (tx) => {
+            tx.update(`${c}/nope`, { n: 1 });
+            tx.set(`${c}/other`, { n: 1 });
+          })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(DocumentMissingError);
+        expect((err as DocumentMissingError).path).toBe(`${c}/nope`);
+        expect(await store.get(`${c}/nope`)).toBeNull();
+        expect(await store.get(`${c}/other`)).toBeNull();
+      });
+
+      it("delete removes a document; deleting a missing one is not an error", async () => {
+        const c = fresh("delete");
+        await seed({ [`${c}/a`]: { n: 1 }, [`${c}/b`]: { n: 2 } });
+        await store.runTransaction(async (tx) => {
+          tx.delete(`${c}/a`);
+          tx.delete(`${c}/never`);
+        });
+        expect(await store.get(`${c}/a`)).toBeNull();
+        expect(await store.get(`${c}/b`)).not.toBeNull();
+      });
+
+      it("create writes a new document", async () => {
+        const c = fresh("create");
+        await store.runTransaction(async (tx) => {
+          tx.create(`${c}/a`, { n: 1 });
+        });
+        expect((await store.get(`${c}/a`))?.data).toEqual({ n: 1 });
+      });
+
+      it("create on an existing document fails with DocumentExistsError and writes nothing else", async () => {
+        const c = fresh("createexists");
+        await seed({ [`${c}/taken`]: { owner: "first" } });
+        const err = await store
+          .runTransaction(async (tx) => {
+            tx.create(`${c}/taken`, { owner: "second" });
+            tx.set(`${c}/after`, { n: 1 });
+          })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(DocumentExistsError);
+        expect((err as DocumentExistsError).path).toBe(`${c}/taken`);
+        expect((await store.get(`${c}/taken`))?.data).toEqual({ owner: "first" });
+        expect(await store.get(`${c}/after`)).toBeNull();
+      });
+
+      maybe("failed-commit-is-atomic", "a failing create also undoes the writes queued before it", async () => {
+        const c = fresh("atomic");
+        await seed({ [`${c}/taken`]: { owner: "first" }, [`${c}/counter`]: { n: 1 } });
+        const err = await store
+          .runTransaction(async (tx) => {
+            tx.set(`${c}/before`, { n: 1 });
+            tx.update(`${c}/counter`, { n: 2 });
+            tx.create(`${c}/taken`, { owner: "second" });
+          })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(DocumentExistsError);
+        expect(await store.get(`${c}/before`)).toBeNull();
+        expect((await store.get(`${c}/counter`))?.data).toEqual({ n: 1 });
+      });
+
+      it("getAll returns documents in order, null for missing ones", async () => {
+        const c = fresh("getall");
+        await seed({ [`${c}/a`]: { n: 1 }, [`${c}/c`]: { n: 3 } });
+        const paths = [`${c}/c`, `${c}/b`, `${c}/a`];
+        const expected = [
+          { id: "c", path: `${c}/c`, data: { n: 3 } },
+          null,
+          { id: "a", path: `${c}/a`, data: { n: 1 } },
+        ];
+        expect(await store.getAll(paths)).toEqual(expected);
+        expect(await store.runTransaction((tx) => tx.getAll(paths))).toEqual(expected);
+        expect(await store.getAll([])).toEqual([]);
+        expect(await store.runTransaction((tx) => tx.getAll([]))).toEqual([]);
+      });
+    });
+
+    describe("queries", () => {
+      /** One collection of five events, shared by the query cases (seeded once, lazily). */
+      const events = fresh("events");
+      let seeded: Promise<void> | undefined;
+      const seedEvents = () =>
+        (seeded ??= seed({
+          [`${events}/e1`]: { kind: "meeting", n: 30, allDay: false, note: "x", rank: "c" },
+          [`${events}/e2`]: { kind: "call", n: 10, allDay: true, note: null, rank: "a" },
+          [`${events}/e3`]: { kind: "meeting", n: 20, allDay: true, note: null, rank: "e" },
+          [`${events}/e4`]: { kind: "focus", n: 50, allDay: false, note: "y", rank: "b" },
+          [`${events}/e5`]: { kind: "meeting", n: 40, allDay: false, note: "x", rank: "d" },
+        }));
+      const q = async (spec: Parameters<Store["query"]>[1]) => {
+        await seedEvents();
+        return store.query(events, spec);
+      };
+
+      it("with no spec returns every document of the collection", async () => {
+        expect(sortedIds(await q({}))).toEqual(["e1", "e2", "e3", "e4", "e5"]);
+        expect(sortedIds(await store.query(events))).toEqual(["e1", "e2", "e3", "e4", "e5"]);
+      });
+
+      it("filters on a string", async () => {
+        expect(sortedIds(await q({ where: [["kind", "==", "meeting"]] }))).toEqual(["e1", "e3", "e5"]);
+        expect(await q({ where: [["kind", "==", "nothing"]] })).toEqual([]);
+      });
+
+      it("filters on a number", async () => {
+        const found = await q({ where: [["n", "==", 20]] });
+        expect(found).toEqual([
+          { id: "e3", path: `${events}/e3`, data: { kind: "meeting", n: 20, allDay: true, note: null, rank: "e" } },
+        ]);
+      });
+
+      it("filters on a boolean", async () => {
+        expect(sortedIds(await q({ where: [["allDay", "==", true]] }))).toEqual(["e2", "e3"]);
+        expect(sortedIds(await q({ where: [["allDay", "==", false]] }))).toEqual(["e1", "e4", "e5"]);
+      });
+
+      maybe("query-null", "filters on null", async () => {
+        expect(sortedIds(await q({ where: [["note", "==", null]] }))).toEqual(["e2", "e3"]);
+        expect(sortedIds(await q({ where: [["note", "==", null], ["kind", "==", "meeting"]] }))).toEqual(["e3"]);
+      });
+
+      maybe("query-null-missing-field", "a null filter does not match documents that lack the field", async () => {
+        const c = fresh("nullmissing");
+        await seed({ [`${c}/explicit`]: { note: null }, [`${c}/absent`]: { other: 1 } });
+        expect(ids(await store.query(c, { where: [["note", "==", null]] }))).toEqual(["explicit"]);
+      });
+
+      maybe("query-type-strict", "equality is type-strict (true is not 1, \"1\" is not 1)", async () => {
+        const c = fresh("strict");
+        await seed({ [`${c}/num`]: { v: 1 }, [`${c}/str`]: { v: "1" }, [`${c}/bool`]: { v: true } });
+        expect(ids(await store.query(c, { where: [["v", "==", 1]] }))).toEqual(["num"]);
+        expect(ids(await store.query(c, { where: [["v", "==", "1"]] }))).toEqual(["str"]);
+        expect(ids(await store.query(c, { where: [["v", "==", true]] }))).toEqual(["bool"]);
+      });
+
+      it("combines several equality filters", async () => {
+        expect(sortedIds(await q({ where: [["kind", "==", "meeting"], ["allDay", "==", false]] }))).toEqual([
+          "e1",
+          "e5",
+        ]);
+        expect(
+          ids(await q({ where: [["kind", "==", "meeting"], ["allDay", "==", false], ["n", "==", 40]] })),
+        ).toEqual(["e5"]);
+      });
+
+      it("orders ascending and descending, on numbers and strings", async () => {
+        expect(ids(await q({ orderBy: [["n", "asc"]] }))).toEqual(["e2", "e3", "e1", "e5", "e4"]);
+        expect(ids(await q({ orderBy: [["n", "desc"]] }))).toEqual(["e4", "e5", "e1", "e3", "e2"]);
+        expect(ids(await q({ orderBy: [["rank", "asc"]] }))).toEqual(["e2", "e4", "e1", "e5", "e3"]);
+        expect(ids(await q({ orderBy: [["rank", "desc"]] }))).toEqual(["e3", "e5", "e1", "e4", "e2"]);
+      });
+
+      it("orders on several fields", async () => {
+        expect(ids(await q({ orderBy: [["kind", "asc"], ["n", "desc"]] }))).toEqual(["e2", "e4", "e5", "e1", "e3"]);
+      });
+
+      maybe("order-missing-field", "ordering on a field leaves out documents that lack it", async () => {
+        const c = fresh("ordermissing");
+        await seed({ [`${c}/a`]: { at: 2 }, [`${c}/b`]: { other: 1 }, [`${c}/c`]: { at: 1 } });
+        expect(ids(await store.query(c, { orderBy: [["at", "asc"]] }))).toEqual(["c", "a"]);
+      });
+
+      it("limits, after filtering and ordering", async () => {
+        expect(ids(await q({ orderBy: [["n", "asc"]], limit: 2 }))).toEqual(["e2", "e3"]);
+        expect(ids(await q({ orderBy: [["n", "desc"]], limit: 1 }))).toEqual(["e4"]);
+        expect(ids(await q({ where: [["kind", "==", "meeting"]], orderBy: [["n", "desc"]], limit: 2 }))).toEqual([
+          "e5",
+          "e1",
+        ]);
+        expect(ids(await q({ orderBy: [["n", "asc"]], limit: 10 }))).toHaveLength(5);
+        expect(await q({ where: [["kind", "==", "call"]], limit: 5 })).toHaveLength(1);
+      });
+
+      it("stays inside its collection: no subcollections, siblings, or other parents", async () => {
+        const c = fresh("scope");
+        await seed({
+          [`${c}/cal/events/in1`]: { kind: "x" },
+          [`${c}/cal/events/in2`]: { kind: "x" },
+          [`${c}/cal/events/in1/attendees/sub`]: { kind: "x" },
+          [`${c}/cal/tasks/sibling`]: { kind: "x" },
+          [`${c}/cal/events_archive/prefix`]: { kind: "x" },
+          [`${c}/cal2/events/otherparent`]: { kind: "x" },
+          [`${c}/cal`]: { kind: "x" },
+        });
+        expect(sortedIds(await store.query(`${c}/cal/events`))).toEqual(["in1", "in2"]);
+        const filtered = await store.query(`${c}/cal/events`, { where: [["kind", "==", "x"]] });
+        expect(filtered.map((d) => d.path).sort()).toEqual([`${c}/cal/events/in1`, `${c}/cal/events/in2`]);
+        expect(ids(await store.query(`${c}/cal/events/in1/attendees`))).toEqual(["sub"]);
+        expect(sortedIds(await store.query(c))).toEqual(["cal"]);
+      });
+
+      it("runs inside a transaction too", async () => {
+        const found = await (async () => {
+          await seedEvents();
+          return store.runTransaction((tx) =>
+            tx.query(events, { where: [["kind", "==", "meeting"]], orderBy: [["n", "asc"]], limit: 2 }),
+          );
+        })();
+        expect(ids(found)).toEqual(["e3", "e1"]);
+        expect(found[0]).toEqual({
+          id: "e3",
+          path: `${events}/e3`,
+          data: { kind: "meeting", n: 20, allDay: true, note: null, rank: "e" },
+        });
+      });
+    });
+
+    describe("transactions", () => {
+      it("reads then writes, and returns the function's result", async () => {
+        const c = fresh("rw");
+        await seed({ [`${c}/cal`]: { next: 7 }, [`${c}/cal/events/e1`]: { seq: 1 } });
+        const result = await store.runTransaction(async (tx) => {
+          const cal = await tx.get<{ next: number }>(`${c}/cal`);
+          const existing = await tx.query(`${c}/cal/events`);
+          const id = `e${cal!.data.next}`;
+          tx.create(`${c}/cal/events/${id}`, { seq: existing.length + 1 });
+          tx.update(`${c}/cal`, { next: cal!.data.next + 1 });
+          return id;
+        });
+        expect(result).toBe("e7");
+        expect((await store.get(`${c}/cal`))?.data).toEqual({ next: 8 });
+        expect((await store.get(`${c}/cal/events/e7`))?.data).toEqual({ seq: 2 });
+      });
+
+      it("a transaction whose function throws writes nothing and rethrows", async () => {
+        const c = fresh("throws");
+        await seed({ [`${c}/a`]: { n: 1 } });
+        const boom = new Error("boom");
+        const err = await store
+          .runTransaction(async (tx) => {
+            await tx.get(`${c}/a`);
+            tx.set(`${c}/b`, { n: 2 });
+            tx.update(`${c}/a`, { n: 3 });
+            tx.delete(`${c}/a`);
+            throw boom;
+          })
+          .catch((e: unknown) => e);
+        expect(err).toBe(boom);
+        expect((await store.get(`${c}/a`))?.data).toEqual({ n: 1 });
+        expect(await store.get(`${c}/b`)).toBeNull();
+      });
+
+      it("a read-only transaction writes nothing", async () => {
+        const c = fresh("readonly");
+        await seed({ [`${c}/a`]: { n: 1 } });
+        expect(await store.runTransaction(async (tx) => (await tx.get(`${c}/a`))?.data)).toEqual({ n: 1 });
+        expect((await store.get(`${c}/a`))?.data).toEqual({ n: 1 });
+      });
+
+      const contention = "20 concurrent read-increment-write transactions on one counter all count";
+      const contentionCase = async () => {
+        const counter = `${fresh("counter")}/c`;
+        await seed({ [counter]: { n: 0 } });
+        await Promise.all(
+          Array.from({ length: 20 }, () =>
+            store.runTransaction(async (tx) => {
+              const doc = await tx.get<{ n: number }>(counter);
+              tx.set(counter, { n: doc!.data.n + 1 });
+            }),
+          ),
+        );
+        expect((await store.get(counter))?.data).toEqual({ n: 20 });
+      };
+      if (opened.supportsContention) it(contention, contentionCase, 60_000);
+      else it.skip(`${contention} [skipped on ${name}: ${opened.skipReason ?? "not supported"}]`, contentionCase);
+    });
+  });
+}
