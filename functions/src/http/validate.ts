@@ -16,7 +16,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code:
       return { field, message, text: `${where === "body" ? "" : `${where}: `}${message}${base ? ` in \`${base}\`` : ""}` };
     }
     const field = base || where;
-    return { field, message: issue.message, text: `${base ? `\`${base}\`` : where} ${issue.message}` };
+    const message = issue.code === "invalid_type" && issue.message.endsWith("received undefined") ? "is required" : issue.message;
+    return { field, message, text: `${base ? `\`${base}\`` : where} ${message}` };
   });
   const first = issues[0];
   throw errors.invalid(code, first.text, {
