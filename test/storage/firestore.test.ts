@@ -1,14 +1,19 @@
+/**
+ * The storage contract on the Firestore adapter. Against `FIRESTORE_EMULATOR_HOST` when it is set
+ * (a real Firestore emulator); otherwise against @firestore-emulator/server, started here.
+ */
 import { createServer } from "node:net";
 import { FirestoreServer } from "@firestore-emulator/server";
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
+import { afterAll, describe, expect, it } from "vitest";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 import { runStoreContract, type ContractCase } from "./contract.js";
 
-/** A real Firestore emulator given by the environment; read before this file sets the variable. */
+/** A real Firestore emulator given by the environment (read before this file sets the variable). */
 const realEmulator = process.env.FIRESTORE_EMULATOR_HOST;
 
-/** Limits of @firestore-emulator/server (not of the adapter); they do not apply to a real emulator. */
+/** Limits of @firestore-emulator/server (not of the adapter); none of them applies to the real emulator. */
 const nodeEmulatorSkips: Partial<Record<ContractCase, string>> = {
   "set-replaces":
     "@firestore-emulator/server merges a set into the stored fields instead of replacing the document (updateFields with an empty mask)",
@@ -32,16 +37,30 @@ async function freePort(): Promise<number> {
   });
 }
 
-runStoreContract(realEmulator ? `firestore (emulator at ${realEmulator})` : "firestore (@firestore-emulator/server)", async () => {
-  let server: FirestoreServer | undefined;
-  if (!realEmulator) {
+let server: FirestoreServer | undefined;
+let started: Promise<void> | undefined;
+
+/** Starts @firestore-emulator/server once for this file, unless a real emulator is given. */
+function ensureEmulator(): Promise<void> {
+  return (started ??= (async () => {
+    if (realEmulator) return;
     const port = await freePort();
     server = new FirestoreServer();
     await server.start(port);
     // firebase-admin then talks plain gRPC to the emulator, without credentials.
     process.env.FIRESTORE_EMULATOR_HOST = `127.0.0.1:${port}`;
-  }
-  const projectId = `demo-almanac-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  })());
+}
+afterAll(() => server?.stop());
+
+const uniqueProject = (label: string) =>
+  `demo-almanac-${label}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+const where = realEmulator ? `emulator at ${realEmulator}` : "@firestore-emulator/server";
+
+runStoreContract(`firestore (${where})`, async () => {
+  await ensureEmulator();
+  const projectId = uniqueProject("contract");
   const app = initializeApp({ projectId }, projectId);
   const db = getFirestore(app);
   db.settings({ ignoreUndefinedProperties: true });
@@ -56,7 +75,31 @@ runStoreContract(realEmulator ? `firestore (emulator at ${realEmulator})` : "fir
     cleanup: async () => {
       await store.close();
       await deleteApp(app);
-      server?.stop();
     },
   };
+});
+
+describe(`FirestoreStore.fromEnvironment (${where})`, () => {
+  it("shares one store on the default app, and starts afresh after close", async () => {
+    await ensureEmulator();
+    const saved = process.env.GCLOUD_PROJECT;
+    process.env.GCLOUD_PROJECT = uniqueProject("env");
+    try {
+      const first = FirestoreStore.fromEnvironment();
+      expect(FirestoreStore.fromEnvironment()).toBe(first);
+      await first.runTransaction(async (tx) => {
+        tx.set("things/one", { n: 1, dropped: undefined });
+      });
+      expect(await first.get("things/one")).toEqual({ id: "one", path: "things/one", data: { n: 1 } });
+      await first.close();
+
+      const second = FirestoreStore.fromEnvironment();
+      expect(second).not.toBe(first);
+      expect((await second.get("things/one"))?.data).toEqual({ n: 1 });
+      await second.close();
+    } finally {
+      if (saved === undefined) delete process.env.GCLOUD_PROJECT;
+      else process.env.GCLOUD_PROJECT = saved;
+    }
+  });
 });

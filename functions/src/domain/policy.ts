@@ -41,6 +41,13 @@ export const roleAtLeast = (role: Role | null, min: Role): boolean => role !== n
 export const canSee = (calendar: CalendarRecord, role: Role | null): boolean =>
   calendar.visibility !== "private" || role !== null;
 
+/**
+ * Whether the caller could read the calendar directly (GET .../events would answer 200):
+ * used where a refusal must not be thrown, e.g. which layers a viewer sees.
+ */
+export const mayRead = (calendar: CalendarRecord, actor: Actor | null, role: Role | null): boolean =>
+  calendar.visibility !== "private" || (role !== null && !!actor && actor.scopes.includes(RULES["calendar.read"].scope));
+
 export function authorize(calendar: CalendarRecord, actor: Actor | null, role: Role | null, action: CalendarAction): void {
   if (!canSee(calendar, role)) throw errors.notFound("calendar");
   const rule = RULES[action];

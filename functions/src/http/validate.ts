@@ -7,7 +7,11 @@ type InvalidCode = "invalid_request" | "invalid_event";
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: InvalidCode, where: string): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => {
+  // An unknown field first: `title` sent for `name` explains the missing `name` too.
+  const ordered = [...result.error.issues].sort(
+    (a, b) => Number(b.code === "unrecognized_keys") - Number(a.code === "unrecognized_keys"),
+  );
+  const issues = ordered.map((issue) => {
     const base = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
       const keys = (issue as { keys: string[] }).keys;

@@ -1,0 +1,166 @@
+import express from "express";
+import request from "supertest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApiApp } from "../../functions/src/app.js";
+import { defineRoute } from "../../functions/src/http/route.js";
+import { apiRoutes } from "../../functions/src/routes/index.js";
+import { z } from "zod";
+import { createTestApp, expectError, freshKey, mintAgent, post, type TestApp } from "../helpers/app.js";
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+describe("the error envelope", () => {
+  it("answers unknown routes 404 and wrong methods 405 with Allow", async () => {
+    expectError(await request(t.app).get("/v1/nothing-here"), 404, "not_found");
+    expectError(await request(t.app).get("/elsewhere"), 404, "not_found");
+    const res = await request(t.app).put("/v1/me");
+    expectError(res, 405, "method_not_allowed");
+    expect(res.headers.allow).toBe("GET");
+  });
+
+  it("answers invalid JSON, non-object bodies, non-JSON bodies and oversized bodies", async () => {
+    const broken = await post(t, "/v1/mint").set("Content-Type", "application/json").send('{"name": ');
+    expectError(broken, 400, "invalid_json");
+    expectError(await post(t, "/v1/mint").send([1, 2]), 400, "invalid_request");
+    expectError(await post(t, "/v1/mint").set("Content-Type", "text/plain").send("name=Scout"), 415, "unsupported_media_type");
+    expectError(await post(t, "/v1/mint").type("form").send({ name: "Scout" }), 415, "unsupported_media_type");
+    const big = JSON.stringify({ name: "Scout", pad: "x".repeat(65 * 1024) });
+    expectError(await post(t, "/v1/mint").set("Content-Type", "application/json").send(big), 413, "payload_too_large");
+    expect(await t.deps.store.query("agents")).toHaveLength(0);
+  });
+
+  it("answers a crash with a bare 500 that leaks nothing, and logs it", async () => {
+    const boom = defineRoute({
+      method: "get",
+      path: "/v1/boom",
+      summary: "test only",
+      tags: [],
+      auth: "none",
+      response: z.object({}),
+      errors: [],
+      handler: async () => {
+        throw new Error("secret internal detail at /srv/db.ts:42");
+      },
+    });
+    const app = createApiApp(t.deps, [...apiRoutes, boom]);
+    const res = await request(app).get("/v1/boom");
+    expectError(res, 500, "internal");
+    expect(JSON.stringify(res.body)).not.toContain("secret internal detail");
+    expect(t.logs.join("\n")).toContain("secret internal detail");
+  });
+
+  it("sends CORS headers and answers preflights", async () => {
+    const res = await request(t.app).get("/v1/me");
+    expect(res.headers["access-control-allow-origin"]).toBe("*");
+    const pre = await request(t.app).options("/v1/mint").set("Access-Control-Request-Method", "POST");
+    expect(pre.status).toBe(204);
+    expect(pre.headers["access-control-allow-headers"]).toContain("Idempotency-Key");
+  });
+});
+
+describe("idempotency", () => {
+  const mintBody = { name: "Scout" };
+
+  it("rejects keys that are empty or over 200 characters", async () => {
+    expectError(await request(t.app).post("/v1/mint").set("Idempotency-Key", "x".repeat(201)).send(mintBody), 400, "invalid_request");
+    await request(t.app).post("/v1/mint").set("Idempotency-Key", "x".repeat(200)).send(mintBody).expect(200);
+  });
+
+  it("422s the same key with another body or path, and scopes keys to the caller", async () => {
+    const key = freshKey();
+    await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send(mintBody).expect(200);
+    expectError(await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send({ name: "Other" }), 422, "idempotency_key_reused");
+    const scout = await mintAgent(t);
+    // The same key string from an authenticated agent is another key.
+    await request(t.app).post("/v1/agent-credentials").set(scout.auth).set("Idempotency-Key", key).send({}).expect(200);
+    expectError(
+      await request(t.app).post("/v1/agent-credentials").set(scout.auth).set("Idempotency-Key", key).send({ label: "x" }),
+      422,
+      "idempotency_key_reused",
+    );
+  });
+
+  it("replays stored errors too, and forgets a key after 24 hours", async () => {
+    const key = freshKey();
+    const first = await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send({ name: "" });
+    expectError(first, 400, "invalid_request");
+    const again = await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send({ name: "" });
+    expect(again.headers["idempotent-replayed"]).toBe("true");
+    expect(again.body).toEqual(first.body);
+    t.clock.advance(24 * 60 * 60 * 1000 + 1);
+    const later = await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send({ name: "" });
+    expect(later.headers["idempotent-replayed"]).toBeUndefined();
+  });
+
+  it("does not store 5xx responses, so a retry runs again", async () => {
+    let calls = 0;
+    const flaky = defineRoute({
+      method: "post",
+      path: "/v1/flaky",
+      summary: "test only",
+      tags: [],
+      auth: "none",
+      body: z.strictObject({}),
+      response: z.object({ calls: z.number() }),
+      errors: [],
+      handler: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error("transient");
+        return { calls };
+      },
+    });
+    const app = createApiApp(t.deps, [...apiRoutes, flaky]);
+    const key = freshKey();
+    expectError(await request(app).post("/v1/flaky").set("Idempotency-Key", key).send({}), 500, "internal");
+    const retry = await request(app).post("/v1/flaky").set("Idempotency-Key", key).send({}).expect(200);
+    expect(retry.body).toEqual({ calls: 2 });
+    expect(retry.headers["idempotent-replayed"]).toBeUndefined();
+  });
+
+  it("409s a key whose first request is still running", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = defineRoute({
+      method: "post",
+      path: "/v1/slow",
+      summary: "test only",
+      tags: [],
+      auth: "none",
+      body: z.strictObject({}),
+      response: z.object({ ok: z.boolean() }),
+      errors: [],
+      handler: async () => {
+        await gate;
+        return { ok: true };
+      },
+    });
+    const app = createApiApp(t.deps, [...apiRoutes, slow]);
+    const key = freshKey();
+    const first = request(app).post("/v1/slow").set("Idempotency-Key", key).send({}).then((r) => r);
+    await new Promise((r) => setTimeout(r, 50));
+    expectError(await request(app).post("/v1/slow").set("Idempotency-Key", key).send({}), 409, "idempotency_key_in_use");
+    release();
+    expect((await first).status).toBe(200);
+  });
+
+  it("20 parallel POSTs with one key create exactly one record", async () => {
+    const scout = await mintAgent(t);
+    const key = freshKey();
+    const app = express().use(t.app);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        request(app).post("/v1/agent-credentials").set(scout.auth).set("Idempotency-Key", key).send({ label: "once" }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    const created = results.filter((r) => r.status === 200).map((r) => r.body.credential.id);
+    expect(new Set(created).size).toBe(1);
+    const stored = await t.deps.store.query(`agents/${scout.agentId}/credentials`, { where: [["label", "==", "once"]] });
+    expect(stored).toHaveLength(1);
+  });
+});
