@@ -3,16 +3,24 @@ import type { Deps } from "./domain/deps.js";
 import { errors } from "./http/errors.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
 import { expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
+import { checkResponses } from "./openapi/check-responses.js";
+import { openApiRoute } from "./openapi/route.js";
 import { apiRoutes } from "./routes/index.js";
 
 const BODY_LIMIT = "64kb";
 
 /** The `/v1` JSON API (and `/openapi.json`): router -> validate -> authenticate -> policy -> command -> presenter. */
-export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes): Express {
+export interface ApiAppOptions {
+  /** Tests: answer 500 when a response strays from its documented schema or error codes. */
+  checkResponses?: boolean;
+}
+
+export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options: ApiAppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  if (options.checkResponses) app.use(checkResponses());
 
   app.use(requestLog(deps));
   app.use(cors);
@@ -28,8 +36,9 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes): Expres
   );
 
   const router = express.Router();
-  mountRoutes(router, deps, routes);
-  answerWrongMethods(router, routes);
+  const operations = [...routes, openApiRoute(routes)];
+  mountRoutes(router, deps, operations);
+  answerWrongMethods(router, operations);
   app.use(router);
 
   app.use((req, _res, next) => next(errors.routeNotFound(req.method, req.path)));

@@ -40,7 +40,8 @@ export function createTestApp(options: { clock?: ReturnType<typeof testClock> } 
   const clock = options.clock ?? testClock();
   const logs: string[] = [];
   const deps: Deps = { store, clock, baseUrl: BASE_URL, log: (line) => logs.push(line) };
-  const app = createApiApp(deps);
+  // Every response of every test is checked against what /openapi.json documents for it.
+  const app = createApiApp(deps, undefined, { checkResponses: true });
   return {
     app,
     deps,

@@ -13,7 +13,7 @@ export interface Page<T> {
 }
 
 /** The sort position of an item: a timestamp and the id that breaks ties. */
-type SortKey = [string, string];
+export type SortKey = [string, string];
 
 const encode = (key: SortKey): string => Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
 
@@ -29,7 +29,7 @@ function decode(cursor: string): SortKey {
   });
 }
 
-const compare = (a: SortKey, b: SortKey): number => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+export const compareSortKeys = (a: SortKey, b: SortKey): number => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 
 /**
  * Sorts a list that lives inside one parent (grants, views, layers, requests of a calendar)
@@ -38,9 +38,9 @@ const compare = (a: SortKey, b: SortKey): number => (a[0] !== b[0] ? (a[0] < b[0
  */
 export function paginate<T>(all: T[], page: PageRequest, keyOf: (item: T) => SortKey, order: "asc" | "desc"): Page<T> {
   const sign = order === "asc" ? 1 : -1;
-  const sorted = [...all].sort((a, b) => sign * compare(keyOf(a), keyOf(b)));
+  const sorted = [...all].sort((a, b) => sign * compareSortKeys(keyOf(a), keyOf(b)));
   const after = page.cursor === undefined ? null : decode(page.cursor);
-  const rest = after ? sorted.filter((item) => sign * compare(keyOf(item), after) > 0) : sorted;
+  const rest = after ? sorted.filter((item) => sign * compareSortKeys(keyOf(item), after) > 0) : sorted;
   const items = rest.slice(0, page.limit);
   const more = rest.length > page.limit;
   return { items, next_cursor: more ? encode(keyOf(items[items.length - 1])) : null };

@@ -62,6 +62,7 @@ export function mountRoutes(router: Router, deps: Deps, routes: AnyRoute[]): voi
 }
 
 async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response): Promise<void> {
+  res.locals.route = route; // the operation answering, for the response check of the tests
   const actor = route.auth === "none" ? null : await authenticate(deps, req.get("authorization"));
   if (route.auth === "required" && !actor) throw errors.unauthorized();
   if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);

@@ -1,6 +1,7 @@
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import type { CalendarRecord } from "../types.js";
+import { readableLayers } from "./layers.js";
 
 /** A calendar whose events are shown on another: `main` for its own, else the layer key. */
 export interface EventSource {
@@ -9,10 +10,11 @@ export interface EventSource {
 }
 
 /**
- * The calendars whose events compose `calendar` for this viewer: its own (`main`) and, once
- * layers exist, every attached calendar the viewer could read directly.
+ * The calendars whose events compose `calendar` for this viewer: its own (`main`) and every
+ * attached calendar the viewer could read directly (visible, or a live grant of the viewer).
  * `viewer` is an actor, or null for anonymous (pages, feeds).
  */
-export async function eventSources(_deps: Deps, calendar: CalendarRecord, _viewer: Actor | null): Promise<EventSource[]> {
-  return [{ layer: "main", calendar }];
+export async function eventSources(deps: Deps, calendar: CalendarRecord, viewer: Actor | null): Promise<EventSource[]> {
+  const layers = await readableLayers(deps, calendar.id, viewer);
+  return [{ layer: "main", calendar }, ...layers.map((l) => ({ layer: l.layer.key, calendar: l.calendar }))];
 }

@@ -137,15 +137,18 @@ export class SqliteStore implements Store {
   private select<T>(collection: string, spec: QuerySpec): StoredDoc<T>[] {
     const params: unknown[] = [collection];
     let sql = "SELECT id, data FROM docs WHERE collection = ?";
+    // Firestore semantics: values match only their own type, and `== null` needs an explicit null.
     for (const [field, , value] of spec.where ?? []) {
-      const ref = jsonRef(field);
-      if (value === null) {
-        sql += ` AND ${ref} IS NULL`;
+      const type = jsonType(field);
+      if (value === null || typeof value === "boolean") {
+        sql += ` AND ${type} = '${String(value)}'`;
       } else {
-        sql += ` AND ${ref} = ?`;
-        params.push(typeof value === "boolean" ? Number(value) : value);
+        sql += ` AND ${jsonRef(field)} = ? AND ${type} IN (${typeof value === "number" ? "'integer', 'real'" : "'text'"})`;
+        params.push(value);
       }
     }
+    // As in Firestore, ordering on a field leaves out documents that lack it.
+    for (const [field] of spec.orderBy ?? []) sql += ` AND ${jsonType(field)} IS NOT NULL`;
     const order = (spec.orderBy ?? []).map(([field, dir]) => `${jsonRef(field)} ${dir === "desc" ? "DESC" : "ASC"}`);
     sql += ` ORDER BY ${[...order, "id ASC"].join(", ")}`;
     if (spec.limit !== undefined) {
@@ -166,7 +169,10 @@ export class SqliteStore implements Store {
   }
 }
 
-function jsonRef(field: string): string {
+function checkedField(field: string): string {
   if (!FIELD.test(field)) throw new Error(`unsupported field name in query: ${field}`);
-  return `json_extract(data, '$.${field}')`;
+  return field;
 }
+
+const jsonRef = (field: string): string => `json_extract(data, '$.${checkedField(field)}')`;
+const jsonType = (field: string): string => `json_type(data, '$.${checkedField(field)}')`;

@@ -1,0 +1,90 @@
+import { errors } from "../../http/errors.js";
+import { newId, randomSlugSuffix } from "../ids.js";
+import { paths } from "../paths.js";
+import { claimSlug } from "../slugs.js";
+/** 26 characters of [a-z0-9] carry about 134 bits: a capability URL nobody guesses. */
+export const GENERATED_VIEW_SLUG_LENGTH = 26;
+/** Omitted filter keys mean "no restriction" (DECISIONS section 7). */
+export const completeFilter = (filter = {}) => ({
+    layers: filter.layers ?? null,
+    categories: filter.categories ?? null,
+    from: filter.from ?? null,
+    to: filter.to ?? null,
+    include_someday: filter.include_someday ?? true,
+    include_recurring: filter.include_recurring ?? true,
+});
+/** Omitted display keys stay null: the page falls back to the calendar's settings when it renders. */
+export const completeDisplay = (display = {}) => ({
+    default_view: display.default_view ?? null,
+    views: display.views && display.views.length > 0 ? display.views : null,
+});
+async function assertKnownLayers(tx, calendarId, filter) {
+    const wanted = (filter.layers ?? []).filter((key) => key !== "main");
+    if (wanted.length === 0)
+        return;
+    const keys = new Set((await tx.query(paths.layers(calendarId))).map((l) => l.data.key));
+    const unknown = wanted.filter((key) => !keys.has(key));
+    if (unknown.length > 0) {
+        throw errors.invalid("invalid_request", `\`filter.layers\` names no layer of this calendar: ${unknown.map((k) => `\`${k}\``).join(", ")}; use \`main\` or keys from GET .../layers`, { field: "filter.layers", unknown });
+    }
+}
+export async function createView(deps, calendarId, input) {
+    const now = deps.clock().toISOString();
+    return deps.store.runTransaction(async (tx) => {
+        const id = newId("viw");
+        const filter = completeFilter(input.filter);
+        await assertKnownLayers(tx, calendarId, filter);
+        const requested = input.slug ?? randomSlugSuffix(GENERATED_VIEW_SLUG_LENGTH);
+        const slug = await claimSlug(tx, "view_slugs", { requested, name: input.name, ownerId: id });
+        const view = {
+            id,
+            calendar_id: calendarId,
+            name: input.name,
+            slug,
+            filter,
+            display: completeDisplay(input.display),
+            created_at: now,
+            updated_at: now,
+            revoked_at: null,
+        };
+        const slugRecord = { owner_id: id, calendar_id: calendarId };
+        tx.create(paths.view(calendarId, id), { ...view });
+        tx.create(paths.viewSlug(slug), { ...slugRecord });
+        return view;
+    });
+}
+/** PATCH: `filter` and `display` replace the whole object (omitted keys take their defaults). */
+export async function updateView(deps, calendarId, viewId, patch) {
+    const now = deps.clock().toISOString();
+    return deps.store.runTransaction(async (tx) => {
+        const doc = await tx.get(paths.view(calendarId, viewId));
+        if (!doc || doc.data.revoked_at)
+            throw errors.notFound("share view");
+        const changes = {};
+        if (patch.name !== undefined)
+            changes.name = patch.name;
+        if (patch.filter !== undefined)
+            changes.filter = completeFilter(patch.filter);
+        if (patch.display !== undefined)
+            changes.display = completeDisplay(patch.display);
+        if (changes.filter)
+            await assertKnownLayers(tx, calendarId, changes.filter);
+        if (Object.keys(changes).length === 0)
+            return doc.data;
+        const updated = { ...doc.data, ...changes, updated_at: now };
+        tx.update(doc.path, { ...changes, updated_at: now });
+        return updated;
+    });
+}
+/** DELETE: a tombstone; the slug stays reserved to it, so the address never shows anything else. */
+export async function revokeView(deps, calendarId, viewId) {
+    const now = deps.clock().toISOString();
+    return deps.store.runTransaction(async (tx) => {
+        const doc = await tx.get(paths.view(calendarId, viewId));
+        if (!doc || doc.data.revoked_at)
+            throw errors.notFound("share view");
+        tx.update(doc.path, { revoked_at: now, updated_at: now });
+        return { ...doc.data, revoked_at: now, updated_at: now };
+    });
+}
+//# sourceMappingURL=views.js.map

@@ -1,0 +1,2 @@
+export const nowIso = (deps) => deps.clock().toISOString();
+//# sourceMappingURL=deps.js.map

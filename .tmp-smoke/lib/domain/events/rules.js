@@ -1,0 +1,114 @@
+/**
+ * Event rules of DECISIONS section 5 that span fields (the routes' zod schemas check each
+ * field's shape): schedule kind, the PATCH transitions of SPEC part 3, times, and recurrence.
+ * Pure functions; every violation is `400 invalid_event` naming the field.
+ */
+import { errors } from "../../http/errors.js";
+import { firstOccurrenceOnOrAfter, recurError } from "../recurrence/index.js";
+const EMPTY = {
+    kind: "someday",
+    name: "",
+    date: null,
+    recur: null,
+    start_time: null,
+    end_time: null,
+    category: null,
+    notes: null,
+    art: null,
+};
+export const invalidEvent = (field, message) => errors.invalid("invalid_event", `\`${field}\` ${message}`, { field, issues: [{ field, message }] });
+export const kindOf = (e) => e.date !== null ? "one-off" : e.recur !== null ? "recurring" : "someday";
+/** The fields of a new event. `defaultStarts`: the creation date in the calendar's timezone. */
+export function eventFieldsFromCreate(input, defaultStarts) {
+    return applyEventPatch(EMPTY, input, defaultStarts);
+}
+/**
+ * SPEC part 3: a non-null `recur` clears `date` and a non-null `date` clears `recur` (both
+ * at once is an error); `date: null` and `recur: null` leave a someday event;
+ * `start_time: null` clears both times; null clears category, notes and art.
+ */
+export function applyEventPatch(current, patch, defaultStarts) {
+    if (patch.date != null && patch.recur != null) {
+        throw invalidEvent("recur", "cannot be sent with `date`: send `date` for a one-off event or `recur` for a recurring one");
+    }
+    let { date, recur, start_time, end_time } = current;
+    if (patch.recur !== undefined) {
+        recur = patch.recur === null ? null : normalizeRecur(patch.recur, defaultStarts);
+        if (recur)
+            date = null;
+    }
+    if (patch.date !== undefined) {
+        date = patch.date;
+        if (date)
+            recur = null;
+    }
+    if (patch.start_time !== undefined) {
+        start_time = patch.start_time;
+        if (start_time === null)
+            end_time = null;
+    }
+    if (patch.end_time !== undefined)
+        end_time = patch.end_time;
+    checkTimes(start_time, end_time, patch.end_time !== undefined ? "end_time" : "start_time");
+    const next = {
+        kind: "someday",
+        name: patch.name ?? current.name,
+        date,
+        recur,
+        start_time,
+        end_time,
+        category: patch.category !== undefined ? patch.category : current.category,
+        notes: patch.notes !== undefined ? patch.notes : current.notes,
+        art: patch.art !== undefined ? patch.art : current.art,
+    };
+    next.kind = kindOf(next);
+    return next;
+}
+function checkTimes(start, end, blame) {
+    if (end === null)
+        return;
+    if (start === null)
+        throw invalidEvent("end_time", "needs a `start_time`; send both, or neither for an all-day event");
+    // HH:MM strings compare in time order.
+    if (end <= start)
+        throw invalidEvent(blame, `must leave \`end_time\` (${end}) later than \`start_time\` (${start}) on the same day`);
+}
+const RECUR_FIELDS = ["type", "interval", "starts", "until", "month", "day"];
+/** recurError's message names the offending field; point `details.field` at it. */
+function recurField(message) {
+    let best = "recur";
+    let at = Infinity;
+    for (const f of RECUR_FIELDS) {
+        const i = message.search(new RegExp(`\\b${f}\\b`));
+        if (i >= 0 && i < at) {
+            at = i;
+            best = `recur.${f}`;
+        }
+    }
+    return best;
+}
+/**
+ * Validates a rule and stores it explicitly: `starts` is filled with its default (the
+ * event's creation date in the calendar's timezone) so the series never shifts later, and
+ * `interval` with 1. A rule that can never occur (until before starts, yearly Feb 30) is refused.
+ */
+export function normalizeRecur(input, defaultStarts) {
+    const recur = { type: input.type, interval: input.interval ?? 1, starts: input.starts ?? defaultStarts };
+    if (input.day != null)
+        recur.day = input.day;
+    if (input.month != null)
+        recur.month = input.month;
+    if (input.until != null)
+        recur.until = input.until;
+    const err = recurError(recur);
+    if (err)
+        throw invalidEvent(recurField(err), `is invalid: ${err}`);
+    if (recur.until !== undefined && recur.until < recur.starts) {
+        throw invalidEvent("recur.until", `must be on or after \`recur.starts\` (${recur.starts}${input.starts == null ? ", the event's creation date, used when starts is omitted" : ""})`);
+    }
+    if (firstOccurrenceOnOrAfter(recur, recur.starts, recur.starts) === null) {
+        throw invalidEvent("recur", "never occurs (e.g. the 30th of February); check `day`, `month`, `interval` and `until`");
+    }
+    return recur;
+}
+//# sourceMappingURL=rules.js.map

@@ -1,0 +1,195 @@
+import { civilFromDays, dayNumber, daysFromCivil, daysInMonth, formatDate, fromDayNumber, isoWeekdayOfDay, isValidDate } from "./dates.js";
+export * from "./dates.js";
+// The Gregorian calendar repeats every 400 years (4800 months): a month/year sequence that
+// has found no valid date in that many steps never will (e.g. the 31st, every 12 months, from April).
+const MAX_MONTH_STEPS = 4800;
+const MAX_YEAR_STEPS = 400;
+const BYDAY = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
+const isInt = (v) => typeof v === "number" && Number.isInteger(v);
+/**
+ * Why a rule is structurally invalid, or null if it is fine. (A valid rule may still have no
+ * occurrences, e.g. yearly Feb 30 or until < starts.)
+ */
+export function recurError(recur) {
+    const { type, day, month, interval, starts, until } = recur;
+    // null is treated as absent, like undefined (stored documents may carry explicit nulls).
+    if (interval != null && !(isInt(interval) && interval >= 1))
+        return "interval must be an integer >= 1";
+    if (starts != null && !isValidDate(starts))
+        return "starts must be a YYYY-MM-DD date";
+    if (until != null && !isValidDate(until))
+        return "until must be a YYYY-MM-DD date";
+    if (type !== "yearly" && month != null)
+        return `${type} takes no month`;
+    switch (type) {
+        case "daily":
+            return day == null ? null : "daily takes no day";
+        case "weekly":
+            return isInt(day) && day >= 0 && day <= 7 ? null : "weekly day must be 0..7 (Monday = 1; 0 and 7 are Sunday)";
+        case "monthly":
+            return isInt(day) && ((day >= 1 && day <= 31) || day === -1) ? null : "monthly day must be 1..31 or -1 (last day)";
+        case "yearly":
+            if (!(isInt(month) && month >= 1 && month <= 12))
+                return "yearly month must be 1..12";
+            return isInt(day) && day >= 1 && day <= 31 ? null : "yearly day must be 1..31";
+        default:
+            return "type must be daily, weekly, monthly or yearly";
+    }
+}
+function toRule(recur, defaultStarts) {
+    const err = recurError(recur);
+    if (err)
+        throw new RangeError(`invalid recur: ${err}`);
+    let day = recur.day ?? 0;
+    if (recur.type === "weekly" && day === 0)
+        day = 7; // 0 and 7 are both Sunday
+    return {
+        type: recur.type,
+        day,
+        month: recur.month ?? 0,
+        interval: recur.interval ?? 1,
+        start: dayNumber(recur.starts ?? defaultStarts),
+        until: recur.until == null ? Infinity : dayNumber(recur.until),
+    };
+}
+/** Daily and weekly series are arithmetic progressions: first occurrence and step, in days. */
+function progression(r) {
+    if (r.type === "daily")
+        return { first: r.start, step: r.interval };
+    const step = 7 * r.interval;
+    const inWeek0 = r.start - (isoWeekdayOfDay(r.start) - 1) + (r.day - 1); // the weekday in starts' week
+    return { first: inWeek0 >= r.start ? inWeek0 : inWeek0 + step, step };
+}
+/** Day number of the occurrence in month `mi` (year*12 + month-1), or NaN if that month lacks the day. */
+function dayInMonth(r, mi) {
+    const y = Math.floor(mi / 12);
+    const m = mi - y * 12 + 1;
+    const dim = daysInMonth(y, m);
+    if (r.day === -1)
+        return daysFromCivil(y, m, dim);
+    return r.day <= dim ? daysFromCivil(y, m, r.day) : NaN;
+}
+function monthIndexOf(n) {
+    const [y, m] = civilFromDays(n);
+    return y * 12 + m - 1;
+}
+/** Smallest multiple of `step` that is >= x (x may be negative: then 0). */
+function ceilMultiple(x, step) {
+    return x <= 0 ? 0 : Math.ceil(x / step) * step;
+}
+/** First occurrence on or after day n, ignoring `until`; NaN if none ever. */
+function nextOnOrAfter(r, n) {
+    const lo = Math.max(n, r.start);
+    switch (r.type) {
+        case "daily":
+        case "weekly": {
+            const { first, step } = progression(r);
+            return first + ceilMultiple(lo - first, step);
+        }
+        case "monthly": {
+            const m0 = monthIndexOf(r.start);
+            let mi = m0 + ceilMultiple(monthIndexOf(lo) - m0, r.interval);
+            for (let i = 0; i < MAX_MONTH_STEPS; i++, mi += r.interval) {
+                const c = dayInMonth(r, mi);
+                if (c >= lo)
+                    return c; // NaN compares false
+            }
+            return NaN;
+        }
+        case "yearly": {
+            const y0 = civilFromDays(r.start)[0];
+            let y = y0 + ceilMultiple(civilFromDays(lo)[0] - y0, r.interval);
+            for (let i = 0; i < MAX_YEAR_STEPS; i++, y += r.interval) {
+                const c = r.day <= daysInMonth(y, r.month) ? daysFromCivil(y, r.month, r.day) : NaN;
+                if (c >= lo)
+                    return c;
+            }
+            return NaN;
+        }
+    }
+}
+/** Occurrences (formatted) in [lo, hi], both day numbers already clamped to [start, until]. */
+function expandRule(r, lo, hi) {
+    const out = [];
+    if (lo > hi)
+        return out;
+    switch (r.type) {
+        case "daily":
+        case "weekly": {
+            const { first, step } = progression(r);
+            for (let c = first + ceilMultiple(lo - first, step); c <= hi; c += step)
+                out.push(fromDayNumber(c));
+            return out;
+        }
+        case "monthly": {
+            const m0 = monthIndexOf(r.start);
+            const last = monthIndexOf(hi);
+            for (let mi = m0 + ceilMultiple(monthIndexOf(lo) - m0, r.interval); mi <= last; mi += r.interval) {
+                const y = Math.floor(mi / 12);
+                const m = mi - y * 12 + 1;
+                const dim = daysInMonth(y, m);
+                const d = r.day === -1 ? dim : r.day;
+                if (d > dim)
+                    continue; // month lacks that day: skipped, as RFC 5545
+                const c = daysFromCivil(y, m, d);
+                if (c >= lo && c <= hi)
+                    out.push(formatDate(y, m, d));
+            }
+            return out;
+        }
+        case "yearly": {
+            const y0 = civilFromDays(r.start)[0];
+            const last = civilFromDays(hi)[0];
+            for (let y = y0 + ceilMultiple(civilFromDays(lo)[0] - y0, r.interval); y <= last; y += r.interval) {
+                if (r.day > daysInMonth(y, r.month))
+                    continue; // Feb 29 outside leap years
+                const c = daysFromCivil(y, r.month, r.day);
+                if (c >= lo && c <= hi)
+                    out.push(formatDate(y, r.month, r.day));
+            }
+            return out;
+        }
+    }
+}
+/**
+ * Every occurrence date in [from, to] (inclusive), ascending.
+ * Throws RangeError for an invalid rule or date.
+ */
+export function expandRecurrence(recur, defaultStarts, from, to) {
+    const r = toRule(recur, defaultStarts);
+    return expandRule(r, Math.max(dayNumber(from), r.start), Math.min(dayNumber(to), r.until));
+}
+/** The first occurrence on or after `date` (within `until`), or null if there is none. */
+export function firstOccurrenceOnOrAfter(recur, defaultStarts, date) {
+    const r = toRule(recur, defaultStarts);
+    const c = nextOnOrAfter(r, dayNumber(date));
+    return c <= r.until ? fromDayNumber(c) : null; // NaN <= x is false
+}
+/** Whether the series has at least one occurrence in [from, to]. */
+export function occursBetween(recur, defaultStarts, from, to) {
+    const r = toRule(recur, defaultStarts);
+    const c = nextOnOrAfter(r, dayNumber(from));
+    return c <= dayNumber(to) && c <= r.until;
+}
+/**
+ * RFC 5545 form of a rule: the RRULE value (no "RRULE:" prefix) and the DTSTART date, which is
+ * the first occurrence (null when the series is empty). UNTIL is a DATE (YYYYMMDD); callers
+ * with timed events must adjust it to a DATE-TIME.
+ */
+export function toRRule(recur, defaultStarts) {
+    const r = toRule(recur, defaultStarts);
+    const parts = [`FREQ=${r.type.toUpperCase()}`];
+    if (r.interval !== 1)
+        parts.push(`INTERVAL=${r.interval}`);
+    if (r.type === "weekly")
+        parts.push(`BYDAY=${BYDAY[r.day]}`, "WKST=MO");
+    if (r.type === "monthly")
+        parts.push(`BYMONTHDAY=${r.day}`);
+    if (r.type === "yearly")
+        parts.push(`BYMONTH=${r.month}`, `BYMONTHDAY=${r.day}`);
+    if (recur.until != null)
+        parts.push(`UNTIL=${recur.until.replaceAll("-", "")}`);
+    const first = nextOnOrAfter(r, r.start);
+    return { dtstart: first <= r.until ? fromDayNumber(first) : null, rrule: parts.join(";") };
+}
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,38 @@
+import { ApiError } from "../http/errors.js";
+import { randomSlugSuffix } from "./ids.js";
+export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
+const BASE_LENGTH = 50;
+const SUGGESTIONS = 3;
+/** "Launch Plan Q3" -> "launch-plan-q3" (DECISIONS section 4). */
+export function slugify(name) {
+    return name
+        .toLowerCase()
+        .normalize("NFKD")
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, BASE_LENGTH)
+        .replace(/-+$/g, "");
+}
+const withSuffix = (base) => (base ? `${base}-${randomSlugSuffix(4)}` : randomSlugSuffix(6));
+/**
+ * Chooses a free slug inside the transaction. A requested slug that is taken (by another
+ * calendar, now or ever) is 409 slug_taken with suggestions checked to be free; a
+ * generated one gets a random suffix. `collection` is `slugs` for calendars, `view_slugs` for views.
+ */
+export async function claimSlug(tx, collection, opts) {
+    const base = slugify(opts.name);
+    const first = opts.requested ?? (base.length >= 3 ? base : withSuffix(base));
+    const candidates = [first, ...Array.from({ length: SUGGESTIONS + 2 }, () => withSuffix(opts.requested ?? base))];
+    const docs = await tx.getAll(candidates.map((s) => `${collection}/${s}`));
+    const isFree = (i) => !docs[i] || docs[i].data.owner_id === opts.ownerId;
+    if (isFree(0))
+        return first;
+    const free = candidates.filter((_, i) => i > 0 && isFree(i));
+    if (opts.requested === undefined && free.length > 0)
+        return free[0];
+    throw new ApiError("slug_taken", `the slug \`${first}\` is taken; pick another, e.g. one of details.available`, {
+        slug: first,
+        available: free.slice(0, SUGGESTIONS),
+    });
+}
+//# sourceMappingURL=slugs.js.map

@@ -1,0 +1,71 @@
+/**
+ * The one error model of the API. Every failure is an ApiError with an HTTP status and a
+ * stable code; the error middleware renders it once as `{error: {code, message, details?}}`.
+ * Messages say what to do next.
+ */
+export const ERROR_STATUS = {
+    invalid_json: 400,
+    invalid_request: 400,
+    invalid_event: 400,
+    missing_idempotency_key: 400,
+    last_owner: 400,
+    layer_depth: 400,
+    layer_limit: 400,
+    unauthorized: 401,
+    invalid_onboard_token: 401,
+    insufficient_scope: 403,
+    forbidden: 403,
+    not_found: 404,
+    method_not_allowed: 405,
+    slug_taken: 409,
+    key_taken: 409,
+    last_credential: 409,
+    already_granted: 409,
+    already_resolved: 409,
+    idempotency_key_in_use: 409,
+    payload_too_large: 413,
+    unsupported_media_type: 415,
+    idempotency_key_reused: 422,
+    rate_limited: 429,
+    internal: 500,
+    unavailable: 503,
+};
+export class ApiError extends Error {
+    code;
+    details;
+    headers;
+    status;
+    constructor(code, message, details, headers = {}) {
+        super(message);
+        this.code = code;
+        this.details = details;
+        this.headers = headers;
+        this.name = "ApiError";
+        this.status = ERROR_STATUS[code];
+    }
+    toBody() {
+        return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+    }
+}
+const DOCS = "/docs/errors.md";
+export const errors = {
+    unauthorized: (why = "send `Authorization: Bearer <token>`; mint one with POST /v1/mint") => new ApiError("unauthorized", why, undefined, { "WWW-Authenticate": 'Bearer realm="almanac"' }),
+    invalidToken: () => new ApiError("unauthorized", "the bearer token is unknown, revoked or expired; mint a new identity with POST /v1/mint or use another credential", undefined, { "WWW-Authenticate": 'Bearer realm="almanac", error="invalid_token"' }),
+    insufficientScope: (scope) => new ApiError("insufficient_scope", `this token lacks the \`${scope}\` scope; use a credential that carries it`, { required_scope: scope }, {
+        "WWW-Authenticate": `Bearer realm="almanac", error="insufficient_scope", scope="${scope}"`,
+    }),
+    forbidden: (needed) => new ApiError("forbidden", `your role on this calendar does not allow this; it needs ${needed} (ask an owner for a grant, or POST an access request)`),
+    notFound: (what = "resource") => new ApiError("not_found", `no such ${what}, or you may not see it; check the id and your token`),
+    routeNotFound: (method, path) => new ApiError("not_found", `no route ${method} ${path}; see /openapi.json for the API`),
+    methodNotAllowed: (method, allowed) => new ApiError("method_not_allowed", `${method} is not allowed here; use ${allowed.join(", ")}`, { allowed }, { Allow: allowed.join(", ") }),
+    invalidJson: () => new ApiError("invalid_json", "the request body is not valid JSON; send a JSON object"),
+    invalid: (code, message, details) => new ApiError(code, `${message} (see ${code === "invalid_event" ? "/docs/events.md" : DOCS})`, details),
+    missingIdempotencyKey: () => new ApiError("missing_idempotency_key", "send an Idempotency-Key header: any unique string up to 200 chars"),
+    idempotencyKeyReused: () => new ApiError("idempotency_key_reused", "this Idempotency-Key was used for another method, path or body; send a new key for a new request"),
+    idempotencyKeyInUse: () => new ApiError("idempotency_key_in_use", "a request with this Idempotency-Key is still being processed; retry in a moment", undefined, { "Retry-After": "1" }),
+    payloadTooLarge: () => new ApiError("payload_too_large", "the request body is over 64 KiB; send a smaller body"),
+    unsupportedMediaType: () => new ApiError("unsupported_media_type", "send the body as JSON with `Content-Type: application/json`"),
+    internal: () => new ApiError("internal", "something went wrong on our side; retry, and if it persists, report it"),
+    unavailable: () => new ApiError("unavailable", "the store is busy with conflicting writes; retry in a moment", undefined, { "Retry-After": "1" }),
+};
+//# sourceMappingURL=errors.js.map

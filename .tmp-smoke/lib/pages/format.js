@@ -1,0 +1,63 @@
+/**
+ * Date and time labels for the pages, in English, from "YYYY-MM-DD" strings: plain table
+ * look-ups (no luxon or Intl in the render loops).
+ */
+import { isoWeekday } from "../domain/recurrence/index.js";
+export const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const parts = (date) => ({ y: +date.slice(0, 4), m: +date.slice(5, 7), d: +date.slice(8, 10) });
+const short = (name) => name.slice(0, 3);
+/** "November 2026" */
+export const monthYear = (date) => `${MONTHS[parts(date).m - 1]} ${parts(date).y}`;
+/** "Nov 2026" */
+export const shortMonthYear = (date) => `${short(MONTHS[parts(date).m - 1])} ${parts(date).y}`;
+/** "Nov 23" */
+export function shortDate(date) {
+    const { m, d } = parts(date);
+    return `${short(MONTHS[m - 1])} ${d}`;
+}
+/** "Monday, November 23, 2026" */
+export function longDate(date) {
+    const { y, m, d } = parts(date);
+    return `${WEEKDAYS[isoWeekday(date) - 1]}, ${MONTHS[m - 1]} ${d}, ${y}`;
+}
+/** "Mon" */
+export const shortWeekday = (date) => short(WEEKDAYS[isoWeekday(date) - 1]);
+export const dayOfMonth = (date) => parts(date).d;
+/** "Nov 23 – 29, 2026", "Nov 30 – Dec 6, 2026", "Dec 28, 2026 – Jan 3, 2027" */
+export function dateRange(from, to) {
+    const a = parts(from);
+    const b = parts(to);
+    if (a.y !== b.y)
+        return `${shortDate(from)}, ${a.y} – ${shortDate(to)}, ${b.y}`;
+    if (a.m !== b.m)
+        return `${shortDate(from)} – ${shortDate(to)}, ${b.y}`;
+    return `${shortDate(from)} – ${b.d}, ${b.y}`;
+}
+/** "09:30–10:00", "09:30", or "" for an untimed event. */
+export function timeRange(start, end) {
+    if (!start)
+        return "";
+    return end ? `${start}–${end}` : start;
+}
+const ordinal = (n) => {
+    const rem100 = n % 100;
+    if (rem100 >= 11 && rem100 <= 13)
+        return `${n}th`;
+    return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+};
+/** "every day", "every 2 weeks on Monday", "monthly on the last day", "every year on March 3". */
+export function describeRecur(recur) {
+    const every = (unit, plural) => (recur.interval && recur.interval > 1 ? `every ${recur.interval} ${plural}` : `every ${unit}`);
+    switch (recur.type) {
+        case "daily":
+            return every("day", "days");
+        case "weekly":
+            return `${every("week", "weeks")} on ${WEEKDAYS[((recur.day ?? 7) + 6) % 7]}`;
+        case "monthly":
+            return `${every("month", "months")} on the ${recur.day === -1 ? "last day" : ordinal(recur.day ?? 1)}`;
+        case "yearly":
+            return `${every("year", "years")} on ${MONTHS[(recur.month ?? 1) - 1]} ${recur.day ?? 1}`;
+    }
+}
+//# sourceMappingURL=format.js.map

@@ -1,0 +1,50 @@
+/** Month lens: a table of whole weeks (Monday first), each day with its occurrences. */
+import { addDays } from "../../domain/recurrence/index.js";
+import { dayOfMonth, longDate, shortWeekday, WEEKDAYS } from "../format.js";
+import { html } from "../html.js";
+import { dayLens, lensHref } from "../links.js";
+import { eventClasses, eventLabel, timesHtml } from "../parts.js";
+/** Beyond this many occurrences a day shows the first few and folds the rest. */
+export const MONTH_CELL_LIMIT = 4;
+export function groupByDate(occurrences) {
+    const byDate = new Map();
+    for (const o of occurrences) {
+        const list = byDate.get(o.date);
+        if (list)
+            list.push(o);
+        else
+            byDate.set(o.date, [o]);
+    }
+    return byDate;
+}
+const item = (o) => html `<li class="${eventClasses(o.event)}">${timesHtml(o.date, o.event)}${eventLabel(o.event)}</li>`;
+function dayEvents(list) {
+    if (!list)
+        return "";
+    if (list.length <= MONTH_CELL_LIMIT)
+        return html `<ul class="events">${list.map(item)}</ul>`;
+    const shown = list.slice(0, MONTH_CELL_LIMIT - 1);
+    const folded = list.slice(MONTH_CELL_LIMIT - 1);
+    return html `<ul class="events">${shown.map(item)}</ul><details class="more"><summary>${folded.length} more</summary><ul class="events">${folded.map(item)}</ul></details>`;
+}
+export function renderMonth(model, period) {
+    const byDate = groupByDate(model.occurrences);
+    const month = model.date.slice(0, 7);
+    const detail = dayLens(model.lenses);
+    const rows = [];
+    for (let week = period.from; week <= period.to; week = addDays(week, 7)) {
+        const cells = [];
+        for (let i = 0; i < 7; i++) {
+            const date = addDays(week, i);
+            const list = byDate.get(date);
+            const classes = `day${date.slice(0, 7) === month ? "" : " other-month"}${date === model.today ? " today" : ""}${list ? "" : " empty"}${i >= 5 ? " weekend" : ""}`;
+            const label = html `<time datetime="${date}"><span class="dow">${shortWeekday(date)} </span><span class="dnum">${dayOfMonth(date)}</span></time>`;
+            const head = detail ? html `<a class="day-link" href="${lensHref(detail, date)}" aria-label="${longDate(date)}">${label}</a>` : label;
+            cells.push(html `<td class="${classes}"${date === model.today ? html ` aria-current="date"` : ""}>${head}${dayEvents(list)}</td>`);
+        }
+        rows.push(html `<tr>${cells}</tr>`);
+    }
+    const headers = WEEKDAYS.map((day) => html `<th scope="col"><abbr title="${day}">${day.slice(0, 3)}</abbr></th>`);
+    return html `<table class="month"><caption class="visually-hidden">${period.label}</caption><thead><tr>${headers}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+//# sourceMappingURL=month.js.map

@@ -1,0 +1,24 @@
+export const calendarUrl = (baseUrl, slug) => `${baseUrl}/c/${slug}`;
+export const presentCalendar = (calendar, role, baseUrl) => ({
+    id: calendar.id,
+    name: calendar.name,
+    slug: calendar.slug,
+    timezone: calendar.timezone,
+    visibility: calendar.visibility,
+    purpose: calendar.purpose,
+    default_view: calendar.default_view,
+    views: calendar.views,
+    url: calendarUrl(baseUrl, calendar.slug),
+    role,
+    created_at: calendar.created_at,
+    updated_at: calendar.updated_at,
+});
+const PREVIEW_LENGTH = 140;
+/** The first line of the purpose, cut to a glanceable length. */
+export function purposePreview(purpose) {
+    if (!purpose)
+        return null;
+    const firstLine = purpose.trim().split("\n")[0].replace(/^#+\s*/, "");
+    return firstLine.length > PREVIEW_LENGTH ? `${firstLine.slice(0, PREVIEW_LENGTH - 1)}…` : firstLine;
+}
+//# sourceMappingURL=calendars.js.map

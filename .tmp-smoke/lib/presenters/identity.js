@@ -1,0 +1,15 @@
+export const presentAgent = (agent) => ({
+    id: agent.id,
+    name: agent.name,
+    created_at: agent.created_at,
+});
+/** Metadata only: the token hash never leaves the store. */
+export const presentCredential = (cred) => ({
+    id: cred.id,
+    label: cred.label,
+    scopes: cred.scopes,
+    created_at: cred.created_at,
+    expires_at: cred.expires_at,
+    revoked_at: cred.revoked_at,
+});
+//# sourceMappingURL=identity.js.map

@@ -1,0 +1,10 @@
+/** A layer names the attached calendar (never the host): `calendar_*` describe what is shown. */
+export const presentLayer = (layer, calendar) => ({
+    id: layer.id,
+    key: layer.key,
+    calendar_id: calendar.id,
+    calendar_name: calendar.name,
+    calendar_slug: calendar.slug,
+    created_at: layer.created_at,
+});
+//# sourceMappingURL=layers.js.map

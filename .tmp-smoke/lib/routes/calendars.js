@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { createCalendar, updateCalendar } from "../domain/commands/calendars.js";
+import { requireCalendar } from "../domain/queries/access.js";
+import { SLUG_PATTERN } from "../domain/slugs.js";
+import { defineRoute } from "../http/route.js";
+import { presentCalendar } from "../presenters/calendars.js";
+import { calendarParams, calendarRecord, lens, timezone, trimmedName, visibility } from "./common.js";
+const slug = z.string().regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphen" });
+const purpose = z.string().max(8192, { message: "must be at most 8192 characters" });
+const views = z.array(lens);
+const settings = {
+    timezone: timezone.optional(),
+    visibility: visibility.optional(),
+    slug: slug.optional(),
+    purpose: purpose.nullable().optional(),
+    default_view: lens.nullable().optional(),
+    views: views.nullable().optional(),
+};
+const createBody = z.strictObject({ name: trimmedName(200), ...settings });
+const patchBody = z.strictObject({ name: trimmedName(200).optional(), ...settings });
+export const calendarRoutes = [
+    defineRoute({
+        method: "post",
+        path: "/v1/calendars",
+        summary: "Create a calendar; the caller becomes its first owner",
+        tags: ["calendars"],
+        auth: "required",
+        scope: "calendar:write",
+        scopes: ["calendar:write"],
+        body: createBody,
+        response: calendarRecord,
+        errors: ["invalid_request", "unauthorized", "insufficient_scope", "slug_taken"],
+        handler: async ({ deps, actor, body }) => presentCalendar(await createCalendar(deps, actor, body), "owner", deps.baseUrl),
+    }),
+    defineRoute({
+        method: "get",
+        path: "/v1/calendars/{calendarId}",
+        summary: "A calendar and the caller's role on it (no token needed for public and unlisted calendars)",
+        tags: ["calendars"],
+        auth: "optional",
+        scopes: ["calendar:read"],
+        params: calendarParams,
+        response: calendarRecord,
+        errors: ["unauthorized", "insufficient_scope", "not_found"],
+        handler: async ({ deps, actor, params }) => {
+            const { calendar, role } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
+            return presentCalendar(calendar, role, deps.baseUrl);
+        },
+    }),
+    defineRoute({
+        method: "patch",
+        path: "/v1/calendars/{calendarId}",
+        summary: "Change a calendar's settings (owner); null clears purpose and default_view, views null or [] means all lenses",
+        tags: ["calendars"],
+        auth: "required",
+        scopes: ["calendar:write"],
+        params: calendarParams,
+        body: patchBody,
+        response: calendarRecord,
+        errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken"],
+        handler: async ({ deps, actor, params, body }) => {
+            const { role } = await requireCalendar(deps, params.calendarId, actor, "calendar.update");
+            return presentCalendar(await updateCalendar(deps, params.calendarId, body), role, deps.baseUrl);
+        },
+    }),
+];
+//# sourceMappingURL=calendars.js.map

@@ -1,0 +1,211 @@
+import { z } from "zod";
+import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events.js";
+import { requireCalendar } from "../domain/queries/access.js";
+import { getEvent, listEvents, listOccurrences, MAX_OCCURRENCE_DAYS } from "../domain/queries/events.js";
+import { eventSources } from "../domain/queries/sources.js";
+import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
+import { defineRoute } from "../http/route.js";
+import { presentEvent, presentOccurrence } from "../presenters/events.js";
+import { calendarParams, deleted, pageQuery, trimmedName } from "./common.js";
+const KINDS = ["one-off", "recurring", "someday"];
+const RECUR_TYPES = ["daily", "weekly", "monthly", "yearly"];
+const date = z.string().refine(isValidDate, { message: "must be a real date in YYYY-MM-DD form, e.g. 2026-03-14" });
+const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });
+// Ranges of day, month and interval depend on the type; domain/events/rules.ts checks them with recurError.
+const recur = z.strictObject({
+    type: z.enum(RECUR_TYPES),
+    day: z.number().nullable().optional(),
+    month: z.number().nullable().optional(),
+    interval: z.number().nullable().optional(),
+    starts: date.nullable().optional(),
+    until: date.nullable().optional(),
+});
+/** An emoji or short text, or an image URL; a URL must be https. */
+const art = z
+    .string()
+    .trim()
+    .min(1, { message: "must not be empty; send null to clear it" })
+    .max(2048, { message: "must be at most 2048 characters" })
+    .refine((value) => {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1].toLowerCase();
+    if (scheme === "https")
+        return URL.canParse(value);
+    return !value.includes("://") && !["http", "javascript", "data", "vbscript", "file", "ftp", "blob"].includes(scheme ?? "");
+}, { message: "must be an emoji, short text, or an https: image URL" });
+const fields = {
+    date: date.nullable().optional(),
+    recur: recur.nullable().optional(),
+    start_time: time.nullable().optional(),
+    end_time: time.nullable().optional(),
+    category: trimmedName(64).nullable().optional(),
+    notes: z.string().max(10_000, { message: "must be at most 10000 characters" }).nullable().optional(),
+    art: art.nullable().optional(),
+};
+const createBody = z.strictObject({ name: trimmedName(200), ...fields });
+const patchBody = z.strictObject({ name: trimmedName(200).optional(), ...fields });
+const eventParams = z.object({ calendarId: z.string(), eventId: z.string() });
+const notAfter = (q) => !q.from || !q.to || q.from <= q.to;
+const rangeMessage = { message: "must not be before `from`", path: ["to"] };
+const listQuery = z
+    .strictObject({
+    from: date.optional(),
+    to: date.optional(),
+    category: z.string().optional(),
+    kind: z.enum(KINDS).optional(),
+    layers: z.enum(["main", "all"]).default("main"),
+    ...pageQuery,
+})
+    .refine(notAfter, rangeMessage);
+const occurrencesQuery = z
+    .strictObject({ from: date, to: date })
+    .refine(notAfter, rangeMessage)
+    // Refinements run even when a field failed: check the dates before counting days.
+    .refine((q) => !isValidDate(q.from) || !isValidDate(q.to) || daysBetween(q.from, q.to) < MAX_OCCURRENCE_DAYS, {
+    message: `must be at most ${MAX_OCCURRENCE_DAYS} days after \`from\` counting both ends; ask for a shorter range`,
+    path: ["to"],
+});
+const recurRecord = z.object({
+    type: z.enum(RECUR_TYPES),
+    day: z.number().nullable(),
+    month: z.number().nullable(),
+    interval: z.number(),
+    starts: z.string().nullable(),
+    until: z.string().nullable(),
+});
+const eventRecord = z.object({
+    id: z.string(),
+    calendar_id: z.string(),
+    layer: z.string().optional(),
+    kind: z.enum(KINDS),
+    name: z.string(),
+    date: z.string().nullable(),
+    recur: recurRecord.nullable(),
+    start_time: z.string().nullable(),
+    end_time: z.string().nullable(),
+    category: z.string().nullable(),
+    notes: z.string().nullable(),
+    art: z.string().nullable(),
+    created_by: z.object({ id: z.string(), name: z.string() }),
+    created_at: z.string(),
+    updated_at: z.string(),
+});
+const occurrenceRecord = z.object({
+    event_id: z.string(),
+    layer: z.string(),
+    date: z.string(),
+    start_time: z.string().nullable(),
+    end_time: z.string().nullable(),
+    start: z.string().nullable(),
+    end: z.string().nullable(),
+    name: z.string(),
+    category: z.string().nullable(),
+});
+const READ_ERRORS = ["invalid_request", "unauthorized", "insufficient_scope", "not_found"];
+const WRITE_ERRORS = ["invalid_event", "unauthorized", "insufficient_scope", "forbidden", "not_found"];
+export const eventRoutes = [
+    defineRoute({
+        method: "get",
+        path: "/v1/calendars/{calendarId}/events",
+        summary: "List events: dated by date and start time, then recurring, then someday; `layers=all` adds readable layers' events",
+        tags: ["events"],
+        auth: "optional",
+        scopes: ["calendar:read"],
+        params: calendarParams,
+        query: listQuery,
+        response: z.object({ events: z.array(eventRecord), next_cursor: z.string().nullable() }),
+        errors: [...READ_ERRORS],
+        handler: async ({ deps, actor, params, query }) => {
+            const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
+            const withLayers = query.layers === "all";
+            const sources = withLayers ? await eventSources(deps, calendar, actor) : [{ layer: "main", calendar }];
+            const page = await listEvents(deps, sources, query);
+            return {
+                events: page.events.map(({ layer, event }) => presentEvent(event, withLayers ? layer : undefined)),
+                next_cursor: page.nextCursor,
+            };
+        },
+    }),
+    defineRoute({
+        method: "post",
+        path: "/v1/calendars/{calendarId}/events",
+        summary: "Create an event: one-off (`date`), recurring (`recur`) or someday (neither); writer or owner",
+        tags: ["events"],
+        auth: "required",
+        scopes: ["calendar:write"],
+        params: calendarParams,
+        body: createBody,
+        invalidCode: "invalid_event",
+        response: eventRecord,
+        errors: [...WRITE_ERRORS],
+        handler: async ({ deps, actor, params, body }) => {
+            await requireCalendar(deps, params.calendarId, actor, "event.write");
+            return presentEvent(await createEvent(deps, actor, params.calendarId, body));
+        },
+    }),
+    defineRoute({
+        method: "get",
+        path: "/v1/calendars/{calendarId}/events/{eventId}",
+        summary: "One event of the calendar (no token needed for public and unlisted calendars)",
+        tags: ["events"],
+        auth: "optional",
+        scopes: ["calendar:read"],
+        params: eventParams,
+        response: eventRecord,
+        errors: ["unauthorized", "insufficient_scope", "not_found"],
+        handler: async ({ deps, actor, params }) => {
+            await requireCalendar(deps, params.calendarId, actor, "calendar.read");
+            return presentEvent(await getEvent(deps, params.calendarId, params.eventId));
+        },
+    }),
+    defineRoute({
+        method: "patch",
+        path: "/v1/calendars/{calendarId}/events/{eventId}",
+        summary: "Change an event: `recur` clears `date` and `date` clears `recur`; null clears date, recur, category, notes, art; `start_time: null` clears both times",
+        tags: ["events"],
+        auth: "required",
+        scopes: ["calendar:write"],
+        params: eventParams,
+        body: patchBody,
+        invalidCode: "invalid_event",
+        response: eventRecord,
+        errors: [...WRITE_ERRORS],
+        handler: async ({ deps, actor, params, body }) => {
+            await requireCalendar(deps, params.calendarId, actor, "event.write");
+            return presentEvent(await updateEvent(deps, params.calendarId, params.eventId, body));
+        },
+    }),
+    defineRoute({
+        method: "delete",
+        path: "/v1/calendars/{calendarId}/events/{eventId}",
+        summary: "Delete an event (writer or owner)",
+        tags: ["events"],
+        auth: "required",
+        scopes: ["calendar:write"],
+        params: eventParams,
+        response: deleted,
+        errors: ["unauthorized", "insufficient_scope", "forbidden", "not_found"],
+        handler: async ({ deps, actor, params }) => {
+            await requireCalendar(deps, params.calendarId, actor, "event.write");
+            return { deleted: await deleteEvent(deps, params.calendarId, params.eventId) };
+        },
+    }),
+    defineRoute({
+        method: "get",
+        path: "/v1/calendars/{calendarId}/occurrences",
+        summary: "Every occurrence of one-off and recurring events of the calendar and its readable layers in [from, to] (at most 366 days)",
+        tags: ["events"],
+        auth: "optional",
+        scopes: ["calendar:read"],
+        params: calendarParams,
+        query: occurrencesQuery,
+        response: z.object({ occurrences: z.array(occurrenceRecord) }),
+        errors: [...READ_ERRORS],
+        handler: async ({ deps, actor, params, query }) => {
+            const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
+            const sources = await eventSources(deps, calendar, actor);
+            const occurrences = await listOccurrences(deps, sources, query.from, query.to);
+            return { occurrences: occurrences.map(presentOccurrence) };
+        },
+    }),
+];
+//# sourceMappingURL=events.js.map

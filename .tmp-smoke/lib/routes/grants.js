@@ -1,0 +1,69 @@
+import { z } from "zod";
+import { revokeGrant, setGrant } from "../domain/commands/grants.js";
+import { requireCalendar } from "../domain/queries/access.js";
+import { listGrants } from "../domain/queries/grants.js";
+import { defineRoute } from "../http/route.js";
+import { presentGrant } from "../presenters/grants.js";
+import { calendarParams, deleted, pageQuery, role } from "./common.js";
+export const grantRecord = z.object({
+    id: z.string(),
+    calendar_id: z.string(),
+    agent_id: z.string(),
+    agent_name: z.string(),
+    role,
+    created_at: z.string(),
+    updated_at: z.string(),
+    revoked_at: z.string().nullable(),
+});
+export const grantRoutes = [
+    defineRoute({
+        method: "get",
+        path: "/v1/calendars/{calendarId}/grants",
+        summary: "List the calendar's grants, live and revoked (tombstones keep `revoked_at`), oldest first",
+        tags: ["grants"],
+        auth: "required",
+        scopes: ["grants:manage"],
+        params: calendarParams,
+        query: z.object(pageQuery),
+        response: z.object({ grants: z.array(grantRecord), next_cursor: z.string().nullable() }),
+        errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+        handler: async ({ deps, actor, params, query }) => {
+            await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+            const page = await listGrants(deps, params.calendarId, query);
+            return { grants: page.items.map(presentGrant), next_cursor: page.next_cursor };
+        },
+    }),
+    defineRoute({
+        method: "post",
+        path: "/v1/calendars/{calendarId}/grants",
+        summary: "Grant an agent a role, or change the role of its live grant in place (same id)",
+        tags: ["grants"],
+        auth: "required",
+        scopes: ["grants:manage"],
+        params: calendarParams,
+        body: z.strictObject({ agent_id: z.string().min(1, { message: "must not be empty" }), role }),
+        response: grantRecord,
+        errors: ["invalid_request", "last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+        handler: async ({ deps, actor, params, body }) => {
+            await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+            return presentGrant(await setGrant(deps, actor, params.calendarId, body));
+        },
+    }),
+    defineRoute({
+        method: "delete",
+        path: "/v1/calendars/{calendarId}/grants/{grantId}",
+        summary: "Revoke a live grant; it stays in the list as a tombstone",
+        tags: ["grants"],
+        auth: "required",
+        scopes: ["grants:manage"],
+        params: z.object({ calendarId: z.string(), grantId: z.string() }),
+        response: deleted,
+        errors: ["last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+        handler: async ({ deps, actor, params }) => {
+            await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+            const grant = await revokeGrant(deps, actor, params.calendarId, params.grantId);
+            return { deleted: grant.id };
+        },
+    }),
+];
+//# sourceMappingURL=grants.js.map

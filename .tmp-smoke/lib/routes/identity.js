@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { mint } from "../domain/commands/identity.js";
+import { loadMe } from "../domain/queries/me.js";
+import { defineRoute } from "../http/route.js";
+import { presentCalendar } from "../presenters/calendars.js";
+import { presentAgent, presentCredential } from "../presenters/identity.js";
+import { calendarRecord, role, timezone, trimmedName } from "./common.js";
+const mintBody = z.strictObject({
+    name: trimmedName(200),
+    calendar: z.strictObject({ name: trimmedName(200).optional(), timezone: timezone.optional() }).optional(),
+    onboard_token: z.string().optional(),
+});
+export const agentRecord = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+export const credentialRecord = z.object({
+    id: z.string(),
+    label: z.string().nullable(),
+    scopes: z.array(z.string()),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    revoked_at: z.string().nullable(),
+});
+const claimUrl = (deps, claimToken) => (claimToken ? `${deps.baseUrl}/claim/${claimToken}` : null);
+export const identityRoutes = [
+    defineRoute({
+        method: "post",
+        path: "/v1/mint",
+        summary: "Mint an agent, its first credential (all four scopes) and an unlisted calendar",
+        tags: ["identity"],
+        auth: "none",
+        body: mintBody,
+        response: z.object({
+            token: z.string().optional(),
+            agent: agentRecord,
+            credential: credentialRecord,
+            calendar: calendarRecord,
+            claim_url: z.string().nullable(),
+        }),
+        errors: ["invalid_request", "invalid_onboard_token"],
+        handler: async ({ deps, body }) => {
+            const minted = await mint(deps, body);
+            return {
+                token: minted.token,
+                agent: presentAgent(minted.agent),
+                credential: presentCredential(minted.credential),
+                calendar: presentCalendar(minted.calendar, "owner", deps.baseUrl),
+                claim_url: claimUrl(deps, minted.claimToken),
+            };
+        },
+    }),
+    defineRoute({
+        method: "get",
+        path: "/v1/me",
+        summary: "The calling agent, its credential and every calendar it holds a live grant on",
+        tags: ["identity"],
+        auth: "required",
+        scope: "agent:read",
+        scopes: ["agent:read"],
+        response: z.object({
+            agent: agentRecord,
+            credential: credentialRecord,
+            grants: z.array(z.object({ calendar_id: z.string(), slug: z.string(), role, purpose_preview: z.string().nullable() })),
+        }),
+        errors: ["unauthorized", "insufficient_scope"],
+        handler: async ({ deps, actor }) => {
+            const me = await loadMe(deps, actor);
+            return {
+                agent: presentAgent(me.agent),
+                credential: presentCredential(me.credential),
+                grants: me.grants,
+            };
+        },
+    }),
+];
+//# sourceMappingURL=identity.js.map

@@ -1,0 +1,20 @@
+import { calendarRoutes } from "./calendars.js";
+import { credentialRoutes } from "./credentials.js";
+import { eventRoutes } from "./events.js";
+import { identityRoutes } from "./identity.js";
+import { accessRequestRoutes } from "./access-requests.js";
+import { grantRoutes } from "./grants.js";
+import { layerRoutes } from "./layers.js";
+import { viewRoutes } from "./views.js";
+/** Every operation of the API, in documentation order. */
+export const apiRoutes = [
+    ...identityRoutes,
+    ...credentialRoutes,
+    ...calendarRoutes,
+    ...eventRoutes,
+    ...grantRoutes,
+    ...accessRequestRoutes,
+    ...viewRoutes,
+    ...layerRoutes,
+];
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { attachLayer, detachLayer } from "../domain/commands/layers.js";
+import { requireCalendar } from "../domain/queries/access.js";
+import { listLayers } from "../domain/queries/layers.js";
+import { defineRoute } from "../http/route.js";
+import { presentLayer } from "../presenters/layers.js";
+import { calendarParams, deleted, pageQuery } from "./common.js";
+export const LAYER_KEY = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+export const layerKey = z
+    .string()
+    .regex(LAYER_KEY, { message: "must be 1 to 40 characters of a-z, 0-9 and hyphens, not starting or ending with a hyphen" })
+    .refine((key) => key !== "main", { message: "`main` is reserved for the calendar's own events; pick another key" });
+export const layerRecord = z.object({
+    id: z.string(),
+    key: z.string(),
+    calendar_id: z.string(),
+    calendar_name: z.string(),
+    calendar_slug: z.string(),
+    created_at: z.string(),
+});
+export const layerRoutes = [
+    defineRoute({
+        method: "get",
+        path: "/v1/calendars/{calendarId}/layers",
+        summary: "List the calendar's layers the caller could read directly (token optional, like an events read)",
+        tags: ["layers"],
+        auth: "optional",
+        scopes: ["calendar:read"],
+        params: calendarParams,
+        query: z.object(pageQuery),
+        response: z.object({ layers: z.array(layerRecord), next_cursor: z.string().nullable() }),
+        errors: ["invalid_request", "unauthorized", "insufficient_scope", "not_found"],
+        handler: async ({ deps, actor, params, query }) => {
+            await requireCalendar(deps, params.calendarId, actor, "calendar.read");
+            const page = await listLayers(deps, params.calendarId, actor, query);
+            return { layers: page.items.map((l) => presentLayer(l.layer, l.calendar)), next_cursor: page.next_cursor };
+        },
+    }),
+    defineRoute({
+        method: "post",
+        path: "/v1/calendars/{calendarId}/layers",
+        summary: "Attach a calendar the caller can read as a layer under `key`; the same pair again returns the link, a new key renames it",
+        tags: ["layers"],
+        auth: "required",
+        scopes: ["calendar:write"],
+        params: calendarParams,
+        body: z.strictObject({ calendar_id: z.string().min(1, { message: "must not be empty" }), key: layerKey }),
+        response: layerRecord,
+        errors: [
+            "invalid_request",
+            "layer_depth",
+            "layer_limit",
+            "unauthorized",
+            "insufficient_scope",
+            "forbidden",
+            "not_found",
+            "key_taken",
+        ],
+        handler: async ({ deps, actor, params, body }) => {
+            await requireCalendar(deps, params.calendarId, actor, "layers.manage");
+            // Attaching shows its events to the host's readers: the caller must be able to read it.
+            const { calendar } = await requireCalendar(deps, body.calendar_id, actor, "calendar.read");
+            const layer = await attachLayer(deps, params.calendarId, body);
+            return presentLayer(layer, calendar);
+        },
+    }),
+    defineRoute({
+        method: "delete",
+        path: "/v1/calendars/{calendarId}/layers/{layerId}",
+        summary: "Detach a layer: removes the link only, the attached calendar is untouched",
+        tags: ["layers"],
+        auth: "required",
+        scopes: ["calendar:write"],
+        params: z.object({ calendarId: z.string(), layerId: z.string() }),
+        response: deleted,
+        errors: ["unauthorized", "insufficient_scope", "forbidden", "not_found"],
+        handler: async ({ deps, actor, params }) => {
+            await requireCalendar(deps, params.calendarId, actor, "layers.manage");
+            const layer = await detachLayer(deps, params.calendarId, params.layerId);
+            return { deleted: layer.id };
+        },
+    }),
+];
+//# sourceMappingURL=layers.js.map

@@ -1,0 +1,101 @@
+import type { Deps } from "../deps.js";
+import { paginate, type Page, type PageRequest } from "../paging.js";
+import { paths } from "../paths.js";
+import type { CalendarRecord, EventKind, GrantRecord, MembershipRecord, ShareViewRecord, ViewFilter } from "../types.js";
+import { loadLayers } from "./layers.js";
+import type { EventSource } from "./sources.js";
+
+/** Every share view of a calendar, live and revoked, oldest first. */
+export async function listViews(deps: Deps, calendarId: string, page: PageRequest): Promise<Page<ShareViewRecord>> {
+  const docs = await deps.store.query<ShareViewRecord>(paths.views(calendarId));
+  return paginate(
+    docs.map((d) => d.data),
+    page,
+    (v) => [v.created_at, v.id],
+    "asc",
+  );
+}
+
+export interface ResolvedView {
+  view: ShareViewRecord;
+  calendar: CalendarRecord;
+}
+
+/** `/v/{slug}`: the live view and the calendar it projects, or null when unknown or revoked. */
+export async function resolveViewSlug(deps: Deps, slug: string): Promise<ResolvedView | null> {
+  const owner = await deps.store.get<{ owner_id: string; calendar_id: string }>(paths.viewSlug(slug));
+  if (!owner) return null;
+  const [view, calendar] = await Promise.all([
+    deps.store.get<ShareViewRecord>(paths.view(owner.data.calendar_id, owner.data.owner_id)),
+    deps.store.get<CalendarRecord>(paths.calendar(owner.data.calendar_id)),
+  ]);
+  if (!view || !calendar || view.data.revoked_at) return null;
+  return { view: view.data, calendar: calendar.data };
+}
+
+/** What a view decides on: an event (date null unless one-off) or one occurrence (its date). */
+export interface ViewCandidate {
+  /** `main` for the calendar's own events, else the layer key. */
+  layer: string;
+  kind: EventKind;
+  category: string | null;
+  date: string | null;
+}
+
+/**
+ * Whether a view shows an event or occurrence. `from`/`to` bound dated items only; someday
+ * events and whole recurring series (date null) are governed by the include_* switches
+ * (expand a series with `viewRange` to bound its occurrences).
+ */
+export function viewShows(filter: ViewFilter, item: ViewCandidate): boolean {
+  if (filter.layers && !filter.layers.includes(item.layer)) return false;
+  if (filter.categories && (item.category === null || !filter.categories.includes(item.category))) return false;
+  if (item.kind === "someday" && !filter.include_someday) return false;
+  if (item.kind === "recurring" && !filter.include_recurring) return false;
+  if (item.date !== null) {
+    if (filter.from && item.date < filter.from) return false;
+    if (filter.to && item.date > filter.to) return false;
+  }
+  return true;
+}
+
+/** The part of a requested date range the view allows, or null when they do not overlap. */
+export function viewRange(filter: ViewFilter, from: string, to: string): { from: string; to: string } | null {
+  const start = filter.from && filter.from > from ? filter.from : from;
+  const end = filter.to && filter.to < to ? filter.to : to;
+  return start <= end ? { from: start, to: end } : null;
+}
+
+/**
+ * DECISIONS section 7: a view shows a layer's events only while the layer's calendar is
+ * public or unlisted, or an owner of the view's calendar still holds a live grant on it.
+ */
+export const viewMayShowLayer = (layerCalendar: CalendarRecord, ownerHoldsLiveGrant: boolean): boolean =>
+  layerCalendar.visibility !== "private" || ownerHoldsLiveGrant;
+
+/** The sources a view shows: `main` and the layers it may show, narrowed by `filter.layers`. */
+export async function viewEventSources(deps: Deps, resolved: ResolvedView): Promise<EventSource[]> {
+  const { view, calendar } = resolved;
+  const wanted = (key: string) => view.filter.layers === null || view.filter.layers.includes(key);
+  const layers = (await loadLayers(deps, calendar.id)).filter((l) => wanted(l.layer.key));
+  const ownerIds = layers.some((l) => l.calendar.visibility === "private") ? await liveOwnerIds(deps, calendar.id) : [];
+  const sources: EventSource[] = wanted("main") ? [{ layer: "main", calendar }] : [];
+  for (const { layer, calendar: layerCalendar } of layers) {
+    const memberships =
+      layerCalendar.visibility === "private"
+        ? await deps.store.getAll<MembershipRecord>(ownerIds.map((id) => paths.membership(id, layerCalendar.id)))
+        : [];
+    if (viewMayShowLayer(layerCalendar, memberships.some((m) => m !== null))) sources.push({ layer: layer.key, calendar: layerCalendar });
+  }
+  return sources;
+}
+
+async function liveOwnerIds(deps: Deps, calendarId: string): Promise<string[]> {
+  const owners = await deps.store.query<GrantRecord>(paths.grants(calendarId), {
+    where: [
+      ["role", "==", "owner"],
+      ["revoked_at", "==", null],
+    ],
+  });
+  return owners.map((g) => g.data.agent_id);
+}

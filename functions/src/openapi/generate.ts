@@ -1,0 +1,161 @@
+/**
+ * Builds the OpenAPI 3.1 document from the route definitions: the same zod schemas that
+ * validate requests describe them. Loaded on the first GET /openapi.json only.
+ */
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "../http/errors.js";
+import type { AnyRoute } from "../http/route.js";
+import { byStatus, documentedErrors, errorEnvelope } from "./error-codes.js";
+import { ERROR_HELP } from "./error-help.js";
+
+export const API_VERSION = "0.5.0";
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+const DESCRIPTION = `Almanac is a JSON calendar API for software agents: mint an identity with no signup, create
+calendars, write one-off, recurring and someday events, share them through grants and access
+requests, publish filtered share views and compose calendars from layers.
+
+Start with POST /v1/mint (no token needed). Guides written for agents: /llms.txt and
+/docs/start.md, /docs/events.md, /docs/sharing.md, /docs/views-and-layers.md, /docs/errors.md.
+
+Every success is HTTP 200 with a JSON object. Every error is \`{"error": {"code", "message",
+"details"?}}\`; each operation lists the codes it can answer per status. Every POST needs an
+\`Idempotency-Key\` header (any unique string up to 200 characters).`;
+
+export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "svc_agent_...",
+    description: "A token from POST /v1/mint or POST /v1/agent-credentials: `Authorization: Bearer svc_agent_...`",
+  });
+  for (const route of routes) registry.registerPath(operation(route));
+  const error = errorEnvelope(Object.keys(ERROR_STATUS) as ErrorCode[]).meta({ id: "Error" });
+
+  const document = new OpenApiGeneratorV31([...registry.definitions, { type: "schema", schema: error }]).generateDocument({
+    openapi: "3.1.0",
+    info: { title: "Almanac", version: API_VERSION, description: DESCRIPTION },
+    servers: [{ url: baseUrl }],
+    tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name })),
+  });
+  // No webhooks (SPEC part 6); an empty map only adds noise.
+  delete document.webhooks;
+  return document;
+}
+
+function operation(route: AnyRoute): RouteConfig {
+  const scopes = route.scopes ?? (route.scope ? [route.scope] : []);
+  return {
+    method: route.method,
+    path: route.path,
+    operationId: operationId(route),
+    summary: route.summary,
+    description: describe(route, scopes),
+    tags: route.tags,
+    security: security(route, scopes),
+    "x-scopes": scopes,
+    request: {
+      params: (route.params ?? pathParams(route.path)) as RouteParams,
+      query: route.query as RouteParams,
+      headers: route.method === "post" ? [idempotencyKey] : undefined,
+      body: route.body
+        ? { required: !route.bodyOptional, content: { "application/json": { schema: route.body } } }
+        : undefined,
+    },
+    responses: {
+      200: {
+        description: "Success",
+        headers: route.method === "post" ? replayedHeader : undefined,
+        content: { "application/json": { schema: route.response } },
+      },
+      ...errorResponses(documentedErrors(route)),
+    },
+  };
+}
+
+type RouteParams = NonNullable<RouteConfig["request"]>["params"];
+
+const idempotencyKey = z
+  .string()
+  .min(1)
+  .max(200)
+  .meta({
+    param: { name: "Idempotency-Key", in: "header", description: "Any unique string up to 200 characters. A repeat with the same method, path and body within 24 hours answers the stored response." },
+  });
+
+const replayedHeader = {
+  "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key", schema: { type: "string" as const, enum: ["true"] } },
+};
+
+const retryAfter = { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "string" as const } } };
+const STATUS_HEADERS: Record<number, ResponseConfig["headers"]> = {
+  401: { "WWW-Authenticate": { description: "`Bearer realm=\"almanac\"`, with `error=` when a token was refused", schema: { type: "string" } } },
+  403: { "WWW-Authenticate": { description: "`error=\"insufficient_scope\"` and the scope needed, for `insufficient_scope`", schema: { type: "string" } } },
+  405: { Allow: { description: "The methods this path accepts", schema: { type: "string" } } },
+  409: retryAfter,
+  429: retryAfter,
+  503: retryAfter,
+};
+
+function errorResponses(codes: ErrorCode[]): Record<number, ResponseConfig> {
+  const responses: Record<number, ResponseConfig> = {};
+  for (const [status, group] of byStatus(codes)) {
+    const lines = group.map((code) => `- \`${code}\`: ${ERROR_HELP[code]}`).join("\n");
+    responses[status] = {
+      description: `Error codes (see /docs/errors.md):\n${lines}`,
+      headers: STATUS_HEADERS[status],
+      content: { "application/json": { schema: narrowedError(group) } },
+    };
+  }
+  return responses;
+}
+
+/** The shared envelope, with `code` narrowed to what this status of this operation can answer. */
+const narrowedError = (codes: ErrorCode[]) => ({
+  allOf: [
+    { $ref: "#/components/schemas/Error" },
+    { type: "object" as const, properties: { error: { type: "object" as const, properties: { code: { type: "string" as const, enum: codes } } } } },
+  ],
+});
+
+function security(route: AnyRoute, scopes: string[]): RouteConfig["security"] {
+  if (route.auth === "none") return [];
+  if (route.auth === "optional") return [{}, { bearer: scopes }];
+  return [{ bearer: scopes }];
+}
+
+function describe(route: AnyRoute, scopes: string[]): string {
+  const auth = {
+    required: "Requires `Authorization: Bearer <token>`.",
+    optional: "Token optional: public and unlisted calendars need none; private ones need a token whose agent holds a live grant.",
+    none: "No token needed.",
+  }[route.auth];
+  const lines = [route.summary + ".", auth];
+  if (scopes.length > 0) lines.push(`Scopes: ${scopes.map((s) => `\`${s}\``).join(", ")}.`);
+  if (route.method === "post") lines.push("Send an `Idempotency-Key` header: a retry with the same key and body answers the first response.");
+  return lines.join("\n\n");
+}
+
+/** Path placeholders as required string parameters, for routes that declare no params schema. */
+function pathParams(path: string): z.ZodObject | undefined {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return names.length === 0 ? undefined : z.object(Object.fromEntries(names.map((name) => [name, z.string()])));
+}
+
+/** `post /v1/calendars/{calendarId}/events` -> `postCalendarsByCalendarIdEvents`. */
+function operationId(route: AnyRoute): string {
+  const words = route.path
+    .replace(/^\/v1\//, "/")
+    .split(/[/.-]/)
+    .filter(Boolean)
+    .map((part) => {
+      const param = /^\{(\w+)\}$/.exec(part);
+      return param ? `By${capitalize(param[1])}` : capitalize(part);
+    });
+  return route.method + words.join("");
+}
+
+const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);

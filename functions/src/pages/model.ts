@@ -1,0 +1,75 @@
+/**
+ * The page model: everything a public page shows, as plain data. The loader builds it from
+ * the store; the renderers turn it into HTML and never read the store themselves.
+ */
+import type { EventKind, EventRecord, Lens, Recur } from "../domain/types.js";
+
+/** An event as pages show it; `layer` is `main` for the calendar's own, else the layer key. */
+export interface PageEvent {
+  id: string;
+  layer: string;
+  kind: EventKind;
+  name: string;
+  date: string | null;
+  recur: Recur | null;
+  start_time: string | null;
+  end_time: string | null;
+  category: string | null;
+  notes: string | null;
+  art: string | null;
+}
+
+/** One dated happening of a one-off or recurring event. */
+export interface PageOccurrence {
+  date: string;
+  event: PageEvent;
+}
+
+export interface PageModel {
+  kind: "calendar" | "view";
+  /** The calendar's name, or the share view's name. */
+  title: string;
+  /** Markdown; calendar pages only (a view never reveals its calendar's purpose). */
+  purpose: string | null;
+  /** Same-origin paths of the page's alternate formats. */
+  links: { purposeMarkdown: string | null; feed: string | null };
+  timezone: string;
+  lens: Lens;
+  /** Allowed lenses, in canonical order. */
+  lenses: Lens[];
+  /** The date the page was asked for (or today), and today in the calendar's timezone. */
+  date: string;
+  today: string;
+  /** Occurrences within the lens's period, in display order (see compareOccurrences). */
+  occurrences: PageOccurrence[];
+  /** Undated events; shown by the schedule and timeline lenses. */
+  someday: PageEvent[];
+  /** Unlisted calendars and share views: keep out of search engines. */
+  noindex: boolean;
+}
+
+export const toPageEvent = (event: EventRecord, layer: string): PageEvent => ({
+  id: event.id,
+  layer,
+  kind: event.kind,
+  name: event.name,
+  date: event.date,
+  recur: event.recur,
+  start_time: event.start_time,
+  end_time: event.end_time,
+  category: event.category,
+  notes: event.notes,
+  art: event.art,
+});
+
+/** By date, untimed before timed, then by start time, then by name. */
+export function compareOccurrences(a: PageOccurrence, b: PageOccurrence): number {
+  if (a.date !== b.date) return a.date < b.date ? -1 : 1;
+  const at = a.event.start_time ?? "";
+  const bt = b.event.start_time ?? "";
+  if (at !== bt) return at < bt ? -1 : 1;
+  return a.event.name < b.event.name ? -1 : a.event.name > b.event.name ? 1 : 0;
+}
+
+/** Someday events by name, so the lane reads like a list. */
+export const compareSomeday = (a: PageEvent, b: PageEvent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);

@@ -1,0 +1,11 @@
+import type { CalendarRecord, LayerRecord } from "../domain/types.js";
+
+/** A layer names the attached calendar (never the host): `calendar_*` describe what is shown. */
+export const presentLayer = (layer: LayerRecord, calendar: CalendarRecord) => ({
+  id: layer.id,
+  key: layer.key,
+  calendar_id: calendar.id,
+  calendar_name: calendar.name,
+  calendar_slug: calendar.slug,
+  created_at: layer.created_at,
+});

@@ -1,0 +1,24 @@
+import type { ShareViewRecord } from "../domain/types.js";
+
+export const viewUrl = (baseUrl: string, slug: string): string => `${baseUrl}/v/${slug}`;
+
+/** Every filter and display key is spelled out, defaults included (DECISIONS section 7). */
+export const presentView = (view: ShareViewRecord, baseUrl: string) => ({
+  id: view.id,
+  calendar_id: view.calendar_id,
+  name: view.name,
+  slug: view.slug,
+  url: viewUrl(baseUrl, view.slug),
+  filter: {
+    layers: view.filter.layers,
+    categories: view.filter.categories,
+    from: view.filter.from,
+    to: view.filter.to,
+    include_someday: view.filter.include_someday,
+    include_recurring: view.filter.include_recurring,
+  },
+  display: { default_view: view.display.default_view, views: view.display.views },
+  created_at: view.created_at,
+  updated_at: view.updated_at,
+  revoked_at: view.revoked_at,
+});

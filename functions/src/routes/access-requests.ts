@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { requestAccess, resolveAccessRequest } from "../domain/commands/access-requests.js";
+import { requireCalendar } from "../domain/queries/access.js";
+import { listAccessRequests } from "../domain/queries/grants.js";
+import { defineRoute } from "../http/route.js";
+import { presentAccessRequest } from "../presenters/access-requests.js";
+import { calendarParams, pageQuery, role } from "./common.js";
+
+const STATUSES = ["pending", "approved", "denied"] as const;
+
+export const accessRequestRecord = z.object({
+  id: z.string(),
+  calendar_id: z.string(),
+  agent_id: z.string(),
+  agent_name: z.string(),
+  role,
+  message: z.string().nullable(),
+  status: z.enum(STATUSES),
+  created_at: z.string(),
+  resolved_at: z.string().nullable(),
+  resolved_by: z.string().nullable(),
+});
+
+export const accessRequestRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/v1/calendars/{calendarId}/access-requests",
+    summary: "List the calendar's access requests, newest first; `status` filters",
+    tags: ["access requests"],
+    auth: "required",
+    scopes: ["grants:manage"],
+    params: calendarParams,
+    query: z.object({ status: z.enum(STATUSES).optional(), ...pageQuery }),
+    response: z.object({ access_requests: z.array(accessRequestRecord), next_cursor: z.string().nullable() }),
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+    handler: async ({ deps, actor, params, query }) => {
+      await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+      const page = await listAccessRequests(deps, params.calendarId, { status: query.status }, query);
+      return { access_requests: page.items.map(presentAccessRequest), next_cursor: page.next_cursor };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/calendars/{calendarId}/access-requests",
+    summary: "Ask the owners for a role (default reader); a repeat while one is pending returns it",
+    tags: ["access requests"],
+    auth: "required",
+    scopes: ["calendar:read"],
+    params: calendarParams,
+    body: z.strictObject({
+      role: role.default("reader"),
+      message: z.string().max(1000, { message: "must be at most 1000 characters" }).optional(),
+    }),
+    bodyOptional: true,
+    response: accessRequestRecord,
+    errors: ["invalid_request", "already_granted", "unauthorized", "insufficient_scope", "not_found"],
+    handler: async ({ deps, actor, params, body }) => {
+      await requireCalendar(deps, params.calendarId, actor, "access.request");
+      const request = await requestAccess(deps, actor!, params.calendarId, { role: body.role, message: body.message ?? null });
+      return presentAccessRequest(request);
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/calendars/{calendarId}/access-requests/{requestId}",
+    summary: "Resolve a pending access request: `approve` creates or raises the grant, `deny` does not",
+    tags: ["access requests"],
+    auth: "required",
+    scopes: ["grants:manage"],
+    params: z.object({ calendarId: z.string(), requestId: z.string() }),
+    body: z.strictObject({ resolution: z.enum(["approve", "deny"]) }),
+    response: accessRequestRecord,
+    errors: ["invalid_request", "already_resolved", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+    handler: async ({ deps, actor, params, body }) => {
+      await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+      const request = await resolveAccessRequest(deps, actor!, params.calendarId, params.requestId, body.resolution);
+      return presentAccessRequest(request);
+    },
+  }),
+];

@@ -1,0 +1,153 @@
+import { z } from "zod";
+import { createView, revokeView, updateView } from "../domain/commands/views.js";
+import { requireCalendar } from "../domain/queries/access.js";
+import { listViews } from "../domain/queries/views.js";
+import { isValidDate } from "../domain/recurrence/dates.js";
+import { SLUG_PATTERN } from "../domain/slugs.js";
+import { defineRoute } from "../http/route.js";
+import { presentView } from "../presenters/views.js";
+import { calendarParams, deleted, lens, pageQuery, trimmedName } from "./common.js";
+import { LAYER_KEY } from "./layers.js";
+
+const date = z.string().refine(isValidDate, { message: "must be a real date as YYYY-MM-DD" });
+
+const viewFilter = z
+  .strictObject({
+    layers: z
+      .array(z.string().regex(LAYER_KEY, { message: "must be `main` or a layer key" }))
+      .min(1, { message: "must name at least one layer key (`main` is the calendar's own); send null for all layers" })
+      .nullable()
+      .optional(),
+    categories: z
+      .array(z.string().min(1, { message: "must not be empty" }).max(64, { message: "must be at most 64 characters" }))
+      .min(1, { message: "must name at least one category; send null for all categories" })
+      .nullable()
+      .optional(),
+    from: date.nullable().optional(),
+    to: date.nullable().optional(),
+    include_someday: z.boolean().optional(),
+    include_recurring: z.boolean().optional(),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: "must not be before `from`", path: ["to"] });
+
+const viewDisplay = z
+  .strictObject({
+    default_view: lens.nullable().optional(),
+    views: z
+      .array(lens)
+      .refine((views) => new Set(views).size === views.length, { message: "must list distinct lenses" })
+      .nullable()
+      .optional(),
+  })
+  .refine((d) => !d.default_view || !d.views || d.views.length === 0 || d.views.includes(d.default_view), {
+    message: "must be one of `views`",
+    path: ["default_view"],
+  });
+
+const viewRecord = z.object({
+  id: z.string(),
+  calendar_id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  url: z.string(),
+  filter: z.object({
+    layers: z.array(z.string()).nullable(),
+    categories: z.array(z.string()).nullable(),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    include_someday: z.boolean(),
+    include_recurring: z.boolean(),
+  }),
+  display: z.object({ default_view: lens.nullable(), views: z.array(lens).nullable() }),
+  created_at: z.string(),
+  updated_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+
+const viewParams = z.object({ calendarId: z.string(), viewId: z.string() });
+
+/** Views expose a calendar to anyone holding the URL: owner and calendar:write for every operation. */
+export const viewRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/v1/calendars/{calendarId}/views",
+    summary: "List the calendar's share views, live and revoked, oldest first",
+    tags: ["share views"],
+    auth: "required",
+    scopes: ["calendar:write"],
+    params: calendarParams,
+    query: z.object(pageQuery),
+    response: z.object({ views: z.array(viewRecord), next_cursor: z.string().nullable() }),
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+    handler: async ({ deps, actor, params, query }) => {
+      await requireCalendar(deps, params.calendarId, actor, "views.manage");
+      const page = await listViews(deps, params.calendarId, query);
+      return { views: page.items.map((v) => presentView(v, deps.baseUrl)), next_cursor: page.next_cursor };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/v1/calendars/{calendarId}/views",
+    summary: "Publish a filtered projection of the calendar at /v/{slug} (an unguessable slug when omitted)",
+    tags: ["share views"],
+    auth: "required",
+    scopes: ["calendar:write"],
+    params: calendarParams,
+    body: z.strictObject({
+      name: trimmedName(200),
+      slug: z
+        .string()
+        .regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphens" })
+        .optional(),
+      filter: viewFilter.optional(),
+      display: viewDisplay.optional(),
+    }),
+    response: viewRecord,
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken"],
+    handler: async ({ deps, actor, params, body }) => {
+      await requireCalendar(deps, params.calendarId, actor, "views.manage");
+      return presentView(await createView(deps, params.calendarId, body), deps.baseUrl);
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/v1/calendars/{calendarId}/views/{viewId}",
+    summary: "Rename a view or replace its whole filter or display; the slug never changes",
+    tags: ["share views"],
+    auth: "required",
+    scopes: ["calendar:write"],
+    params: viewParams,
+    body: z.strictObject({
+      name: trimmedName(200).optional(),
+      slug: z
+        .unknown()
+        .refine(() => false, { message: "cannot change: a view's address is fixed; create a new view (and revoke this one) for a new slug" })
+        .optional(),
+      filter: viewFilter.optional(),
+      display: viewDisplay.optional(),
+    }),
+    response: viewRecord,
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+    handler: async ({ deps, actor, params, body }) => {
+      await requireCalendar(deps, params.calendarId, actor, "views.manage");
+      const view = await updateView(deps, params.calendarId, params.viewId, body);
+      return presentView(view, deps.baseUrl);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/calendars/{calendarId}/views/{viewId}",
+    summary: "Revoke a view: /v/{slug} answers 404 from now on; the view stays listed with `revoked_at`",
+    tags: ["share views"],
+    auth: "required",
+    scopes: ["calendar:write"],
+    params: viewParams,
+    response: deleted,
+    errors: ["unauthorized", "insufficient_scope", "forbidden", "not_found"],
+    handler: async ({ deps, actor, params }) => {
+      await requireCalendar(deps, params.calendarId, actor, "views.manage");
+      const view = await revokeView(deps, params.calendarId, params.viewId);
+      return { deleted: view.id };
+    },
+  }),
+];

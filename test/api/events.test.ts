@@ -1,0 +1,500 @@
+import request from "supertest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { paths } from "../../functions/src/domain/paths.js";
+import type { EventRecord, LayerRecord } from "../../functions/src/domain/types.js";
+import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { seedGrant, seedScopedToken } from "../helpers/grants.js";
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+const eventsPath = (calendarId: string) => `/v1/calendars/${calendarId}/events`;
+
+async function calendarOf(agent: MintedAgent, body: Record<string, unknown>): Promise<string> {
+  return (await post(t, "/v1/calendars", agent.auth).send(body).expect(200)).body.id;
+}
+
+async function createEvent(agent: MintedAgent, calendarId: string, body: Record<string, unknown>) {
+  const res = await post(t, eventsPath(calendarId), agent.auth).send(body);
+  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+const patchEvent = (agent: MintedAgent | null, calendarId: string, eventId: string, body: unknown) => {
+  const req = request(t.app).patch(`${eventsPath(calendarId)}/${eventId}`);
+  return (agent ? req.set(agent.auth) : req).send(body as object);
+};
+
+const list = async (calendarId: string, query = "", auth?: { Authorization: string }) => {
+  const req = request(t.app).get(`${eventsPath(calendarId)}${query}`);
+  return (auth ? req.set(auth) : req).expect(200).then((r) => r.body);
+};
+
+const names = (events: Array<{ name: string }>) => events.map((e) => e.name);
+
+/** An owner, a writer, a reader and a stranger around one calendar of the given visibility. */
+async function cast(visibility: "public" | "unlisted" | "private") {
+  const owner = await mintAgent(t, "Owner");
+  const writer = await mintAgent(t, "Writer");
+  const reader = await mintAgent(t, "Reader");
+  const stranger = await mintAgent(t, "Stranger");
+  const calendarId = await calendarOf(owner, { name: `Team ${visibility}`, visibility });
+  await seedGrant(t.deps, { calendarId, agentId: writer.agentId, agentName: "Writer", role: "writer" });
+  await seedGrant(t.deps, { calendarId, agentId: reader.agentId, agentName: "Reader", role: "reader" });
+  return { owner, writer, reader, stranger, calendarId };
+}
+
+describe("POST .../events", () => {
+  it("climbs 401 -> 400 -> 403 -> success for a writer, with created_by and evt_ id", async () => {
+    const { writer, reader, stranger, calendarId } = await cast("unlisted");
+    expectError(await post(t, eventsPath(calendarId)).send({ name: "Launch" }), 401, "unauthorized");
+    expectError(await request(t.app).post(eventsPath(calendarId)).set(writer.auth).send({ name: "Launch" }), 400, "missing_idempotency_key");
+    const typo = await post(t, eventsPath(calendarId), writer.auth).send({ title: "Launch" });
+    expectError(typo, 400, "invalid_event");
+    expect(typo.body.error.details.field).toBe("title");
+    expectError(await post(t, eventsPath(calendarId), reader.auth).send({ name: "Launch" }), 403, "forbidden");
+    expectError(await post(t, eventsPath(calendarId), stranger.auth).send({ name: "Launch" }), 403, "forbidden");
+    const readOnly = await seedScopedToken(t.deps, writer, ["calendar:read"]);
+    expectError(await post(t, eventsPath(calendarId), readOnly).send({ name: "Launch" }), 403, "insufficient_scope");
+    expectError(await post(t, eventsPath("cal_missing"), writer.auth).send({ name: "Launch" }), 404, "not_found");
+
+    const event = await createEvent(writer, calendarId, {
+      name: "Launch",
+      date: "2026-12-01",
+      start_time: "09:30",
+      end_time: "10:00",
+      category: "milestone",
+      notes: "**Go** live",
+      art: "🚀",
+    });
+    expect(event).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      calendar_id: calendarId,
+      kind: "one-off",
+      name: "Launch",
+      date: "2026-12-01",
+      recur: null,
+      start_time: "09:30",
+      end_time: "10:00",
+      category: "milestone",
+      notes: "**Go** live",
+      art: "🚀",
+      created_by: { id: writer.agentId, name: "Writer" },
+      created_at: "2026-11-22T10:00:00.000Z",
+      updated_at: "2026-11-22T10:00:00.000Z",
+    });
+    const stored = await t.deps.store.get<EventRecord>(paths.event(calendarId, event.id));
+    expect(stored?.data).toMatchObject({ kind: "one-off", date: "2026-12-01", created_by: { id: writer.agentId, name: "Writer" } });
+  });
+
+  it("hides a private calendar from strangers (404) but tells a reader it lacks the role (403)", async () => {
+    const { owner, reader, stranger, calendarId } = await cast("private");
+    expectError(await post(t, eventsPath(calendarId), stranger.auth).send({ name: "X" }), 404, "not_found");
+    expectError(await post(t, eventsPath(calendarId), reader.auth).send({ name: "X" }), 403, "forbidden");
+    const event = await createEvent(owner, calendarId, { name: "X" });
+    expect(event.kind).toBe("someday");
+  });
+
+  it("a stranger on a public calendar gets 403 forbidden", async () => {
+    const { stranger, calendarId } = await cast("public");
+    expectError(await post(t, eventsPath(calendarId), stranger.auth).send({ name: "X" }), 403, "forbidden");
+  });
+
+  it("decides the kind from date and recur, and stores the default `starts` explicitly", async () => {
+    const owner = await mintAgent(t);
+    // 10:00 UTC on 2026-11-22 is already 2026-11-23 at UTC+14.
+    const calendarId = await calendarOf(owner, { name: "Kiritimati", timezone: "Pacific/Kiritimati" });
+    const oneOff = await createEvent(owner, calendarId, { name: "Once", date: "2026-12-24" });
+    const weekly = await createEvent(owner, calendarId, { name: "Standup", recur: { type: "weekly", day: 1 }, start_time: "09:00" });
+    const someday = await createEvent(owner, calendarId, { name: "Rewrite docs", date: null, recur: null });
+    expect([oneOff.kind, weekly.kind, someday.kind]).toEqual(["one-off", "recurring", "someday"]);
+    expect(weekly.recur).toEqual({ type: "weekly", day: 1, month: null, interval: 1, starts: "2026-11-23", until: null });
+    const stored = await t.deps.store.get<EventRecord>(paths.event(calendarId, weekly.id));
+    expect(stored?.data.recur).toEqual({ type: "weekly", day: 1, interval: 1, starts: "2026-11-23" });
+
+    t.clock.advance(30 * 86_400_000);
+    const again = await request(t.app).get(`${eventsPath(calendarId)}/${weekly.id}`).expect(200);
+    expect(again.body.recur.starts).toBe("2026-11-23");
+
+    const full = await createEvent(owner, calendarId, {
+      name: "Board",
+      recur: { type: "yearly", month: 2, day: 29, interval: 4, starts: "2028-01-01", until: "2040-12-31" },
+    });
+    expect(full.recur).toEqual({ type: "yearly", day: 29, month: 2, interval: 4, starts: "2028-01-01", until: "2040-12-31" });
+  });
+
+  it("refuses invalid fields with 400 invalid_event naming the field", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Checks" });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{}, "name"],
+      [{ name: "" }, "name"],
+      [{ name: "x".repeat(201) }, "name"],
+      [{ name: "A", date: "2026-02-30" }, "date"],
+      [{ name: "A", date: "2026-13-01" }, "date"],
+      [{ name: "A", date: "26-01-01" }, "date"],
+      [{ name: "A", date: "2026-01-01T10:00:00Z" }, "date"],
+      [{ name: "A", date: "2026-01-01", start_time: "24:00" }, "start_time"],
+      [{ name: "A", date: "2026-01-01", start_time: "9:30" }, "start_time"],
+      [{ name: "A", date: "2026-01-01", start_time: "09:60" }, "start_time"],
+      [{ name: "A", date: "2026-01-01", start_time: "10:00", end_time: "09:00" }, "end_time"],
+      [{ name: "A", date: "2026-01-01", start_time: "10:00", end_time: "10:00" }, "end_time"],
+      [{ name: "A", date: "2026-01-01", end_time: "10:00" }, "end_time"],
+      [{ name: "A", date: "2026-01-01", recur: { type: "weekly", day: 1 } }, "recur"],
+      [{ name: "A", recur: { type: "weekly", day: 1, weekday: 2 } }, "recur.weekday"],
+      [{ name: "A", recur: { type: "hourly" } }, "recur.type"],
+      [{ name: "A", recur: { type: "weekly", day: 8 } }, "recur.day"],
+      [{ name: "A", recur: { type: "weekly" } }, "recur.day"],
+      [{ name: "A", recur: { type: "weekly", day: 1.5 } }, "recur.day"],
+      [{ name: "A", recur: { type: "daily", day: 3 } }, "recur.day"],
+      [{ name: "A", recur: { type: "monthly", day: 0 } }, "recur.day"],
+      [{ name: "A", recur: { type: "monthly", day: 32 } }, "recur.day"],
+      [{ name: "A", recur: { type: "monthly", day: 1, month: 3 } }, "recur.month"],
+      [{ name: "A", recur: { type: "yearly", day: 1 } }, "recur.month"],
+      [{ name: "A", recur: { type: "yearly", month: 13, day: 1 } }, "recur.month"],
+      [{ name: "A", recur: { type: "daily", interval: 0 } }, "recur.interval"],
+      [{ name: "A", recur: { type: "daily", interval: "2" } }, "recur.interval"],
+      [{ name: "A", recur: { type: "daily", starts: "2026-02-30" } }, "recur.starts"],
+      [{ name: "A", recur: { type: "daily", until: "2026-11-01" } }, "recur.until"],
+      [{ name: "A", recur: { type: "daily", starts: "2026-05-01", until: "2026-04-30" } }, "recur.until"],
+      [{ name: "A", recur: { type: "yearly", month: 2, day: 30 } }, "recur"],
+      [{ name: "A", recur: "weekly" }, "recur"],
+      [{ name: "A", category: "" }, "category"],
+      [{ name: "A", category: "x".repeat(65) }, "category"],
+      [{ name: "A", notes: "x".repeat(10_001) }, "notes"],
+      [{ name: "A", art: "javascript:alert(1)" }, "art"],
+      [{ name: "A", art: "http://example.com/a.png" }, "art"],
+      [{ name: "A", art: "x".repeat(2049) }, "art"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await post(t, eventsPath(calendarId), owner.auth).send(body);
+      expectError(res, 400, "invalid_event");
+      expect(res.body.error.details.field, JSON.stringify(body)).toBe(field);
+    }
+    expect(await list(calendarId)).toEqual({ events: [], next_cursor: null });
+    // The edges that are fine.
+    await createEvent(owner, calendarId, { name: "A", date: "2028-02-29", start_time: "00:00", end_time: "23:59" });
+    await createEvent(owner, calendarId, { name: "B", art: "https://example.com/a.png" });
+    await createEvent(owner, calendarId, { name: "C", art: "Note: text" });
+    await createEvent(owner, calendarId, { name: "D", recur: { type: "monthly", day: -1 } });
+    await createEvent(owner, calendarId, { name: "E", recur: { type: "weekly", day: 0, interval: null, until: null } });
+    await createEvent(owner, calendarId, { name: "F", start_time: "08:00" });
+  });
+});
+
+describe("GET and DELETE one event", () => {
+  it("reads without a token on visible calendars; 404 under the wrong calendar or when private", async () => {
+    const { owner, reader, stranger, calendarId } = await cast("private");
+    const visibleId = await calendarOf(owner, { name: "Open", visibility: "public" });
+    const hidden = await createEvent(owner, calendarId, { name: "Hidden" });
+    const open = await createEvent(owner, visibleId, { name: "Open" });
+
+    const anon = await request(t.app).get(`${eventsPath(visibleId)}/${open.id}`).expect(200);
+    expect(anon.body).toEqual(open);
+    expectError(await request(t.app).get(`${eventsPath(calendarId)}/${hidden.id}`), 404, "not_found");
+    expectError(await request(t.app).get(`${eventsPath(calendarId)}/${hidden.id}`).set(stranger.auth), 404, "not_found");
+    expectError(await request(t.app).get(`${eventsPath(visibleId)}/${hidden.id}`).set(owner.auth), 404, "not_found");
+    expectError(await request(t.app).get(`${eventsPath(visibleId)}/evt_missing`), 404, "not_found");
+    const seen = await request(t.app).get(`${eventsPath(calendarId)}/${hidden.id}`).set(reader.auth).expect(200);
+    expect(seen.body.name).toBe("Hidden");
+  });
+
+  it("DELETE climbs 401 -> 404/403 -> success and answers {deleted}", async () => {
+    const { writer, reader, stranger, calendarId } = await cast("unlisted");
+    const privateCal = await cast("private");
+    const event = await createEvent(writer, calendarId, { name: "Gone soon" });
+    const hidden = await createEvent(privateCal.owner, privateCal.calendarId, { name: "Hidden" });
+    const del = (agent: MintedAgent | null, cal: string, id: string) => {
+      const req = request(t.app).delete(`${eventsPath(cal)}/${id}`);
+      return agent ? req.set(agent.auth) : req;
+    };
+    expectError(await del(null, calendarId, event.id), 401, "unauthorized");
+    expectError(await del(reader, calendarId, event.id), 403, "forbidden");
+    expectError(await del(stranger, calendarId, event.id), 403, "forbidden");
+    expectError(await del(stranger, privateCal.calendarId, hidden.id), 404, "not_found");
+    // An event addressed through another calendar the caller may write is still 404.
+    expectError(await del(privateCal.owner, privateCal.calendarId, event.id), 404, "not_found");
+
+    const res = await del(writer, calendarId, event.id).expect(200);
+    expect(res.body).toEqual({ deleted: event.id });
+    expect(await t.deps.store.get(paths.event(calendarId, event.id))).toBeNull();
+    expectError(await del(writer, calendarId, event.id), 404, "not_found");
+    expectError(await request(t.app).get(`${eventsPath(calendarId)}/${event.id}`), 404, "not_found");
+  });
+});
+
+describe("PATCH .../events/{eventId}", () => {
+  it("climbs 401 -> 400 -> 404/403 -> success", async () => {
+    const { owner, writer, reader, stranger, calendarId } = await cast("unlisted");
+    const privateCal = await cast("private");
+    const event = await createEvent(owner, calendarId, { name: "Plan" });
+    const hidden = await createEvent(privateCal.owner, privateCal.calendarId, { name: "Hidden" });
+    expectError(await patchEvent(null, calendarId, event.id, { name: "X" }), 401, "unauthorized");
+    const typo = await patchEvent(writer, calendarId, event.id, { title: "X" });
+    expectError(typo, 400, "invalid_event");
+    expect(typo.body.error.details.field).toBe("title");
+    expectError(await patchEvent(writer, calendarId, event.id, { name: null }), 400, "invalid_event");
+    expectError(await patchEvent(stranger, privateCal.calendarId, hidden.id, { name: "X" }), 404, "not_found");
+    expectError(await patchEvent(privateCal.reader, privateCal.calendarId, hidden.id, { name: "X" }), 403, "forbidden");
+    expectError(await patchEvent(reader, calendarId, event.id, { name: "X" }), 403, "forbidden");
+    expectError(await patchEvent(stranger, calendarId, event.id, { name: "X" }), 403, "forbidden");
+    expectError(await patchEvent(writer, calendarId, "evt_missing", { name: "X" }), 404, "not_found");
+    expectError(await patchEvent(privateCal.owner, privateCal.calendarId, event.id, { name: "X" }), 404, "not_found");
+
+    t.clock.advance(5000);
+    const res = await patchEvent(writer, calendarId, event.id, { name: "Plan v2" }).expect(200);
+    expect(res.body).toMatchObject({ name: "Plan v2", kind: "someday", updated_at: "2026-11-22T10:00:05.000Z", created_by: { id: owner.agentId } });
+    expect((await t.deps.store.get<EventRecord>(paths.event(calendarId, event.id)))?.data.name).toBe("Plan v2");
+  });
+
+  it("moves between kinds as SPEC part 3 says", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Kinds", timezone: "Europe/Berlin" });
+    const event = await createEvent(owner, calendarId, { name: "Review", date: "2026-12-03", start_time: "14:00" });
+    const p = async (body: Record<string, unknown>) => (await patchEvent(owner, calendarId, event.id, body).expect(200)).body;
+
+    const recurring = await p({ recur: { type: "weekly", day: 4 } });
+    expect(recurring).toMatchObject({ kind: "recurring", date: null, start_time: "14:00" });
+    expect(recurring.recur).toMatchObject({ type: "weekly", day: 4, starts: "2026-11-22" });
+
+    const oneOff = await p({ date: "2026-12-10" });
+    expect(oneOff).toMatchObject({ kind: "one-off", date: "2026-12-10", recur: null });
+
+    const someday = await p({ date: null });
+    expect(someday).toMatchObject({ kind: "someday", date: null, recur: null, start_time: "14:00" });
+
+    await p({ recur: { type: "daily" } });
+    const cleared = await p({ recur: null });
+    expect(cleared).toMatchObject({ kind: "someday", date: null, recur: null });
+
+    await p({ date: "2027-01-05" });
+    const both = await p({ date: null, recur: null });
+    expect(both).toMatchObject({ kind: "someday", date: null, recur: null });
+
+    const bad = await patchEvent(owner, calendarId, event.id, { date: "2027-01-05", recur: { type: "daily" } });
+    expectError(bad, 400, "invalid_event");
+    expect(bad.body.error.details.field).toBe("recur");
+    // recur null beside a date is simply a one-off.
+    expect(await p({ date: "2027-01-05", recur: null })).toMatchObject({ kind: "one-off", date: "2027-01-05" });
+  });
+
+  it("a new rule without `starts` starts on the event's creation date, not the PATCH date", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Later", timezone: "America/New_York" });
+    const event = await createEvent(owner, calendarId, { name: "Sync" });
+    t.clock.advance(40 * 86_400_000);
+    const res = await patchEvent(owner, calendarId, event.id, { recur: { type: "monthly", day: 15 } }).expect(200);
+    expect(res.body.recur.starts).toBe("2026-11-22");
+    const until = await patchEvent(owner, calendarId, event.id, { recur: { type: "daily", until: "2026-11-21" } });
+    expectError(until, 400, "invalid_event");
+    expect(until.body.error.details.field).toBe("recur.until");
+  });
+
+  it("clears times, notes, category and art with null, and checks times against the stored ones", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Clear" });
+    const event = await createEvent(owner, calendarId, {
+      name: "Talk",
+      date: "2026-12-01",
+      start_time: "10:00",
+      end_time: "11:00",
+      category: "talks",
+      notes: "slides",
+      art: "🎤",
+    });
+    const p = (body: Record<string, unknown>) => patchEvent(owner, calendarId, event.id, body);
+
+    const later = await p({ start_time: "11:30" });
+    expectError(later, 400, "invalid_event");
+    expect(later.body.error.details.field).toBe("start_time");
+    const early = await p({ end_time: "09:00" });
+    expectError(early, 400, "invalid_event");
+    expect(early.body.error.details.field).toBe("end_time");
+    const orphan = await p({ start_time: null, end_time: "12:00" });
+    expectError(orphan, 400, "invalid_event");
+    expect(orphan.body.error.details.field).toBe("end_time");
+
+    expect((await p({ end_time: null }).expect(200)).body).toMatchObject({ start_time: "10:00", end_time: null });
+    await p({ end_time: "11:00" }).expect(200);
+    expect((await p({ start_time: "09:00" }).expect(200)).body).toMatchObject({ start_time: "09:00", end_time: "11:00" });
+    expect((await p({ start_time: null }).expect(200)).body).toMatchObject({ start_time: null, end_time: null });
+
+    const cleared = (await p({ notes: null, category: null, art: null }).expect(200)).body;
+    expect(cleared).toMatchObject({ notes: null, category: null, art: null, name: "Talk", date: "2026-12-01" });
+    const stored = await t.deps.store.get<EventRecord>(paths.event(calendarId, event.id));
+    expect(stored?.data).toMatchObject({ notes: null, category: null, art: null, start_time: null, end_time: null });
+  });
+
+  it("an empty PATCH changes nothing but is allowed", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Noop" });
+    const event = await createEvent(owner, calendarId, { name: "Keep", date: "2026-12-01" });
+    const res = await patchEvent(owner, calendarId, event.id, {}).expect(200);
+    expect(res.body).toMatchObject({ name: "Keep", date: "2026-12-01", kind: "one-off" });
+  });
+});
+
+describe("GET .../events (list)", () => {
+  it("is readable without a token on visible calendars, 404 on private ones without a grant", async () => {
+    const { owner, reader, stranger, calendarId } = await cast("private");
+    await createEvent(owner, calendarId, { name: "Secret" });
+    expectError(await request(t.app).get(eventsPath(calendarId)), 404, "not_found");
+    expectError(await request(t.app).get(eventsPath(calendarId)).set(stranger.auth), 404, "not_found");
+    expectError(await request(t.app).get(eventsPath(calendarId)).set("Authorization", "Bearer bad"), 401, "unauthorized");
+    expect(names((await list(calendarId, "", reader.auth)).events)).toEqual(["Secret"]);
+
+    for (const visibility of ["public", "unlisted"]) {
+      const open = await calendarOf(owner, { name: visibility, visibility });
+      await createEvent(owner, open, { name: `In ${visibility}` });
+      expect(names((await list(open)).events)).toEqual([`In ${visibility}`]);
+    }
+  });
+
+  it("orders dated events by date then time (untimed first), then recurring, then someday, ties by creation", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Order" });
+    const make = async (body: Record<string, unknown>) => {
+      t.clock.advance(1000);
+      return createEvent(owner, calendarId, body);
+    };
+    await make({ name: "someday 1" });
+    await make({ name: "weekly", recur: { type: "weekly", day: 2 }, start_time: "08:00" });
+    await make({ name: "dec 2 10:00", date: "2026-12-02", start_time: "10:00" });
+    await make({ name: "dec 2 untimed", date: "2026-12-02" });
+    await make({ name: "dec 1 18:00", date: "2026-12-01", start_time: "18:00" });
+    await make({ name: "someday 2" });
+    await make({ name: "dec 2 09:00", date: "2026-12-02", start_time: "09:00" });
+    await make({ name: "daily", recur: { type: "daily" } });
+    await make({ name: "dec 2 10:00 later", date: "2026-12-02", start_time: "10:00" });
+    await make({ name: "jan 1", date: "2027-01-01" });
+
+    expect(names((await list(calendarId)).events)).toEqual([
+      "dec 1 18:00",
+      "dec 2 untimed",
+      "dec 2 09:00",
+      "dec 2 10:00",
+      "dec 2 10:00 later",
+      "jan 1",
+      "weekly",
+      "daily",
+      "someday 1",
+      "someday 2",
+    ]);
+  });
+
+  it("filters by from/to (inclusive, recurring when they occur), category and kind", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Filters" });
+    await createEvent(owner, calendarId, { name: "nov 30", date: "2026-11-30", category: "ops" });
+    await createEvent(owner, calendarId, { name: "dec 1", date: "2026-12-01", category: "talks" });
+    await createEvent(owner, calendarId, { name: "dec 31", date: "2026-12-31", category: "ops" });
+    await createEvent(owner, calendarId, { name: "jan 1", date: "2027-01-01" });
+    // Weekly on Sundays from 2026-12-06; 2026-12-01 .. 2026-12-05 holds none.
+    await createEvent(owner, calendarId, { name: "sundays", recur: { type: "weekly", day: 7, starts: "2026-12-06" }, category: "ops" });
+    await createEvent(owner, calendarId, { name: "ended", recur: { type: "daily", starts: "2026-11-01", until: "2026-11-20" } });
+    await createEvent(owner, calendarId, { name: "someday", category: "ops" });
+
+    expect(names((await list(calendarId, "?from=2026-12-01&to=2026-12-31")).events)).toEqual(["dec 1", "dec 31", "sundays"]);
+    expect(names((await list(calendarId, "?from=2026-12-01&to=2026-12-05")).events)).toEqual(["dec 1"]);
+    expect(names((await list(calendarId, "?from=2026-12-31")).events)).toEqual(["dec 31", "jan 1", "sundays"]);
+    expect(names((await list(calendarId, "?to=2026-11-30")).events)).toEqual(["nov 30", "ended"]);
+    expect(names((await list(calendarId, "?from=2026-11-20&to=2026-11-20")).events)).toEqual(["ended"]);
+    expect(names((await list(calendarId, "?category=ops")).events)).toEqual(["nov 30", "dec 31", "sundays", "someday"]);
+    expect(names((await list(calendarId, "?kind=someday")).events)).toEqual(["someday"]);
+    expect(names((await list(calendarId, "?kind=recurring&category=ops")).events)).toEqual(["sundays"]);
+    expect(names((await list(calendarId, "?kind=one-off&from=2026-12-01")).events)).toEqual(["dec 1", "dec 31", "jan 1"]);
+
+    for (const [query, field] of [
+      ["?from=2026-02-30", "from"],
+      ["?from=2026-12-02&to=2026-12-01", "to"],
+      ["?kind=weekly", "kind"],
+      ["?limit=0", "limit"],
+      ["?limit=1001", "limit"],
+      ["?limit=ten", "limit"],
+      ["?layers=some", "layers"],
+      ["?form=2026-01-01", "form"],
+    ]) {
+      const res = await request(t.app).get(`${eventsPath(calendarId)}${query}`);
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.field, query).toBe(field);
+    }
+  });
+
+  it("pages with limit and an opaque cursor; a bad cursor is 400", async () => {
+    const owner = await mintAgent(t);
+    const calendarId = await calendarOf(owner, { name: "Pages" });
+    for (let i = 1; i <= 5; i++) {
+      t.clock.advance(1000);
+      await createEvent(owner, calendarId, { name: `day ${i}`, date: `2026-12-0${i}` });
+    }
+    await createEvent(owner, calendarId, { name: "someday" });
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const body: { events: Array<{ name: string }>; next_cursor: string | null } = await list(
+        calendarId,
+        `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      expect(body.events.length).toBeLessThanOrEqual(2);
+      seen.push(...names(body.events));
+      cursor = body.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(seen).toEqual(["day 1", "day 2", "day 3", "day 4", "day 5", "someday"]);
+    expect(pages).toBe(3);
+    expect((await list(calendarId, "?limit=6")).next_cursor).toBeNull();
+
+    // The cursor holds a position, so a deleted event does not shift the next page.
+    const first = await list(calendarId, "?limit=2");
+    const ids = (await list(calendarId)).events.map((e: { id: string }) => e.id);
+    await request(t.app).delete(`${eventsPath(calendarId)}/${ids[1]}`).set(owner.auth).expect(200);
+    const next = await list(calendarId, `?limit=2&cursor=${first.next_cursor}`);
+    expect(names(next.events)).toEqual(["day 3", "day 4"]);
+
+    for (const bad of ["garbage", Buffer.from('["x"]').toString("base64url"), ""]) {
+      const res = await request(t.app).get(`${eventsPath(calendarId)}?cursor=${bad}`);
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.field).toBe("cursor");
+    }
+  });
+
+  it("layers=all adds the events of readable layers, each marked with its layer", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const host = await calendarOf(owner, { name: "Host", visibility: "public" });
+    const team = await calendarOf(owner, { name: "Team", visibility: "unlisted" });
+    const secret = await calendarOf(owner, { name: "Secret", visibility: "private" });
+    await seedLayer(host, team, "team");
+    await seedLayer(host, secret, "secret");
+    await createEvent(owner, host, { name: "host event", date: "2026-12-02" });
+    await createEvent(owner, team, { name: "team event", date: "2026-12-01" });
+    await createEvent(owner, secret, { name: "secret event", date: "2026-12-03" });
+
+    const mainOnly = await list(host);
+    expect(names(mainOnly.events)).toEqual(["host event"]);
+    expect(mainOnly.events[0]).not.toHaveProperty("layer");
+
+    const anon = await list(host, "?layers=all");
+    expect(anon.events.map((e: { name: string; layer: string }) => [e.name, e.layer])).toEqual([
+      ["team event", "team"],
+      ["host event", "main"],
+    ]);
+    const asOwner = await list(host, "?layers=all", owner.auth);
+    expect(names(asOwner.events)).toEqual(["team event", "host event", "secret event"]);
+  });
+});
+
+async function seedLayer(hostId: string, calendarId: string, key: string): Promise<void> {
+  const layer: LayerRecord = {
+    id: `lyr_${key}`,
+    calendar_id: calendarId,
+    host_calendar_id: hostId,
+    key,
+    created_at: t.deps.clock().toISOString(),
+  };
+  await t.deps.store.runTransaction(async (tx) => tx.set(paths.layer(hostId, layer.id), { ...layer }));
+}
