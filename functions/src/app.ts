@@ -8,6 +8,7 @@ import { openApiRoute } from "./openapi/route.js";
 import { apiRoutes } from "./routes/index.js";
 
 const BODY_LIMIT = "64kb";
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** The `/v1` JSON API (and `/openapi.json`): router -> validate -> authenticate -> policy -> command -> presenter. */
 export interface ApiAppOptions {
@@ -25,6 +26,7 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   app.use(requestLog(deps));
   app.use(cors);
   app.use(requireJsonBody);
+  app.use(frameworkBodyLimit);
   app.use(
     express.json({
       limit: BODY_LIMIT,
@@ -45,6 +47,15 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   app.use(errorMiddleware(deps));
   return app;
 }
+
+/**
+ * Inside Cloud Functions the framework has parsed the body before the app runs (req.rawBody
+ * is a Buffer, under a 32 MB limit of its own), so express.json below never applies its limit.
+ */
+const frameworkBodyLimit: express.RequestHandler = (req, _res, next) => {
+  const raw = (req as Request & { rawBody?: unknown }).rawBody;
+  next(Buffer.isBuffer(raw) && raw.length > BODY_LIMIT_BYTES ? errors.payloadTooLarge() : undefined);
+};
 
 function answerWrongMethods(router: express.Router, routes: AnyRoute[]): void {
   const methodsByPath = new Map<string, string[]>();

@@ -1,6 +1,8 @@
 /**
- * The deployed Cloud Functions, and nothing else. The apps and the Firestore client load on
- * the first request, so that importing this module (the cold start) stays cheap.
+ * The deployed Cloud Functions, and nothing else: `api` (/v1 and /openapi.json) and `pages`
+ * (/c/... and /v/..., feeds included), as firebase.json's Hosting rewrites route them. The
+ * apps and the Firestore client load on the first request, so that importing this module
+ * (the cold start) stays cheap.
  */
 import type { Express } from "express";
 import { onRequest } from "firebase-functions/v2/https";
@@ -34,4 +36,9 @@ function lazyApp(build: () => Promise<Express>) {
 export const api = lazyApp(async () => {
   const { createApiApp } = await import("./app.js");
   return createApiApp(await productionDeps());
+});
+
+export const pages = lazyApp(async () => {
+  const { createPagesApp } = await import("./pages/app.js");
+  return createPagesApp(await productionDeps());
 });

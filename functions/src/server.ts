@@ -3,10 +3,12 @@
  * on the embedded SQLite store. `npm start` runs it.
  *   PORT (default 8787), DATA_DIR (default ./.data), PUBLIC_BASE_URL (default http://localhost:PORT)
  */
-import { resolve } from "node:path";
-import type { Server } from "node:http";
+import { extname, resolve } from "node:path";
+import type { Server, ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
 import express from "express";
 import { createApiApp } from "./app.js";
+import { createPagesApp } from "./pages/app.js";
 import type { Deps } from "./domain/deps.js";
 import { openSqliteStore } from "./storage/index.js";
 
@@ -31,6 +33,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
   const api = createApiApp(deps);
   // Each app answers its own 404s, so requests are dispatched by path as Hosting rewrites do.
   root.use((req, res, next) => (isApiPath(req.path) ? api(req, res) : next()));
+  const pages = createPagesApp(deps);
+  root.use((req, res, next) => (isPagesPath(req.path) ? pages(req, res) : next()));
+  // Last: the static files of hosting/ (llms.txt, docs/*.md), as Firebase Hosting serves them.
+  root.use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
   const server = await new Promise<Server>((done) => {
     const s = root.listen(options.port, () => done(s));
   });
@@ -41,7 +47,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
   return { server, deps, close };
 }
 
+const HOSTING_DIR = fileURLToPath(new URL("../../hosting", import.meta.url));
+const TEXT_TYPES: Record<string, string> = { ".md": "text/markdown; charset=utf-8", ".txt": "text/plain; charset=utf-8" };
+const setTextType = (res: ServerResponse, path: string): void => {
+  const type = TEXT_TYPES[extname(path)];
+  if (type) res.setHeader("Content-Type", type);
+};
+
 const isApiPath = (path: string): boolean => path === "/openapi.json" || path === "/v1" || path.startsWith("/v1/");
+/** Hosting rewrites `/c/**` and `/v/**` to the pages function. */
+const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.startsWith("/v/");
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {

@@ -49,11 +49,25 @@ export const mayRead = (calendar: CalendarRecord, actor: Actor | null, role: Rol
   calendar.visibility !== "private" || (role !== null && !!actor && actor.scopes.includes(RULES["calendar.read"].scope));
 
 export function authorize(calendar: CalendarRecord, actor: Actor | null, role: Role | null, action: CalendarAction): void {
+  authorizeAccess(calendar, actor, role, action);
+  authorizeRole(role, action);
+}
+
+/** The first half of `authorize`: 404 for a calendar the caller may not see, then the scope. */
+export function authorizeAccess(calendar: CalendarRecord, actor: Actor | null, role: Role | null, action: CalendarAction): void {
   if (!canSee(calendar, role)) throw errors.notFound("calendar");
   const rule = RULES[action];
   const scopeNeeded = action === "calendar.read" ? calendar.visibility === "private" : true;
   if (scopeNeeded && actor && !actor.scopes.includes(rule.scope)) throw errors.insufficientScope(rule.scope);
-  if (rule.minRole && !roleAtLeast(role, rule.minRole)) {
-    throw errors.forbidden(rule.minRole === "owner" ? "the owner role" : "a writer or owner role");
+}
+
+/**
+ * The second half: the role. Grant writes call it inside their transaction, with the role
+ * read there, so a caller demoted by a concurrent request is judged on the committed state.
+ */
+export function authorizeRole(role: Role | null, action: CalendarAction): void {
+  const { minRole } = RULES[action];
+  if (minRole && !roleAtLeast(role, minRole)) {
+    throw errors.forbidden(minRole === "owner" ? "the owner role" : "a writer or owner role");
   }
 }

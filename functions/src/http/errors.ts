@@ -33,6 +33,23 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The page of hosting/docs that explains each code; every message ends by pointing to it. */
+const TOPIC_DOCS: Partial<Record<ErrorCode, string>> = {
+  invalid_event: "/docs/events.md",
+  unauthorized: "/docs/start.md",
+  invalid_onboard_token: "/docs/start.md",
+  insufficient_scope: "/docs/start.md",
+  last_credential: "/docs/start.md",
+  forbidden: "/docs/sharing.md",
+  last_owner: "/docs/sharing.md",
+  already_granted: "/docs/sharing.md",
+  already_resolved: "/docs/sharing.md",
+  layer_depth: "/docs/views-and-layers.md",
+  layer_limit: "/docs/views-and-layers.md",
+  key_taken: "/docs/views-and-layers.md",
+};
+export const errorDocs = (code: ErrorCode): string => TOPIC_DOCS[code] ?? "/docs/errors.md";
+
 export class ApiError extends Error {
   readonly status: number;
 
@@ -42,7 +59,7 @@ export class ApiError extends Error {
     readonly details?: Record<string, unknown>,
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(message.includes("/docs/") ? message : `${message} (see ${errorDocs(code)})`);
     this.name = "ApiError";
     this.status = ERROR_STATUS[code];
   }
@@ -51,8 +68,6 @@ export class ApiError extends Error {
     return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
   }
 }
-
-const DOCS = "/docs/errors.md";
 
 export const errors = {
   unauthorized: (why = "send `Authorization: Bearer <token>`; mint one with POST /v1/mint") =>
@@ -73,12 +88,12 @@ export const errors = {
   notFound: (what = "resource") =>
     new ApiError("not_found", `no such ${what}, or you may not see it; check the id and your token`),
   routeNotFound: (method: string, path: string) =>
-    new ApiError("not_found", `no route ${method} ${path}; see /openapi.json for the API`),
+    new ApiError("not_found", `no route ${method} ${path}; the API's operations are listed at /openapi.json`),
   methodNotAllowed: (method: string, allowed: string[]) =>
     new ApiError("method_not_allowed", `${method} is not allowed here; use ${allowed.join(", ")}`, { allowed }, { Allow: allowed.join(", ") }),
   invalidJson: () => new ApiError("invalid_json", "the request body is not valid JSON; send a JSON object"),
   invalid: (code: "invalid_request" | "invalid_event", message: string, details?: Record<string, unknown>) =>
-    new ApiError(code, `${message} (see ${code === "invalid_event" ? "/docs/events.md" : DOCS})`, details),
+    new ApiError(code, message, details),
   missingIdempotencyKey: () =>
     new ApiError("missing_idempotency_key", "send an Idempotency-Key header: any unique string up to 200 chars"),
   idempotencyKeyReused: () =>

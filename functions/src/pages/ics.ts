@@ -40,8 +40,6 @@ export interface IcsFeed {
   range?: { from: string | null; to: string | null };
 }
 
-/** How often subscribed clients that honour REFRESH-INTERVAL should poll. */
-const REFRESH_SECONDS = 3600;
 
 export function buildIcs(feed: IcsFeed): string {
   const entries: Array<{ sortKey: string; data: ICalEventData; zone: string | null; years: number[] }> = [];
@@ -66,7 +64,8 @@ export function buildIcs(feed: IcsFeed): string {
     name: escape(feed.name, false),
     description: feed.description ? escape(feed.description, false) : null,
     url: feed.url,
-    ttl: REFRESH_SECONDS,
+    // No REFRESH-INTERVAL: ical-generator writes it after the VTIMEZONEs, where RFC 5545 allows
+    // no calendar property; clients poll on their own schedule, HTTP caching does the rest.
     // No calendar-wide zone (it would make ical-generator write DTSTAMP in local time): each
     // timed event names its zone, and the generator adds one VTIMEZONE per zone named.
     timezone: {

@@ -17,6 +17,8 @@ export interface PageEvent {
   category: string | null;
   notes: string | null;
   art: string | null;
+  /** Colour slot of its category (see categoryColours), null without a category. */
+  colour: number | null;
 }
 
 /** One dated happening of a one-off or recurring event. */
@@ -48,7 +50,7 @@ export interface PageModel {
   noindex: boolean;
 }
 
-export const toPageEvent = (event: EventRecord, layer: string): PageEvent => ({
+export const toPageEvent = (event: EventRecord, layer: string, colours: ReadonlyMap<string, number>): PageEvent => ({
   id: event.id,
   layer,
   kind: event.kind,
@@ -60,16 +62,16 @@ export const toPageEvent = (event: EventRecord, layer: string): PageEvent => ({
   category: event.category,
   notes: event.notes,
   art: event.art,
+  colour: event.category === null ? null : (colours.get(event.category) ?? null),
 });
 
-/** By date, untimed before timed, then by start time, then by name. */
-export function compareOccurrences(a: PageOccurrence, b: PageOccurrence): number {
-  if (a.date !== b.date) return a.date < b.date ? -1 : 1;
-  const at = a.event.start_time ?? "";
-  const bt = b.event.start_time ?? "";
-  if (at !== bt) return at < bt ? -1 : 1;
-  return a.event.name < b.event.name ? -1 : a.event.name > b.event.name ? 1 : 0;
-}
+export const CATEGORY_COLOURS = 8;
 
-/** Someday events by name, so the lane reads like a list. */
-export const compareSomeday = (a: PageEvent, b: PageEvent): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/**
+ * Colour slots by the sorted list of every category the page's events use: a category keeps
+ * its colour across lenses and periods, and the first eight categories never share one.
+ */
+export function categoryColours(categories: Iterable<string | null>): Map<string, number> {
+  const sorted = [...new Set([...categories].filter((c): c is string => c !== null))].sort();
+  return new Map(sorted.map((c, i) => [c, i % CATEGORY_COLOURS]));
+}

@@ -2,26 +2,8 @@
 import { html, trusted, type SafeHtml } from "./html.js";
 import type { PageEvent } from "./model.js";
 
-export const CATEGORY_COLOURS = 8;
-const colourOf = new Map<string, number>();
-
-/** A stable colour slot for a category name (FNV-1a), so a category looks the same everywhere. */
-export function categoryColour(category: string): number {
-  let slot = colourOf.get(category);
-  if (slot === undefined) {
-    let hash = 0x811c9dc5;
-    for (let i = 0; i < category.length; i++) hash = Math.imul(hash ^ category.charCodeAt(i), 0x01000193);
-    slot = (hash >>> 0) % CATEGORY_COLOURS;
-    if (colourOf.size < 10_000) colourOf.set(category, slot);
-  }
-  return slot;
-}
-
-/** Class names for an event: its kind and its category colour. */
-export function eventClasses(event: PageEvent): string {
-  const colour = event.category ? ` cat-${categoryColour(event.category)}` : "";
-  return `ev ${event.kind}${colour}`;
-}
+/** Class names for an event: its kind (`is-one-off`, `is-recurring`, `is-someday`) and its category colour. */
+export const eventClasses = (event: PageEvent): string => (event.colour === null ? `ev is-${event.kind}` : `ev is-${event.kind} cat-${event.colour}`);
 
 /** An https URL to show as an image, or null for emoji and text art. */
 export function artImageUrl(art: string): string | null {
@@ -38,7 +20,7 @@ function artHtml(art: string | null): SafeHtml | string {
   if (!art) return "";
   const src = artImageUrl(art);
   // Decorative beside the name (alt=""); no referrer leaks the page's address to the image host.
-  if (src) return html`<img class="art" src="${src}" alt="" width="20" height="20" loading="lazy" decoding="async" referrerpolicy="no-referrer">`;
+  if (src) return html`<img class="art" src="${src}" alt="" width="20" height="20" decoding="async" referrerpolicy="no-referrer">`;
   return html`<span class="art">${art}</span>`;
 }
 

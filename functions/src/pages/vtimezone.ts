@@ -2,11 +2,12 @@
  * VTIMEZONE components (RFC 5545 section 3.6.5) built from the IANA data that luxon reads
  * through Intl, so no time zone database has to be shipped.
  *
- * For a window of years, every UTC offset change of the zone is found; changes that repeat
- * every year up to the window's end on the same rule (month, n-th or last weekday, local
- * time) become one open-ended observance with a yearly RRULE (the zone's current rule);
- * all other changes are listed with RDATE. One more observance states the offset in force
- * at the window's start, so every date-time in the window is covered.
+ * For a window of years, and some years beyond it, every UTC offset change of the zone is
+ * found. Changes that repeat every year up to the end of that scan on one rule (same month
+ * and local time; a fixed day, the n-th or last weekday, or a weekday on or after a day)
+ * become one open-ended observance with a yearly RRULE: the zone's current rule, which
+ * then also covers later years. All other changes are listed with RDATE. One more
+ * observance states the offset in force at the window's start.
  */
 import { IANAZone } from "luxon";
 
@@ -23,6 +24,8 @@ const MINUTE = 60_000;
 const SCAN_STEP = 7 * 24 * 3600 * 1000;
 /** tz data before 1970 is sparse and uses odd offsets; feeds start their zones no earlier. */
 export const EARLIEST_YEAR = 1970;
+/** Years scanned past the window, so that the current rule shows in enough samples. */
+const RULE_HORIZON_YEARS = 12;
 /** Years a repeating change must reach, to be trusted as the zone's ongoing rule. */
 const MIN_RULE_YEARS = 3;
 const WEEKDAYS = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
@@ -37,7 +40,7 @@ const CACHE_LIMIT = 500;
  */
 export function buildVTimezone(zone: string, fromYear: number, toYear: number): string {
   const from = Math.max(EARLIEST_YEAR, Math.trunc(fromYear));
-  const to = Math.max(from + MIN_RULE_YEARS, Math.trunc(toYear));
+  const to = Math.max(from, Math.trunc(toYear)) + RULE_HORIZON_YEARS;
   const key = `${zone}|${from}|${to}`;
   let text = cache.get(key);
   if (text === undefined) {
@@ -166,15 +169,23 @@ function splitRecurring(group: Onset[], lastYear: number): { recurring: { onsets
 
 /**
  * The day part of a yearly rule that every onset fits: a fixed day of the month
- * ("BYMONTHDAY=22"), the n-th weekday ("BYDAY=2SU") or the last one ("BYDAY=-1SU"); else null.
+ * ("BYMONTHDAY=22"), the n-th weekday ("BYDAY=2SU"), the last one ("BYDAY=-1SU"), or the
+ * weekday on or after a day (Chile's "Sunday on or after the 2nd": "BYDAY=SU;BYMONTHDAY=2,…,8",
+ * only once the samples span all seven days, so the first one is known); else null.
  */
 function dayRule(onsets: Onset[]): string | null {
   const [first] = onsets;
   if (onsets.every((o) => o.day === first.day)) return `BYMONTHDAY=${first.day}`;
   if (onsets.some((o) => o.weekday !== first.weekday)) return null;
+  const weekday = WEEKDAYS[first.weekday];
   const nth = Math.ceil(first.day / 7);
-  if (onsets.every((o) => Math.ceil(o.day / 7) === nth)) return `BYDAY=${nth}${WEEKDAYS[first.weekday]}`;
-  if (onsets.every((o) => o.day + 7 > o.daysInMonth)) return `BYDAY=-1${WEEKDAYS[first.weekday]}`;
+  if (onsets.every((o) => Math.ceil(o.day / 7) === nth)) return `BYDAY=${nth}${weekday}`;
+  if (onsets.every((o) => o.day + 7 > o.daysInMonth)) return `BYDAY=-1${weekday}`;
+  const days = onsets.map((o) => o.day);
+  const lo = Math.min(...days);
+  if (Math.max(...days) - lo === 6) {
+    return `BYDAY=${weekday};BYMONTHDAY=${Array.from({ length: 7 }, (_, i) => lo + i).join(",")}`;
+  }
   return null;
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { revokeGrant, setGrant } from "../domain/commands/grants.js";
 import { requireCalendar } from "../domain/queries/access.js";
-import { listGrants } from "../domain/queries/grants.js";
+import { listGrants, requireGrantsAccess } from "../domain/queries/grants.js";
 import { defineRoute } from "../http/route.js";
 import { presentGrant } from "../presenters/grants.js";
 import { calendarParams, deleted, pageQuery, role } from "./common.js";
@@ -47,7 +47,7 @@ export const grantRoutes = [
     response: grantRecord,
     errors: ["invalid_request", "last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
     handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+      await requireGrantsAccess(deps, params.calendarId, actor);
       return presentGrant(await setGrant(deps, actor!, params.calendarId, body));
     },
   }),
@@ -62,7 +62,7 @@ export const grantRoutes = [
     response: deleted,
     errors: ["last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
     handler: async ({ deps, actor, params }) => {
-      await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+      await requireGrantsAccess(deps, params.calendarId, actor);
       const grant = await revokeGrant(deps, actor!, params.calendarId, params.grantId);
       return { deleted: grant.id };
     },

@@ -3,8 +3,8 @@ import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
-import { roleAtLeast } from "../policy.js";
-import { liveGrantInTx } from "../queries/grants.js";
+import { authorizeRole, roleAtLeast } from "../policy.js";
+import { liveGrantInTx, roleInTx } from "../queries/grants.js";
 import type { AccessRequestRecord, MembershipRecord, Role } from "../types.js";
 import { putGrantInTx } from "./grants.js";
 
@@ -67,17 +67,18 @@ export async function resolveAccessRequest(
 ): Promise<AccessRequestRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const [request, caller] = await Promise.all([
+    const [request, callerRole] = await Promise.all([
       tx.get<AccessRequestRecord>(paths.accessRequest(calendarId, requestId)),
-      tx.get<MembershipRecord>(paths.membership(actor.agentId, calendarId)),
+      roleInTx(tx, calendarId, actor.agentId),
     ]);
+    // Checked before the transaction too; judged again on what this transaction reads.
+    authorizeRole(callerRole, "grants.manage");
     if (!request) throw errors.notFound("access request");
     if (request.data.status !== "pending") {
       throw new ApiError("already_resolved", `this request was already ${request.data.status}; the requester can send a new one`, {
         status: request.data.status,
       });
     }
-    if (caller?.data.role !== "owner") throw errors.forbidden("the owner role");
     const { agent_id: agentId, agent_name: agentName, role } = request.data;
     const existing = resolution === "approve" ? await liveGrantInTx(tx, calendarId, agentId) : null;
     if (resolution === "approve" && !roleAtLeast(existing?.data.role ?? null, role)) {

@@ -63,7 +63,12 @@ export async function updateCalendar(deps: Deps, calendarId: string, patch: Cale
     checkLenses(next.views, next.default_view, patch.default_view !== undefined ? "default_view" : "views");
 
     const newSlug = patch.slug !== undefined && patch.slug !== current.slug;
-    if (newSlug) next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
+    let slugIsNew = false;
+    if (newSlug) {
+      next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
+      // Either a slug no calendar ever held, or one of this calendar's own earlier slugs.
+      slugIsNew = (await tx.get<SlugOwner>(paths.slug(next.slug))) === null;
+    }
 
     const changed = (Object.keys(next) as Array<keyof CalendarRecord>).some(
       (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
@@ -71,8 +76,7 @@ export async function updateCalendar(deps: Deps, calendarId: string, patch: Cale
     if (!changed) return current;
     next.updated_at = nowIso;
     tx.set(doc.path, { ...next });
-    // set, not create: the slug may be one this calendar held before.
-    if (newSlug) tx.set(paths.slug(next.slug), { owner_id: current.id } satisfies SlugOwner);
+    if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id } satisfies SlugOwner);
     return next;
   });
 }

@@ -1,22 +1,15 @@
 import { ApiError, errors } from "../../http/errors.js";
-import type { StoredDoc, Transaction } from "../../storage/port.js";
+import type { Transaction } from "../../storage/port.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
-import { liveGrantInTx, liveOwnersInTx } from "../queries/grants.js";
+import { authorizeRole } from "../policy.js";
+import { liveGrantInTx, liveOwnersInTx, roleInTx } from "../queries/grants.js";
 import type { AgentRecord, GrantRecord, MembershipRecord, Role } from "../types.js";
 
 const lastOwner = () =>
   new ApiError("last_owner", "this is the calendar's last owner; make another agent owner first, then change or revoke this grant");
-
-/**
- * The caller's owner role was checked before the transaction; a concurrent demotion may have
- * taken it since. The owner grants read inside the transaction are the truth.
- */
-function assertStillOwner(owners: StoredDoc<GrantRecord>[], actor: Actor): void {
-  if (!owners.some((g) => g.data.agent_id === actor.agentId)) throw errors.forbidden("the owner role");
-}
 
 /**
  * Writes a new live grant, or changes the role of the live one in place (same id), and keeps
@@ -37,18 +30,27 @@ export function putGrantInTx(
   return grant;
 }
 
-/** POST grants: one live grant per agent and calendar; the role is replaced in place. */
+/**
+ * POST grants: one live grant per agent and calendar; the role is replaced in place.
+ * The caller's role is judged here, on the state this transaction reads, and after the
+ * last-owner rule: of two owners demoting each other at once, the second to commit meets
+ * `last_owner`, whichever order their requests were checked in.
+ */
 export async function setGrant(deps: Deps, actor: Actor, calendarId: string, input: { agent_id: string; role: Role }): Promise<GrantRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const agent = await tx.get<AgentRecord>(paths.agent(input.agent_id));
+    const [agent, existing, owners, callerRole] = await Promise.all([
+      tx.get<AgentRecord>(paths.agent(input.agent_id)),
+      liveGrantInTx(tx, calendarId, input.agent_id),
+      liveOwnersInTx(tx, calendarId),
+      roleInTx(tx, calendarId, actor.agentId),
+    ]);
+    if (existing?.data.role === "owner" && input.role !== "owner" && owners.length <= 1) throw lastOwner();
+    authorizeRole(callerRole, "grants.manage");
     if (!agent) {
       throw errors.invalid("invalid_request", "`agent_id` names no agent; send the `agt_` id of an existing agent", { field: "agent_id" });
     }
-    const [existing, owners] = await Promise.all([liveGrantInTx(tx, calendarId, input.agent_id), liveOwnersInTx(tx, calendarId)]);
     if (existing?.data.role === input.role) return existing.data;
-    if (existing?.data.role === "owner" && owners.length <= 1) throw lastOwner();
-    assertStillOwner(owners, actor);
     return putGrantInTx(tx, {
       calendarId,
       agentId: agent.data.id,
@@ -60,16 +62,21 @@ export async function setGrant(deps: Deps, actor: Actor, calendarId: string, inp
   });
 }
 
-/** DELETE grant: a tombstone stays in the list as history; the membership goes. */
+/** DELETE grant: a tombstone stays in the list as history; the membership goes. Roles judged as in setGrant. */
 export async function revokeGrant(deps: Deps, actor: Actor, calendarId: string, grantId: string): Promise<GrantRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const [grant, owners] = await Promise.all([tx.get<GrantRecord>(paths.grant(calendarId, grantId)), liveOwnersInTx(tx, calendarId)]);
-    if (!grant || grant.data.revoked_at) throw errors.notFound("grant");
-    if (grant.data.role === "owner" && owners.length <= 1) throw lastOwner();
-    assertStillOwner(owners, actor);
-    tx.update(grant.path, { revoked_at: now, updated_at: now });
-    tx.delete(paths.membership(grant.data.agent_id, calendarId));
-    return { ...grant.data, revoked_at: now, updated_at: now };
+    const [grant, owners, callerRole] = await Promise.all([
+      tx.get<GrantRecord>(paths.grant(calendarId, grantId)),
+      liveOwnersInTx(tx, calendarId),
+      roleInTx(tx, calendarId, actor.agentId),
+    ]);
+    const live = grant && !grant.data.revoked_at ? grant : null;
+    if (live?.data.role === "owner" && owners.length <= 1) throw lastOwner();
+    authorizeRole(callerRole, "grants.manage");
+    if (!live) throw errors.notFound("grant");
+    tx.update(live.path, { revoked_at: now, updated_at: now });
+    tx.delete(paths.membership(live.data.agent_id, calendarId));
+    return { ...live.data, revoked_at: now, updated_at: now };
   });
 }

@@ -2,14 +2,16 @@
  * Local date + HH:MM in an IANA zone -> ISO 8601 instant with that moment's UTC offset
  * ("2026-07-06T09:30:00+02:00"), fast enough for hundreds of thousands of occurrences.
  *
- * Luxon (Intl) is asked for the zone's offset once per day of the range, and the exact
- * transition instants are found by bisection; each conversion is then plain arithmetic.
+ * Luxon (Intl) is asked for a zone's offset once per day of a year, the exact transition
+ * instants are found by bisection, and the result is cached per zone and year (zone rules do
+ * not change while the process runs). A date far from any transition is then formatted by
+ * concatenation; only dates next to one take the arithmetic path.
  * Rules of RFC 5545 (3.3.5): a local time that occurs twice (autumn) is the first one; a
  * local time inside a spring gap is read with the offset before the gap, so 02:30 on
  * Berlin's spring-forward day becomes 03:30+02:00.
  */
 import { IANAZone } from "luxon";
-import { dayNumber, fromDayNumber } from "../recurrence/index.js";
+import { civilFromDays, dayNumber, daysFromCivil, fromDayNumber } from "../recurrence/index.js";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -20,15 +22,23 @@ interface Transition {
   offset: number;
 }
 
-export type InstantFormatter = (date: string, time: string) => string;
+/** A zone's offsets over one year and two days around it: the offset at the start, then each change. */
+interface ZoneYear {
+  initial: number;
+  transitions: Transition[];
+}
 
-/** A formatter for local times of `zone` on dates in [from, to]; an invalid zone is treated as UTC. */
-export function instantFormatter(zone: string, from: string, to: string): InstantFormatter {
+const MAX_CACHED = 5000;
+const zoneYears = new Map<string, ZoneYear>();
+
+function zoneYear(zone: string, year: number): ZoneYear {
+  const key = `${zone}|${year}`;
+  let cached = zoneYears.get(key);
+  if (cached) return cached;
   const tz = IANAZone.create(zone);
   const offsetOf = tz.isValid ? (ts: number) => tz.offset(ts) : () => 0;
-  // A day of margin on both sides covers zones up to +-14h.
-  const first = (dayNumber(from) - 2) * DAY;
-  const last = (dayNumber(to) + 2) * DAY;
+  const first = (daysFromCivil(year, 1, 1) - 2) * DAY;
+  const last = (daysFromCivil(year + 1, 1, 1) + 2) * DAY;
   const initial = offsetOf(first);
   const transitions: Transition[] = [];
   let previous = initial;
@@ -38,27 +48,10 @@ export function instantFormatter(zone: string, from: string, to: string): Instan
     transitions.push({ at: firstMinuteWith(offsetOf, t - DAY, t, offset), offset });
     previous = offset;
   }
-
-  const offsetAt = (ts: number): number => {
-    let offset = initial;
-    for (const tr of transitions) {
-      if (tr.at > ts) break;
-      offset = tr.offset;
-    }
-    return offset;
-  };
-
-  return (date, time) => {
-    const local = dayNumber(date) * DAY + (Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))) * MINUTE;
-    const before = offsetAt(local - DAY);
-    const after = offsetAt(local + DAY);
-    // Try the earlier offset (larger) first: for a repeated local time that is the first instant.
-    for (const offset of before >= after ? [before, after] : [after, before]) {
-      if (offsetAt(local - offset * MINUTE) === offset) return format(local - offset * MINUTE, offset);
-    }
-    const utc = local - before * MINUTE; // in a gap: the offset before it
-    return format(utc, offsetAt(utc));
-  };
+  cached = { initial, transitions };
+  if (zoneYears.size >= MAX_CACHED) zoneYears.clear();
+  zoneYears.set(key, cached);
+  return cached;
 }
 
 /** The first whole minute in (lo, hi] at which the offset is `target` (it is at hi). */
@@ -71,15 +64,79 @@ function firstMinuteWith(offsetOf: (ts: number) => number, lo: number, hi: numbe
   return hi;
 }
 
+/** The instant of local `time` (HH:MM) on day `day` of the range (0 = `from`). */
+export type InstantFormatter = (day: number, time: string) => string;
+
+/** A formatter for local times of `zone` on the dates [from, to]; an invalid zone is treated as UTC. */
+export function instantFormatter(zone: string, from: string, to: string): InstantFormatter {
+  const firstDay = dayNumber(from);
+  const lastDay = dayNumber(to);
+  const years: ZoneYear[] = [];
+  for (let y = civilFromDays(firstDay - 1)[0]; y <= civilFromDays(lastDay + 1)[0]; y++) years.push(zoneYear(zone, y));
+  const initial = years[0].initial;
+  // Neighbouring years overlap by two days: keep each change once.
+  const transitions: Transition[] = [];
+  for (const tr of years.flatMap((y) => y.transitions)) {
+    if (transitions.length === 0 || tr.at > transitions[transitions.length - 1].at) transitions.push(tr);
+  }
+
+  const offsetAt = (ts: number): number => {
+    let offset = initial;
+    for (const tr of transitions) {
+      if (tr.at > ts) break;
+      offset = tr.offset;
+    }
+    return offset;
+  };
+
+  const exact = (dayNo: number, time: string): string => {
+    const local = dayNo * DAY + (Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5))) * MINUTE;
+    const before = offsetAt(local - DAY);
+    const after = offsetAt(local + DAY);
+    // Try the earlier offset (larger) first: for a repeated local time that is the first instant.
+    for (const offset of before >= after ? [before, after] : [after, before]) {
+      if (offsetAt(local - offset * MINUTE) === offset) return format(local - offset * MINUTE, offset);
+    }
+    const utc = local - before * MINUTE; // in a gap: the offset before it
+    return format(utc, offsetAt(utc));
+  };
+
+  // Per day: the date's prefix and, far from any transition, its fixed offset suffix; and
+  // the strings made so far, so events at the same time on the same day share one string.
+  const days = Math.max(0, lastDay - firstDay + 1);
+  const prefix: string[] = [];
+  const suffix: Array<string | null> = [];
+  const made: Array<Map<string, string> | undefined> = new Array(days);
+  for (let i = 0; i < days; i++) {
+    const dayNo = firstDay + i;
+    const near = transitions.some((tr) => tr.at >= (dayNo - 1) * DAY && tr.at <= (dayNo + 2) * DAY);
+    prefix.push(`${fromDayNumber(dayNo)}T`);
+    suffix.push(near ? null : `:00${offsetSuffix(offsetAt(dayNo * DAY))}`);
+  }
+
+  return (day, time) => {
+    let memo = made[day];
+    if (!memo) made[day] = memo = new Map();
+    let out = memo.get(time);
+    if (out === undefined) {
+      const steady = suffix[day];
+      out = steady === null ? exact(firstDay + day, time) : prefix[day] + time + steady;
+      memo.set(time, out);
+    }
+    return out;
+  };
+}
+
 const pad2 = (n: number): string => (n < 10 ? "0" : "") + n;
 
 function format(utc: number, offset: number): string {
   const local = utc + offset * MINUTE;
   const day = Math.floor(local / DAY);
   const minutes = Math.round((local - day * DAY) / MINUTE);
+  return `${fromDayNumber(day)}T${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}:00${offsetSuffix(offset)}`;
+}
+
+function offsetSuffix(offset: number): string {
   const abs = Math.abs(offset);
-  return (
-    `${fromDayNumber(day)}T${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}:00` +
-    `${offset < 0 ? "-" : "+"}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`
-  );
+  return `${offset < 0 ? "-" : "+"}${pad2(Math.floor(abs / 60))}:${pad2(abs % 60)}`;
 }

@@ -10,7 +10,7 @@ import { errors } from "../../http/errors.js";
 import type { Deps } from "../deps.js";
 import { instantFormatter, type InstantFormatter } from "../events/instants.js";
 import { paths } from "../paths.js";
-import { daysBetween, dayNumber, expandRecurrence, occursBetween, recurError, todayIn } from "../recurrence/index.js";
+import { daysBetween, dayNumber, expandRecurrence, fromDayNumber, occursBetween, recurError, todayIn } from "../recurrence/index.js";
 import type { CalendarRecord, EventKind, EventRecord, Occurrence } from "../types.js";
 import type { EventSource } from "./sources.js";
 
@@ -63,7 +63,9 @@ type SortKey = [group: number, date: string, time: string, createdAt: string, id
 
 const GROUP: Record<EventKind, number> = { "one-off": 0, recurring: 1, someday: 2 };
 
-const sortKey = (e: EventRecord): SortKey => [GROUP[e.kind], e.date ?? "", e.start_time ?? "", e.created_at, e.id];
+/** Only dated events order by date and time; recurring and someday ones by creation within their group. */
+const sortKey = (e: EventRecord): SortKey =>
+  e.kind === "one-off" ? [0, e.date!, e.start_time ?? "", e.created_at, e.id] : [GROUP[e.kind], "", "", e.created_at, e.id];
 
 function compareKeys(a: SortKey, b: SortKey): number {
   for (let i = 0; i < a.length; i++) {
@@ -155,8 +157,8 @@ export async function listOccurrences(deps: Deps, sources: EventSource[], from: 
 
 /**
  * Pure expansion, sorted by date, then time (untimed first), then the event's creation.
- * Events are ordered once and their occurrences dropped into one bucket per day, so the
- * cost is linear in the number of occurrences (no sort over occurrences).
+ * Events are ordered once and their occurrences placed by a counting sort on the day, so the
+ * cost is linear in the number of occurrences (no comparison sort over occurrences).
  */
 export function expandOccurrences(
   sources: Array<{ layer: string; calendar: CalendarRecord; events: EventRecord[] }>,
@@ -165,8 +167,8 @@ export function expandOccurrences(
 ): TimedOccurrence[] {
   const days = daysBetween(from, to) + 1;
   if (days <= 0) return [];
-  const firstDay = dayNumber(from);
-  const buckets: TimedOccurrence[][] = Array.from({ length: days }, () => []);
+  const dayIndex = new Map<string, number>();
+  for (let i = 0, first = dayNumber(from); i < days; i++) dayIndex.set(fromDayNumber(first + i), i);
   const formatters = new Map<string, InstantFormatter>();
   const formatterFor = (zone: string): InstantFormatter => {
     let f = formatters.get(zone);
@@ -182,12 +184,18 @@ export function expandOccurrences(
       cmp(a.event.id, b.event.id),
   );
 
+  const found: TimedOccurrence[] = [];
+  const dayOf: number[] = [];
+  const perDay = new Array<number>(days + 1).fill(0);
   for (const { source, event } of entries) {
     const dates = datesOf(event, source.calendar, from, to);
     if (dates.length === 0) continue;
     const instant = event.start_time ? formatterFor(source.calendar.timezone) : null;
     for (const date of dates) {
-      buckets[dayNumber(date) - firstDay].push({
+      const day = dayIndex.get(date)!;
+      dayOf.push(day);
+      perDay[day + 1]++;
+      found.push({
         event_id: event.id,
         layer: source.layer,
         date,
@@ -195,12 +203,16 @@ export function expandOccurrences(
         end_time: event.end_time,
         name: event.name,
         category: event.category,
-        start: instant ? instant(date, event.start_time!) : null,
-        end: instant && event.end_time ? instant(date, event.end_time) : null,
+        start: instant ? instant(day, event.start_time!) : null,
+        end: instant && event.end_time ? instant(day, event.end_time) : null,
       });
     }
   }
-  return buckets.flat();
+  // Counting sort by day; stable, so the event order above holds within a day.
+  for (let d = 1; d <= days; d++) perDay[d] += perDay[d - 1];
+  const sorted = new Array<TimedOccurrence>(found.length);
+  for (let i = 0; i < found.length; i++) sorted[perDay[dayOf[i]]++] = found[i];
+  return sorted;
 }
 
 function datesOf(event: EventRecord, calendar: CalendarRecord, from: string, to: string): string[] {

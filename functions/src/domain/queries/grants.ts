@@ -1,8 +1,12 @@
-import type { Transaction, StoredDoc } from "../../storage/port.js";
+import { errors } from "../../http/errors.js";
+import type { StoredDoc, Transaction } from "../../storage/port.js";
+import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
-import type { AccessRequestRecord, AccessRequestStatus, GrantRecord, MembershipRecord } from "../types.js";
+import { authorizeAccess } from "../policy.js";
+import { loadCalendarAccess, type CalendarAccess } from "./access.js";
+import type { AccessRequestRecord, AccessRequestStatus, GrantRecord, MembershipRecord, Role } from "../types.js";
 
 /** Every grant of a calendar, live and revoked, oldest first. */
 export async function listGrants(deps: Deps, calendarId: string, page: PageRequest): Promise<Page<GrantRecord>> {
@@ -15,14 +19,31 @@ export async function listGrants(deps: Deps, calendarId: string, page: PageReque
   );
 }
 
-/** The live owner grants, read inside the transaction that writes, so the last-owner rule holds under races. */
-export function liveOwnersInTx(tx: Transaction, calendarId: string): Promise<StoredDoc<GrantRecord>[]> {
-  return tx.query<GrantRecord>(paths.grants(calendarId), {
-    where: [
-      ["role", "==", "owner"],
-      ["revoked_at", "==", null],
-    ],
-  });
+/**
+ * The live owner grants, read inside the transaction that writes, so the last-owner rule holds
+ * under races. Tombstones are dropped here rather than by a `revoked_at == null` filter: the
+ * query stays one equality on one field.
+ */
+export async function liveOwnersInTx(tx: Transaction, calendarId: string): Promise<StoredDoc<GrantRecord>[]> {
+  const owners = await tx.query<GrantRecord>(paths.grants(calendarId), { where: [["role", "==", "owner"]] });
+  return owners.filter((g) => !g.data.revoked_at);
+}
+
+/** An agent's live role on a calendar, as its membership says (one read by id). */
+export async function roleInTx(tx: Transaction, calendarId: string, agentId: string): Promise<Role | null> {
+  return (await tx.get<MembershipRecord>(paths.membership(agentId, calendarId)))?.data.role ?? null;
+}
+
+/**
+ * The entry of the grant-writing routes: the calendar must exist and be visible to the caller
+ * (404) and the token must carry the scope (403). The role is judged by the command, inside
+ * its transaction (see commands/grants.ts).
+ */
+export async function requireGrantsAccess(deps: Deps, calendarId: string, actor: Actor | null): Promise<CalendarAccess> {
+  const access = await loadCalendarAccess(deps, calendarId, actor);
+  if (!access) throw errors.notFound("calendar");
+  authorizeAccess(access.calendar, actor, access.role, "grants.manage");
+  return access;
 }
 
 /** An agent's live grant on a calendar, found through its membership (two reads by id). */

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.js";
 import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
-import type { CalendarRecord, EventKind, GrantRecord, MembershipRecord, ShareViewRecord, ViewFilter } from "../types.js";
+import type { CalendarRecord, EventKind, GrantRecord, MembershipRecord, ShareViewRecord, ViewDisplay, ViewFilter } from "../types.js";
 import { loadLayers } from "./layers.js";
 import type { EventSource } from "./sources.js";
 
@@ -59,6 +59,20 @@ export function viewShows(filter: ViewFilter, item: ViewCandidate): boolean {
   return true;
 }
 
+/** `viewShows` over a list: the events or occurrences (each with its layer, kind, category, date) a view shows. */
+export const applyViewFilter = <T extends ViewCandidate>(filter: ViewFilter, items: T[]): T[] =>
+  items.filter((item) => viewShows(filter, item));
+
+/**
+ * The lenses a view page offers: the view's own display keys, else the calendar's settings.
+ * A fallback default outside the offered lenses is dropped (the page then picks the first).
+ */
+export function viewDisplayFor(view: ShareViewRecord, calendar: CalendarRecord): ViewDisplay {
+  const views = view.display.views ?? calendar.views;
+  const fallback = view.display.default_view ?? calendar.default_view;
+  return { default_view: fallback && (!views || views.includes(fallback)) ? fallback : null, views };
+}
+
 /** The part of a requested date range the view allows, or null when they do not overlap. */
 export function viewRange(filter: ViewFilter, from: string, to: string): { from: string; to: string } | null {
   const start = filter.from && filter.from > from ? filter.from : from;
@@ -91,11 +105,6 @@ export async function viewEventSources(deps: Deps, resolved: ResolvedView): Prom
 }
 
 async function liveOwnerIds(deps: Deps, calendarId: string): Promise<string[]> {
-  const owners = await deps.store.query<GrantRecord>(paths.grants(calendarId), {
-    where: [
-      ["role", "==", "owner"],
-      ["revoked_at", "==", null],
-    ],
-  });
-  return owners.map((g) => g.data.agent_id);
+  const owners = await deps.store.query<GrantRecord>(paths.grants(calendarId), { where: [["role", "==", "owner"]] });
+  return owners.filter((g) => !g.data.revoked_at).map((g) => g.data.agent_id);
 }

@@ -1,6 +1,6 @@
 /** Month lens: a table of whole weeks (Monday first), each day with its occurrences. */
 import { addDays } from "../../domain/recurrence/index.js";
-import { dayOfMonth, longDate, shortWeekday, WEEKDAYS } from "../format.js";
+import { dayOfMonth, monthYear, shortWeekday, WEEKDAYS } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import { dayLens, lensHref } from "../links.js";
 import type { PageModel, PageOccurrence } from "../model.js";
@@ -40,9 +40,10 @@ export function renderMonth(model: PageModel, period: Period): SafeHtml {
     for (let i = 0; i < 7; i++) {
       const date = addDays(week, i);
       const list = byDate.get(date);
-      const classes = `day${date.slice(0, 7) === month ? "" : " other-month"}${date === model.today ? " today" : ""}${list ? "" : " empty"}${i >= 5 ? " weekend" : ""}`;
-      const label = html`<time datetime="${date}"><span class="dow">${shortWeekday(date)} </span><span class="dnum">${dayOfMonth(date)}</span></time>`;
-      const head = detail ? html`<a class="day-link" href="${lensHref(detail, date)}" aria-label="${longDate(date)}">${label}</a>` : label;
+      const classes = `day${date.slice(0, 7) === month ? "" : " other-month"}${date === model.today ? " today" : ""}${list ? "" : " empty"}`;
+      // The month and year are for screen readers (the visible label is the day number).
+      const label = html`<time datetime="${date}"><span class="dow">${shortWeekday(date)} </span><span class="dnum">${dayOfMonth(date)}</span><span class="visually-hidden"> ${monthYear(date)}</span></time>`;
+      const head = detail ? html`<a class="day-link" href="${lensHref(detail, date)}">${label}</a>` : label;
       cells.push(html`<td class="${classes}"${date === model.today ? html` aria-current="date"` : ""}>${head}${dayEvents(list)}</td>`);
     }
     rows.push(html`<tr>${cells}</tr>`);

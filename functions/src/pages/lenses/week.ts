@@ -18,6 +18,8 @@ const DAY_END_HOUR = 18;
 /** An event without an end lasts an hour on the grid; none is drawn shorter than half an hour. */
 const DEFAULT_SLOTS = 4;
 const MIN_SLOTS = 2;
+/** Up to this long, time and name share one line. */
+const SHORT_SLOTS = 3;
 
 const slotOf = (time: string): number => (+time.slice(0, 2) * 60 + +time.slice(3, 5)) / 15;
 
@@ -98,7 +100,8 @@ export function renderWeek(model: PageModel, period: Period): SafeHtml {
     const isToday = date === model.today;
     const id = `day-${date}`;
     const timedItems = placed.map((p) => {
-      const where = `at-${p.start - firstSlot + 1} len-${p.end - p.start} ${p.alone ? "lane-all" : `lane-${p.lane + 1}`}`;
+      const short = p.end - p.start <= SHORT_SLOTS ? " short" : "";
+      const where = `at-${p.start - firstSlot + 1} len-${p.end - p.start} ${p.alone ? "lane-all" : `lane-${p.lane + 1}`}${short}`;
       return html`<li class="${eventClasses(p.o.event)} ${where}">${timesHtml(date, p.o.event)}${eventLabel(p.o.event)}</li>`;
     });
     days.push(html`<section class="wday${isToday ? " today" : ""}${list.length ? "" : " empty"}" aria-labelledby="${id}">

@@ -1,2 +1,0 @@
-export const hasScope = (actor, scope) => !!actor && actor.scopes.includes(scope);
-//# sourceMappingURL=actor.js.map

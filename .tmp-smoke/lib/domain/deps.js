@@ -1,2 +1,0 @@
-export const nowIso = (deps) => deps.clock().toISOString();
-//# sourceMappingURL=deps.js.map

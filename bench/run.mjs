@@ -1,0 +1,189 @@
+// `npm run bench`: load-tests the local server (SQLite store) with autocannon beside two
+// baselines measured in the same run, each server in its own child process: an Express
+// "hello" app and a bare node:http "hello" server. Prints a table and PASS/MISS per target,
+// and writes bench/results.json. Needs the build (`npm run build`, which `npm run bench` does).
+//   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32.
+import { execFileSync, fork } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { benchOccurrences } from "./occurrences.mjs";
+import { seed } from "./seed.mjs";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Math.min(2, DURATION);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const COLD_START_RUNS = 7;
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const INDEX_URL = new URL("../functions/lib/index.js", import.meta.url).href;
+
+/** Starts `bench/servers.mjs <kind>` in a child process and waits for its port. */
+async function startServer(kind, env = {}) {
+  const child = fork(join(HERE, "servers.mjs"), [kind], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const port = await new Promise((done, fail) => {
+    child.once("message", (m) => done(m.port));
+    child.once("exit", (code) => fail(new Error(`${kind} server exited with ${code} before listening`)));
+  });
+  const stopped = new Promise((done) => child.once("exit", done));
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await stopped;
+    },
+  };
+}
+
+/** One autocannon run: a short warm-up (JIT, caches), then the measured run. */
+async function measure(name, options) {
+  const base = { connections: CONNECTIONS, ...options };
+  await autocannon({ ...base, duration: WARMUP });
+  const result = await autocannon({ ...base, duration: DURATION });
+  const failures = result.errors + result.timeouts + result.non2xx;
+  if (failures > 0) {
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; the case is broken, not slow`);
+  }
+  return {
+    name,
+    requests_per_s: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    requests: result.requests.total,
+  };
+}
+
+/** Fails loudly when a case's request does not answer 200 before it is measured. */
+async function expectOk(url, init) {
+  const res = await fetch(url, init);
+  if (res.status !== 200) throw new Error(`${init?.method ?? "GET"} ${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+}
+
+/** Milliseconds to import the built Cloud Functions entry point in a fresh process (median). */
+function coldStartMs() {
+  const script = `const t0 = performance.now(); await import(${JSON.stringify(INDEX_URL)}); process.stdout.write(String(performance.now() - t0));`;
+  const times = Array.from({ length: COLD_START_RUNS }, () =>
+    Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })),
+  ).sort((a, b) => a - b);
+  return Math.round(times[COLD_START_RUNS >> 1] * 10) / 10;
+}
+
+/** Peak resident set of a process so far, in MB (Linux). */
+function peakRssMb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1]);
+  return Math.round(kb / 1024);
+}
+
+async function run() {
+  const cases = [];
+
+  for (const kind of ["express", "node"]) {
+    const server = await startServer(kind);
+    await expectOk(`${server.origin}/`);
+    cases.push(await measure(`${kind} hello (baseline)`, { url: `${server.origin}/` }));
+    await server.stop();
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), "almanac-bench-"));
+  const almanac = await startServer("almanac", { DATA_DIR: dataDir });
+  let rss;
+  try {
+    const t0 = performance.now();
+    const data = await seed(almanac.origin);
+    console.log(`seeded through the API in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const { origin } = almanac;
+    const auth = { authorization: `Bearer ${data.token}` };
+
+    const eventsUrl = `${origin}/v1/calendars/${data.readCalendarId}/events`;
+    await expectOk(eventsUrl);
+    cases.push(await measure("GET events (200, public, anonymous)", { url: eventsUrl }));
+
+    await expectOk(`${origin}/v1/me`, { headers: auth });
+    cases.push(await measure("GET /v1/me (token)", { url: `${origin}/v1/me`, headers: auth }));
+
+    const writePath = `/v1/calendars/${data.writeCalendarId}/events`;
+    const writeBody = JSON.stringify({ name: "Load test", date: "2027-05-04", start_time: "10:00", category: "bench" });
+    const writeHeaders = { ...auth, "content-type": "application/json" };
+    await expectOk(`${origin}${writePath}`, { method: "POST", headers: { ...writeHeaders, "idempotency-key": randomUUID() }, body: writeBody });
+    cases.push(
+      await measure("POST event (token, fresh key)", {
+        url: origin,
+        requests: [
+          {
+            method: "POST",
+            path: writePath,
+            headers: writeHeaders,
+            body: writeBody,
+            setupRequest: (req) => ({ ...req, headers: { ...req.headers, "idempotency-key": randomUUID() } }),
+          },
+        ],
+      }),
+    );
+
+    const pageUrl = `${origin}/c/${data.pageSlug}?view=month&date=${data.pageDate}`;
+    await expectOk(pageUrl);
+    cases.push(await measure("GET /c/{slug} month (500 events)", { url: pageUrl }));
+
+    rss = peakRssMb(almanac.pid);
+  } finally {
+    await almanac.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const occurrences = await benchOccurrences();
+  const coldStart = coldStartMs();
+  return { cases, occurrences, coldStart, rss };
+}
+
+function report({ cases, occurrences, coldStart, rss }) {
+  const express = cases[0].requests_per_s;
+  for (const c of cases) c.vs_express = Math.round((c.requests_per_s / express) * 100) / 100;
+  const byName = (prefix) => cases.find((c) => c.name.startsWith(prefix));
+
+  const targets = [
+    ["events read >= 50% of Express", byName("GET events").vs_express, ">=", 0.5],
+    ["events read p99 < 20 ms", byName("GET events").p99_ms, "<", 20],
+    ["/v1/me >= 60% of Express", byName("GET /v1/me").vs_express, ">=", 0.6],
+    ["event write >= 25% of Express", byName("POST event").vs_express, ">=", 0.25],
+    ["month page >= 20% of Express", byName("GET /c/").vs_express, ">=", 0.2],
+    ["occurrences (1,000 rules x 366 days) < 50 ms", occurrences.median_ms, "<", 50],
+    ["cold start (import functions/lib/index.js) < 400 ms", coldStart, "<", 400],
+    ["server peak RSS < 250 MB", rss, "<", 250],
+  ].map(([target, value, op, limit]) => ({ target, value, limit, pass: op === "<" ? value < limit : value >= limit }));
+
+  const rows = cases.map((c) => [c.name, String(c.requests_per_s), c.p50_ms.toFixed(1), c.p99_ms.toFixed(1), `${Math.round(c.vs_express * 100)}%`]);
+  printTable(["case", "req/s", "p50 ms", "p99 ms", "vs Express"], rows);
+  console.log(`\noccurrences: ${occurrences.median_ms} ms   cold start: ${coldStart} ms   server peak RSS: ${rss} MB\n`);
+  for (const t of targets) console.log(`${t.pass ? "PASS" : "MISS"}  ${t.target}: ${t.value}`);
+
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: availableParallelism(),
+    cpu_model: cpus()[0]?.model ?? null,
+    connections: CONNECTIONS,
+    duration_s: DURATION,
+    cases,
+    occurrences,
+    cold_start_ms: coldStart,
+    peak_rss_mb: rss,
+    targets,
+  };
+  writeFileSync(join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  console.log("\nwrote bench/results.json");
+}
+
+function printTable(header, rows) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of rows) console.log(line(r));
+}
+
+console.log(`Almanac bench: ${CONNECTIONS} connections, ${DURATION} s per case, ${availableParallelism()} CPUs, Node ${process.version}\n`);
+report(await run());

@@ -1,0 +1,58 @@
+// One server per child process for bench/run.mjs: `node bench/servers.mjs almanac|express|node`.
+// Listens on a free port and reports it to the parent over IPC ({port}).
+//   almanac: the local server (API, pages, hosting/) on SQLite in $DATA_DIR, request log off.
+//   express: an Express 5 app answering {"hello":"world"}: the framework baseline.
+//   node:    a bare node:http server answering the same: the runtime baseline.
+import { createServer } from "node:http";
+
+const HELLO = JSON.stringify({ hello: "world" });
+
+async function start(kind) {
+  if (kind === "almanac") {
+    const { startLocalServer } = await import(process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/lib/server.js");
+    const { server } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
+    return server;
+  }
+  if (kind === "express") {
+    const { default: express } = await import("express");
+    const app = express();
+    app.disable("x-powered-by");
+    app.set("etag", false);
+    app.get("/", (_req, res) => res.json({ hello: "world" }));
+    return new Promise((done) => {
+      const server = app.listen(0, () => done(server));
+    });
+  }
+  if (kind === "node") {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(HELLO) });
+      res.end(HELLO);
+    });
+    return new Promise((done) => server.listen(0, () => done(server)));
+  }
+  throw new Error(`unknown server kind ${kind}: use almanac, express or node`);
+}
+
+const server = await start(process.argv[2]);
+process.send({ port: server.address().port });
+
+// bench/profile.mjs: a CPU profile of the load only, not of the start or the seeding.
+let session;
+process.on("message", async (m) => {
+  if (m.profile === "start") {
+    const { Session } = await import("node:inspector/promises");
+    session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.start");
+    process.send({ profiling: true });
+  } else if (m.profile === "stop") {
+    const { profile } = await session.post("Profiler.stop");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(m.file, JSON.stringify(profile));
+    process.send({ profiled: m.file });
+  }
+});
+// A normal exit, so `node --cpu-prof` writes its profile.
+process.on("SIGTERM", () => process.exit(0));
+process.on("disconnect", () => process.exit(0));

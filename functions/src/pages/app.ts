@@ -1,0 +1,145 @@
+/**
+ * The public pages: `/c/{slug}` (a calendar in one of its lenses), `/c/{slug}/purpose.md`,
+ * `/v/{slug}` (a share view), their stylesheet, and the iCalendar feeds (feeds.ts). Exported
+ * for the `pages` Cloud Function and mounted by the local server. Pages are anonymous and
+ * need no JavaScript; errors are HTML pages with the status the API would give.
+ */
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from "express";
+import helmet from "helmet";
+import type { Deps } from "../domain/deps.js";
+import { resolveViewSlug } from "../domain/queries/views.js";
+import { ApiError } from "../http/errors.js";
+import { ContentionError } from "../storage/port.js";
+import { feedRouter } from "./feeds.js";
+import { renderErrorPage, renderPage } from "./layout.js";
+import { loadCalendarPage, loadViewPage, type PageQuery } from "./load.js";
+import { publicCalendarOrRedirect } from "./redirects.js";
+import { STYLESHEET, STYLESHEET_NAME } from "./style.js";
+
+type SlugRequest = Request<{ slug: string }>;
+
+export function createPagesApp(deps: Deps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(requestLog(deps));
+  // Feeds first: `/c/:slug` would otherwise take `foo.ics` for a slug. They set their own headers.
+  app.use(feedRouter(deps));
+  app.use(pageHeaders);
+
+  app.get(["/c/_assets/:file", "/v/_assets/:file"], sendStylesheet);
+  app.get("/c/:slug/purpose.md", async (req: SlugRequest, res) => {
+    const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
+    if (calendar === "redirected") return;
+    if (calendar === "not_found") return notFound(req, res);
+    if (calendar.visibility !== "public") res.setHeader("X-Robots-Tag", "noindex");
+    res.setHeader("Cache-Control", "no-cache");
+    res.status(200).type("text/markdown; charset=utf-8").send(calendar.purpose ?? "");
+  });
+  app.get("/c/:slug", async (req: SlugRequest, res) => {
+    const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
+    if (calendar === "redirected") return;
+    if (calendar === "not_found") return notFound(req, res);
+    sendPage(res, renderPage(await loadCalendarPage(deps, calendar, pageQuery(req))), calendar.visibility !== "public");
+  });
+  app.get("/v/:slug", async (req: SlugRequest, res) => {
+    const resolved = await resolveViewSlug(deps, req.params.slug);
+    if (!resolved) return notFound(req, res);
+    sendPage(res, renderPage(await loadViewPage(deps, resolved, pageQuery(req))), true);
+  });
+  // Everything below an earlier slug moves with it (DECISIONS section 4); the rest is 404.
+  app.get("/c/:slug/{*rest}", async (req: SlugRequest, res) => {
+    const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
+    if (calendar !== "redirected") notFound(req, res);
+  });
+  app.all(["/c/:slug", "/c/:slug/purpose.md", "/v/:slug"], (req, res) => {
+    res.setHeader("Allow", "GET, HEAD");
+    sendError(res, areaOf(req), 405, "Method not allowed", `${req.method} is not allowed here: this page can only be read (GET).`);
+  });
+  app.use(notFound);
+  app.use(errorPage(deps));
+  return app;
+}
+
+const pageQuery = (req: Request): PageQuery => ({ view: req.query.view, date: req.query.date });
+
+/**
+ * No script at all, styles only from our own stylesheet, images from https (event art),
+ * forms only to ourselves (the date picker), no framing, no referrer (a share view's address
+ * is its capability).
+ */
+const pageHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'none'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", "https:"],
+      formAction: ["'self'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  referrerPolicy: { policy: "no-referrer" },
+});
+
+function sendPage(res: Response, body: string, noindex: boolean): void {
+  if (noindex) res.setHeader("X-Robots-Tag", "noindex");
+  // Events change at any time; a revoked view must disappear at once.
+  res.setHeader("Cache-Control", "no-cache");
+  res.status(200).type("text/html; charset=utf-8").send(body);
+}
+
+const STYLE_FILE = /^style\.[0-9a-f]+\.css$/;
+
+/** The current stylesheet; an older hash (a page cached before a deploy) gets it too, briefly cached. */
+function sendStylesheet(req: Request<{ file: string }>, res: Response, next: (err?: unknown) => void): void {
+  if (!STYLE_FILE.test(req.params.file)) return next();
+  const current = req.params.file === STYLESHEET_NAME;
+  res.setHeader("Cache-Control", current ? "public, max-age=31536000, immutable" : "public, max-age=300");
+  res.status(200).type("text/css; charset=utf-8").send(STYLESHEET);
+}
+
+const areaOf = (req: Request): "c" | "v" => (req.path.startsWith("/v/") ? "v" : "c");
+
+function sendError(res: Response, area: "c" | "v", status: number, heading: string, message: string): void {
+  res.setHeader("X-Robots-Tag", "noindex");
+  res.setHeader("Cache-Control", "no-store");
+  res.status(status).type("text/html; charset=utf-8").send(renderErrorPage(area, heading, message, status));
+}
+
+function notFound(req: Request, res: Response): void {
+  if (areaOf(req) === "v") {
+    return sendError(res, "v", 404, "Shared calendar not found", "There is no shared calendar at this address. Check the link; its owner may also have stopped sharing it.");
+  }
+  sendError(res, "c", 404, "Calendar not found", "There is no public calendar at this address. Check the link; private calendars have no public page.");
+}
+
+/** Anything thrown becomes an HTML page; unexpected errors are logged and never shown. */
+function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
+  return (err, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const known = err instanceof ApiError ? err : err instanceof ContentionError ? new ApiError("unavailable", "busy") : null;
+    if (known?.status === 404) return notFound(req, res);
+    if (known && known.status < 500) return sendError(res, areaOf(req), known.status, "This page cannot be shown", known.message);
+    if (known) {
+      res.setHeader("Retry-After", "1");
+      return sendError(res, areaOf(req), 503, "Busy for a moment", "The calendar store is busy. Reload the page in a moment.");
+    }
+    deps.log(`page error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    sendError(res, areaOf(req), 500, "Something went wrong", "Something went wrong on our side. Reload the page; if it keeps happening, tell the calendar's owner.");
+  };
+}
+
+/** One line per request, as the API logs; a share view's slug is its capability, so it is left out. */
+function requestLog(deps: Pick<Deps, "log">): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      deps.log(`${req.method} ${req.path.replace(/^\/v\/[^/]+/, "/v/{slug}")} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    next();
+  };
+}

@@ -1,0 +1,113 @@
+/** The page shell (head, masthead, lens tabs, period bar, footer) around a lens, and error pages. */
+import type { Lens } from "../domain/types.js";
+import { html, type SafeHtml } from "./html.js";
+import { renderMonth } from "./lenses/month.js";
+import { renderSchedule } from "./lenses/schedule.js";
+import { renderTimeline } from "./lenses/timeline.js";
+import { renderWeek } from "./lenses/week.js";
+import { lensHref } from "./links.js";
+import { renderMarkdown } from "./markdown.js";
+import type { PageModel } from "./model.js";
+import { periodFor, type Period } from "./period.js";
+import { STYLESHEET_NAME } from "./style.js";
+
+const LENS_NAMES: Record<Lens, string> = { month: "Month", week: "Week", schedule: "Schedule", timeline: "Timeline" };
+const PERIOD_NAMES: Record<Lens, string> = { month: "month", week: "week", schedule: "four weeks", timeline: "three months" };
+
+const LENS_RENDERERS: Record<Lens, (model: PageModel, period: Period) => SafeHtml> = {
+  month: renderMonth,
+  week: renderWeek,
+  schedule: renderSchedule,
+  timeline: renderTimeline,
+};
+
+/** Pages under /v/ take their stylesheet from /v/, so a view page never points at /c/. */
+export const stylesheetPath = (area: "c" | "v"): string => `/${area}/_assets/${STYLESHEET_NAME}`;
+
+interface DocumentParts {
+  title: string;
+  area: "c" | "v";
+  noindex: boolean;
+  head?: SafeHtml | string;
+  body: SafeHtml;
+}
+
+function documentHtml({ title, area, noindex, head = "", body }: DocumentParts): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+${noindex ? html`<meta name="robots" content="noindex">\n` : ""}<title>${title}</title>
+<link rel="stylesheet" href="${stylesheetPath(area)}">
+${head}</head>
+<body>
+<a class="skip" href="#main">Skip to the calendar</a>
+${body}
+</body>
+</html>
+`.value;
+}
+
+function masthead(model: PageModel): SafeHtml {
+  const feed = model.links.feed;
+  const facts = [
+    html`<li>Times in ${model.timezone}</li>`,
+    feed ? html`<li><a href="${feed}">Subscribe (.ics)</a></li>` : "",
+    model.links.purposeMarkdown && model.purpose ? html`<li><a href="${model.links.purposeMarkdown}">Purpose as Markdown</a></li>` : "",
+  ];
+  return html`<header class="masthead"><div class="wrap">
+<p class="eyebrow">${model.kind === "calendar" ? "Calendar" : "Shared calendar"}</p>
+<h1>${model.title}</h1>
+${model.purpose ? html`<div class="purpose">${renderMarkdown(model.purpose)}</div>` : ""}
+<ul class="facts">${facts}</ul>
+</div></header>`;
+}
+
+function lensTabs(model: PageModel): SafeHtml | string {
+  if (model.lenses.length < 2) return "";
+  const tabs = model.lenses.map(
+    (lens) => html`<li><a href="${lensHref(lens, model.date)}"${lens === model.lens ? html` aria-current="page"` : ""}>${LENS_NAMES[lens]}</a></li>`,
+  );
+  return html`<nav class="lenses" aria-label="Views"><ul>${tabs}</ul></nav>`;
+}
+
+function periodBar(model: PageModel, period: Period): SafeHtml {
+  const what = PERIOD_NAMES[model.lens];
+  const prev = period.prev ? html`<a href="${lensHref(model.lens, period.prev)}" rel="prev">← <span class="visually-hidden">Previous ${what}</span><span aria-hidden="true">Previous</span></a>` : "";
+  const next = period.next ? html`<a href="${lensHref(model.lens, period.next)}" rel="next"><span class="visually-hidden">Next ${what}</span><span aria-hidden="true">Next</span> →</a>` : "";
+  return html`<div class="period">
+<h2 id="period-heading">${period.label}</h2>
+<nav class="period-nav" aria-label="Dates">${prev}<a href="${lensHref(model.lens)}">Today</a>${next}
+<form class="jump" method="get"><input type="hidden" name="view" value="${model.lens}"><label for="jump-date">Go to</label><input id="jump-date" type="date" name="date" value="${model.date}" min="1900-01-01" max="2199-12-31"><button type="submit">Go</button></form>
+</nav>
+</div>`;
+}
+
+/** A calendar or share-view page in its lens. */
+export function renderPage(model: PageModel): string {
+  const period = periodFor(model.lens, model.date);
+  const area = model.kind === "calendar" ? "c" : "v";
+  const feedLink = model.links.feed ? html`<link rel="alternate" type="text/calendar" title="${model.title}" href="${model.links.feed}">\n` : "";
+  const body = html`${masthead(model)}
+<div class="wrap">
+${lensTabs(model)}
+<main id="main" aria-labelledby="period-heading">
+${periodBar(model, period)}
+${LENS_RENDERERS[model.lens](model, period)}
+</main>
+<footer>${model.kind === "calendar" ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : ""}All times ${model.timezone}.</footer>
+</div>`;
+  return documentHtml({ title: `${model.title} · ${period.label}`, area, noindex: model.noindex, head: feedLink, body });
+}
+
+/** An error as a page: the same status code as the API would give, in words for people. */
+export function renderErrorPage(area: "c" | "v", heading: string, message: string, status: number): string {
+  const body = html`<div class="wrap"><main id="main" class="error-page">
+<p class="status">Error ${status}</p>
+<h1>${heading}</h1>
+<p>${message}</p>
+</main></div>`;
+  return documentHtml({ title: heading, area, noindex: true, body });
+}

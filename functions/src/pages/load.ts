@@ -1,0 +1,104 @@
+/**
+ * Builds page models from the store through the domain queries: the calendar's (or view's)
+ * event sources, their events read once, occurrences expanded for the lens's period only.
+ * Pages are anonymous: a calendar page shows the layers anyone may read; a view page shows
+ * what its filter lets through.
+ */
+import type { Deps } from "../domain/deps.js";
+import { expandOccurrences, loadSourceEvents } from "../domain/queries/events.js";
+import { eventSources, type EventSource } from "../domain/queries/sources.js";
+import { viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
+import { todayIn } from "../domain/recurrence/index.js";
+import type { CalendarRecord, EventRecord, Lens, ViewFilter } from "../domain/types.js";
+import { categoryColours, toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "./model.js";
+import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";
+
+/** The page's query string: `?view=` and `?date=` (anything else is ignored). */
+export interface PageQuery {
+  view?: unknown;
+  date?: unknown;
+}
+
+interface Settings {
+  timezone: string;
+  views: Lens[] | null;
+  defaultView: Lens | null;
+  filter: ViewFilter | null;
+}
+
+type Shown = Omit<PageModel, "kind" | "title" | "purpose" | "links" | "noindex">;
+
+async function loadShown(deps: Deps, sources: EventSource[], settings: Settings, query: PageQuery): Promise<Shown> {
+  const today = todayIn(settings.timezone, deps.clock());
+  const lenses = allowedLenses(settings.views);
+  const lens = chooseLens(query.view, lenses, settings.defaultView);
+  const date = pageDate(query.date, today);
+  const period = periodFor(lens, date);
+  const { filter } = settings;
+
+  const loaded = await loadSourceEvents(deps, sources);
+  const colours = categoryColours(loaded.flatMap((source) => source.events.map((e) => e.category)));
+  // One PageEvent per event, shared by all its occurrences (renderers cache per event).
+  const pageEvents = new Map<string, PageEvent>();
+  const somedayRecords: Array<{ layer: string; event: EventRecord }> = [];
+  const withSomeday = lens === "schedule" || lens === "timeline";
+  for (const { layer, events } of loaded) {
+    for (const event of events) {
+      if (event.kind !== "someday") pageEvents.set(`${layer}/${event.id}`, toPageEvent(event, layer, colours));
+      else if (withSomeday && (!filter || viewShows(filter, { layer, kind: "someday", category: event.category, date: null }))) {
+        somedayRecords.push({ layer, event });
+      }
+    }
+  }
+  // Oldest first, as GET .../events lists them.
+  somedayRecords.sort((a, b) => (a.event.created_at < b.event.created_at ? -1 : a.event.created_at > b.event.created_at ? 1 : 0));
+  const someday = somedayRecords.map(({ layer, event }) => toPageEvent(event, layer, colours));
+
+  const range = filter ? viewRange(filter, period.from, period.to) : { from: period.from, to: period.to };
+  const occurrences: PageOccurrence[] = [];
+  if (range) {
+    for (const o of expandOccurrences(loaded, range.from, range.to)) {
+      const event = pageEvents.get(`${o.layer}/${o.event_id}`)!;
+      if (filter && !viewShows(filter, { layer: o.layer, kind: event.kind, category: event.category, date: o.date })) continue;
+      occurrences.push({ date: o.date, event });
+    }
+  }
+  return { timezone: settings.timezone, lens, lenses, date, today, occurrences, someday };
+}
+
+/** `/c/{slug}`: a public or unlisted calendar, with the layers anyone may read. */
+export async function loadCalendarPage(deps: Deps, calendar: CalendarRecord, query: PageQuery): Promise<PageModel> {
+  const sources = await eventSources(deps, calendar, null);
+  const settings = { timezone: calendar.timezone, views: calendar.views, defaultView: calendar.default_view, filter: null };
+  return {
+    kind: "calendar",
+    title: calendar.name,
+    purpose: calendar.purpose,
+    links: { purposeMarkdown: `/c/${calendar.slug}/purpose.md`, feed: `/c/${calendar.slug}.ics` },
+    noindex: calendar.visibility !== "public",
+    ...(await loadShown(deps, sources, settings, query)),
+  };
+}
+
+/**
+ * `/v/{slug}`: the view's name and what its filter shows, in its lenses (else the
+ * calendar's). Nothing of the calendar itself (id, name, slug, purpose, url) goes in.
+ */
+export async function loadViewPage(deps: Deps, resolved: ResolvedView, query: PageQuery): Promise<PageModel> {
+  const { view, calendar } = resolved;
+  const sources = await viewEventSources(deps, resolved);
+  const settings = {
+    timezone: calendar.timezone,
+    views: view.display.views ?? calendar.views,
+    defaultView: view.display.default_view ?? calendar.default_view,
+    filter: view.filter,
+  };
+  return {
+    kind: "view",
+    title: view.name,
+    purpose: null,
+    links: { purposeMarkdown: null, feed: `/v/${view.slug}.ics` },
+    noindex: true,
+    ...(await loadShown(deps, sources, settings, query)),
+  };
+}

@@ -1,0 +1,356 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../functions/src/domain/ids.js";
+import { paths } from "../../functions/src/domain/paths.js";
+import type { AccessRequestRecord, AgentRecord, Role, Scope, Visibility } from "../../functions/src/domain/types.js";
+import type { AnyRoute } from "../../functions/src/http/route.js";
+import { apiRoutes } from "../../functions/src/routes/index.js";
+import { createTestApp, freshKey, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { grantRole, laterCredential, newCalendar } from "../helpers/sharing.js";
+
+/**
+ * Every route of the API, for a private, an unlisted and a public calendar, as each kind of
+ * caller, against the statuses DECISIONS section 1 implies:
+ *   401 for anonymous on a token-required route; 404 for a private calendar without a live
+ *   grant; 403 insufficient_scope for a token without the scope; 403 forbidden for too low a
+ *   role; 404 for an id under the wrong parent; else success.
+ * The rows are keyed by the route, and the test fails for a route without a row, so a new
+ * route cannot be left out.
+ */
+
+type Auth = { Authorization: string };
+type Caller = "owner" | "writer" | "reader" | "pending" | "stranger" | "anonymous" | "owner-without-grants-scope";
+const CALLERS: Caller[] = ["owner", "writer", "reader", "pending", "stranger", "anonymous", "owner-without-grants-scope"];
+const VISIBILITIES: Visibility[] = ["private", "unlisted", "public"];
+const ROLE_OF: Record<Caller, Role | null> = {
+  owner: "owner",
+  writer: "writer",
+  reader: "reader",
+  pending: null,
+  stranger: null,
+  anonymous: null,
+  "owner-without-grants-scope": "owner",
+};
+
+/**
+ * Who may call a route (DECISIONS section 1, minimum roles):
+ * - open: no token needed (mint);
+ * - agent: any valid token (identity routes, creating a calendar);
+ * - read: token optional, a live grant on a private calendar;
+ * - request: token required, a calendar the caller can see (access requests);
+ * - writer / owner: token required and that role or higher.
+ */
+type Access = "open" | "agent" | "read" | "request" | "writer" | "owner";
+
+interface Cell {
+  params?: Record<string, string>;
+  query?: string;
+  body?: object;
+}
+
+interface Fixture {
+  id: string;
+  visibility: Visibility;
+  eventId: string;
+  viewId: string;
+  layerId: string;
+  grantId: string;
+  requestId: string;
+}
+
+interface World {
+  t: TestApp;
+  agents: Record<"owner" | "writer" | "reader" | "pending" | "stranger", MintedAgent>;
+  auth: Record<Caller, Auth | undefined>;
+  calendars: Record<Visibility, Fixture>;
+  /** Another calendar of the same owner, whose children are addressed through the fixtures. */
+  elsewhere: Fixture;
+}
+
+interface Row {
+  access: Access;
+  /** The scope the route needs beyond what every caller's token carries; only grants:manage differs here. */
+  scope?: Scope;
+  /** Builds one request; `cal` is absent for routes outside a calendar. Fresh children for routes that consume them. */
+  cell: (w: World, cal: Fixture | undefined, caller: Caller) => Promise<Cell>;
+  /** For routes with a child id: the same request with a child of another calendar. */
+  wrongParent?: (w: World, cal: Fixture) => Cell;
+  /** A documented answer other than success for a caller who passes the policy. */
+  instead?: (caller: Caller) => [number, string] | undefined;
+}
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}${++counter}`;
+
+async function seedAgent(w: World): Promise<AgentRecord> {
+  const agent: AgentRecord = { id: newId("agt"), name: unique("Dummy "), created_at: w.t.clock().toISOString(), owner_user_id: null };
+  await w.t.deps.store.runTransaction(async (tx) => tx.create(paths.agent(agent.id), { ...agent }));
+  return agent;
+}
+
+/** A pending access request, written as the command would (the request and its pending marker). */
+async function seedRequest(w: World, calendarId: string, agent: Pick<AgentRecord, "id" | "name">): Promise<string> {
+  const record: AccessRequestRecord = {
+    id: newId("areq"),
+    calendar_id: calendarId,
+    agent_id: agent.id,
+    agent_name: agent.name,
+    role: "reader",
+    message: null,
+    status: "pending",
+    created_at: w.t.clock().toISOString(),
+    resolved_at: null,
+    resolved_by: null,
+  };
+  await w.t.deps.store.runTransaction(async (tx) => {
+    tx.create(paths.accessRequest(calendarId, record.id), { ...record });
+    tx.set(paths.pendingRequest(calendarId, agent.id), { request_id: record.id });
+  });
+  return record.id;
+}
+
+async function ok(res: Promise<request.Response> | request.Test): Promise<request.Response> {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`setup failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r;
+}
+
+const owner = (w: World) => w.agents.owner.auth;
+const freshEvent = async (w: World, calId: string) =>
+  (await ok(post(w.t, `/v1/calendars/${calId}/events`, owner(w)).send({ name: unique("Event ") }))).body.id as string;
+const freshView = async (w: World, calId: string) =>
+  (await ok(post(w.t, `/v1/calendars/${calId}/views`, owner(w)).send({ name: unique("View ") }))).body.id as string;
+const freshLayer = async (w: World, calId: string) => {
+  const target = await newCalendar(w.t, w.agents.owner, { name: unique("Layer ") });
+  return (await ok(post(w.t, `/v1/calendars/${calId}/layers`, owner(w)).send({ calendar_id: target.id, key: unique("k") }))).body
+    .id as string;
+};
+const freshGrant = async (w: World, calId: string) => (await grantRole(w.t, owner(w), calId, (await seedAgent(w)).id, "reader")).id;
+const freshRequest = async (w: World, calId: string) => seedRequest(w, calId, await seedAgent(w));
+
+async function fixture(w: World, visibility: Visibility): Promise<Fixture> {
+  const { id } = await newCalendar(w.t, w.agents.owner, { name: `Matrix ${visibility}`, visibility });
+  await grantRole(w.t, owner(w), id, w.agents.writer.agentId, "writer");
+  await grantRole(w.t, owner(w), id, w.agents.reader.agentId, "reader");
+  const pending = w.agents.pending;
+  return {
+    id,
+    visibility,
+    eventId: await freshEvent(w, id),
+    viewId: await freshView(w, id),
+    layerId: await freshLayer(w, id),
+    grantId: await freshGrant(w, id),
+    requestId: await seedRequest(w, id, { id: pending.agentId, name: pending.agentName }),
+  };
+}
+
+const onCal = (cal: Fixture | undefined): Fixture => {
+  if (!cal) throw new Error("this row needs a calendar");
+  return cal;
+};
+
+/** One row per route: `METHOD /path`. */
+const ROWS: Record<string, Row> = {
+  // Identity
+  "POST /v1/mint": { access: "open", cell: async () => ({ body: { name: unique("Minted ") } }) },
+  "GET /v1/me": { access: "agent", cell: async () => ({}) },
+  "GET /v1/agent-credentials": { access: "agent", cell: async () => ({}) },
+  "POST /v1/agent-credentials": { access: "agent", cell: async () => ({ body: { label: unique("matrix ") } }) },
+  "DELETE /v1/agent-credentials/{credentialId}": {
+    access: "agent",
+    cell: async (w, _cal, caller) => {
+      const auth = w.auth[caller];
+      if (!auth) return { params: { credentialId: "cred_whatever" } };
+      const res = await ok(post(w.t, "/v1/agent-credentials", auth).send({}));
+      return { params: { credentialId: res.body.credential.id } };
+    },
+    // A credential of another agent is not the caller's to see.
+    wrongParent: (w) => ({ params: { credentialId: w.agents.stranger.credentialId } }),
+  },
+
+  // Calendars
+  "POST /v1/calendars": { access: "agent", cell: async () => ({ body: { name: unique("Created ") } }) },
+  "GET /v1/calendars/{calendarId}": { access: "read", cell: async () => ({}) },
+  "PATCH /v1/calendars/{calendarId}": {
+    access: "owner",
+    cell: async (_w, cal) => ({ body: { name: `Matrix ${onCal(cal).visibility}` } }),
+  },
+
+  // Events
+  "GET /v1/calendars/{calendarId}/events": { access: "read", cell: async () => ({ query: "layers=all" }) },
+  "POST /v1/calendars/{calendarId}/events": { access: "writer", cell: async () => ({ body: { name: unique("Posted ") } }) },
+  "GET /v1/calendars/{calendarId}/events/{eventId}": {
+    access: "read",
+    cell: async (_w, cal) => ({ params: { eventId: onCal(cal).eventId } }),
+    wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId } }),
+  },
+  "PATCH /v1/calendars/{calendarId}/events/{eventId}": {
+    access: "writer",
+    cell: async (_w, cal) => ({ params: { eventId: onCal(cal).eventId }, body: { name: unique("Renamed ") } }),
+    wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId }, body: { name: "Moved?" } }),
+  },
+  "DELETE /v1/calendars/{calendarId}/events/{eventId}": {
+    access: "writer",
+    cell: async (w, cal) => ({ params: { eventId: await freshEvent(w, onCal(cal).id) } }),
+    wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId } }),
+  },
+  "GET /v1/calendars/{calendarId}/occurrences": { access: "read", cell: async () => ({ query: "from=2026-11-01&to=2026-12-31" }) },
+
+  // Grants
+  "GET /v1/calendars/{calendarId}/grants": { access: "owner", scope: "grants:manage", cell: async () => ({}) },
+  "POST /v1/calendars/{calendarId}/grants": {
+    access: "owner",
+    scope: "grants:manage",
+    cell: async (w) => ({ body: { agent_id: (await seedAgent(w)).id, role: "reader" } }),
+  },
+  "DELETE /v1/calendars/{calendarId}/grants/{grantId}": {
+    access: "owner",
+    scope: "grants:manage",
+    cell: async (w, cal) => ({ params: { grantId: await freshGrant(w, onCal(cal).id) } }),
+    wrongParent: (w) => ({ params: { grantId: w.elsewhere.grantId } }),
+  },
+
+  // Access requests
+  "GET /v1/calendars/{calendarId}/access-requests": { access: "owner", scope: "grants:manage", cell: async () => ({}) },
+  "POST /v1/calendars/{calendarId}/access-requests": {
+    access: "request",
+    cell: async () => ({ body: { role: "owner", message: "matrix" } }),
+    instead: (caller) => (ROLE_OF[caller] === "owner" ? [409, "already_granted"] : undefined),
+  },
+  "POST /v1/calendars/{calendarId}/access-requests/{requestId}": {
+    access: "owner",
+    scope: "grants:manage",
+    cell: async (w, cal) => ({ params: { requestId: await freshRequest(w, onCal(cal).id) }, body: { resolution: "deny" } }),
+    wrongParent: (w) => ({ params: { requestId: w.elsewhere.requestId }, body: { resolution: "deny" } }),
+  },
+
+  // Share views
+  "GET /v1/calendars/{calendarId}/views": { access: "owner", cell: async () => ({}) },
+  "POST /v1/calendars/{calendarId}/views": { access: "owner", cell: async () => ({ body: { name: unique("Posted view ") } }) },
+  "PATCH /v1/calendars/{calendarId}/views/{viewId}": {
+    access: "owner",
+    cell: async (_w, cal) => ({ params: { viewId: onCal(cal).viewId }, body: { name: unique("Renamed view ") } }),
+    wrongParent: (w) => ({ params: { viewId: w.elsewhere.viewId }, body: { name: "Moved?" } }),
+  },
+  "DELETE /v1/calendars/{calendarId}/views/{viewId}": {
+    access: "owner",
+    cell: async (w, cal) => ({ params: { viewId: await freshView(w, onCal(cal).id) } }),
+    wrongParent: (w) => ({ params: { viewId: w.elsewhere.viewId } }),
+  },
+
+  // Layers
+  "GET /v1/calendars/{calendarId}/layers": { access: "read", cell: async () => ({}) },
+  "POST /v1/calendars/{calendarId}/layers": {
+    access: "owner",
+    cell: async (w) => {
+      const target = await newCalendar(w.t, w.agents.owner, { name: unique("Attached ") });
+      return { body: { calendar_id: target.id, key: unique("key") } };
+    },
+  },
+  "DELETE /v1/calendars/{calendarId}/layers/{layerId}": {
+    access: "owner",
+    cell: async (w, cal) => ({ params: { layerId: await freshLayer(w, onCal(cal).id) } }),
+    wrongParent: (w) => ({ params: { layerId: w.elsewhere.layerId } }),
+  },
+};
+
+const keyOf = (route: AnyRoute) => `${route.method.toUpperCase()} ${route.path}`;
+const isCalendarRoute = (route: AnyRoute) => route.path.includes("{calendarId}");
+
+const atLeast = (role: Role | null, min: Role) => role !== null && ["reader", "writer", "owner"].indexOf(role) >= ["reader", "writer", "owner"].indexOf(min);
+
+/** The answer DECISIONS section 1 implies, in its order of precedence. */
+function expected(row: Row, visibility: Visibility | undefined, caller: Caller): [number, string | null] {
+  if (row.access === "open") return [200, null];
+  if (caller === "anonymous" && row.access !== "read") return [401, "unauthorized"];
+  if (row.access === "agent") return [200, null];
+  const role = ROLE_OF[caller];
+  if (visibility === "private" && role === null) return [404, "not_found"];
+  if (row.scope === "grants:manage" && caller === "owner-without-grants-scope") return [403, "insufficient_scope"];
+  const min: Role | null = row.access === "owner" ? "owner" : row.access === "writer" ? "writer" : null;
+  if (min && !atLeast(role, min)) return [403, "forbidden"];
+  return row.instead?.(caller) ?? [200, null];
+}
+
+function send(w: World, route: AnyRoute, cal: Fixture | undefined, auth: Auth | undefined, cell: Cell) {
+  const params: Record<string, string> = { ...(cal ? { calendarId: cal.id } : {}), ...cell.params };
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!(name in params)) throw new Error(`row for ${keyOf(route)} gives no {${name}}`);
+    return params[name];
+  });
+  const url = cell.query ? `${path}?${cell.query}` : path;
+  let req = request(w.t.app)[route.method](url);
+  if (route.method === "post") req = req.set("Idempotency-Key", freshKey());
+  if (auth) req = req.set(auth);
+  return route.method === "post" || route.method === "patch" ? req.send(cell.body ?? {}) : req;
+}
+
+const world = {} as World;
+
+beforeAll(async () => {
+  world.t = createTestApp();
+  const agents = {
+    owner: await mintAgent(world.t, "Matrix Owner"),
+    writer: await mintAgent(world.t, "Matrix Writer"),
+    reader: await mintAgent(world.t, "Matrix Reader"),
+    pending: await mintAgent(world.t, "Matrix Pending"),
+    stranger: await mintAgent(world.t, "Matrix Stranger"),
+  };
+  world.agents = agents;
+  world.auth = {
+    owner: agents.owner.auth,
+    writer: agents.writer.auth,
+    reader: agents.reader.auth,
+    pending: agents.pending.auth,
+    stranger: agents.stranger.auth,
+    anonymous: undefined,
+    "owner-without-grants-scope": await laterCredential(world.t, agents.owner),
+  };
+  world.calendars = {
+    private: await fixture(world, "private"),
+    unlisted: await fixture(world, "unlisted"),
+    public: await fixture(world, "public"),
+  };
+  world.elsewhere = await fixture(world, "private");
+});
+afterAll(() => world.t.close());
+
+describe("access matrix", () => {
+  it("has a row for every route of the API, and no row for a route that does not exist", () => {
+    const routeKeys = apiRoutes.map(keyOf);
+    expect(routeKeys.filter((k) => !(k in ROWS)), "routes without a row in ROWS").toEqual([]);
+    expect(Object.keys(ROWS).filter((k) => !routeKeys.includes(k)), "rows for routes that do not exist").toEqual([]);
+  });
+
+  describe.each(apiRoutes.map((route) => [keyOf(route), route] as const))("%s", (key, route) => {
+    const visibilities: Array<Visibility | undefined> = isCalendarRoute(route) ? VISIBILITIES : [undefined];
+
+    it.each(visibilities.map((v) => [v ?? "no calendar", v] as const))("answers every caller as DECISIONS implies (%s)", async (_label, visibility) => {
+      const row = ROWS[key];
+      if (!row) throw new Error(`no row for ${key} in ROWS`);
+      const cal = visibility ? world.calendars[visibility] : undefined;
+      const mismatches: string[] = [];
+      for (const caller of CALLERS) {
+        const cell = await row.cell(world, cal, caller);
+        const res = await send(world, route, cal, world.auth[caller], cell);
+        const [status, code] = expected(row, visibility, caller);
+        const gotCode = res.body?.error?.code ?? null;
+        if (res.status !== status || (code !== null && gotCode !== code)) {
+          mismatches.push(`${caller}: expected ${status} ${code ?? ""}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    });
+
+    if (ROWS[key]?.wrongParent) {
+      it("answers 404 for an id of another calendar addressed through this one, even to its owner", async () => {
+        const row = ROWS[key];
+        for (const visibility of visibilities) {
+          const cal = visibility ? world.calendars[visibility] : undefined;
+          const res = await send(world, route, cal, world.auth.owner, row.wrongParent!(world, cal ?? world.elsewhere));
+          expect([res.status, res.body?.error?.code], `${visibility ?? "no calendar"}: ${JSON.stringify(res.body)}`).toEqual([404, "not_found"]);
+        }
+      });
+    }
+  });
+});

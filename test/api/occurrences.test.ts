@@ -1,0 +1,184 @@
+import request from "supertest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { paths } from "../../functions/src/domain/paths.js";
+import type { LayerRecord } from "../../functions/src/domain/types.js";
+import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { seedGrant } from "../helpers/grants.js";
+
+let t: TestApp;
+beforeEach(() => {
+  t = createTestApp();
+});
+afterEach(() => t.close());
+
+interface Occ {
+  event_id: string;
+  layer: string;
+  date: string;
+  start_time: string | null;
+  end_time: string | null;
+  start: string | null;
+  end: string | null;
+  name: string;
+  category: string | null;
+}
+
+async function calendarOf(agent: MintedAgent, body: Record<string, unknown>): Promise<string> {
+  return (await post(t, "/v1/calendars", agent.auth).send(body).expect(200)).body.id;
+}
+
+async function createEvent(agent: MintedAgent, calendarId: string, body: Record<string, unknown>): Promise<{ id: string }> {
+  return (await post(t, `/v1/calendars/${calendarId}/events`, agent.auth).send(body).expect(200)).body;
+}
+
+async function occurrences(calendarId: string, from: string, to: string, auth?: { Authorization: string }): Promise<Occ[]> {
+  const req = request(t.app).get(`/v1/calendars/${calendarId}/occurrences?from=${from}&to=${to}`);
+  const res = await (auth ? req.set(auth) : req).expect(200);
+  return res.body.occurrences;
+}
+
+const byDate = (list: Occ[]) => new Map(list.map((o) => [o.date, o]));
+
+describe("GET .../occurrences", () => {
+  it("requires from and to, at most 366 days apart; private calendars are 404 without a grant", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const reader = await mintAgent(t, "Reader");
+    const stranger = await mintAgent(t, "Stranger");
+    const open = await calendarOf(owner, { name: "Open" });
+    const hidden = await calendarOf(owner, { name: "Hidden", visibility: "private" });
+    await seedGrant(t.deps, { calendarId: hidden, agentId: reader.agentId, role: "reader" });
+    const get = (cal: string, query: string) => request(t.app).get(`/v1/calendars/${cal}/occurrences${query}`);
+
+    expectError(await get(open, "?from=2026-01-01&to=2026-01-31").set("Authorization", "Bearer nope"), 401, "unauthorized");
+    for (const [query, field] of [
+      ["", "from"],
+      ["?from=2026-01-01", "to"],
+      ["?to=2026-01-01", "from"],
+      ["?from=2026-02-30&to=2026-03-01", "from"],
+      ["?from=2026-03-02&to=2026-03-01", "to"],
+      ["?from=2026-01-01&to=2027-01-02", "to"],
+      ["?from=2026-01-01&to=2026-01-02&kind=x", "kind"],
+    ]) {
+      const res = await get(open, query);
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.field, query).toBe(field);
+    }
+    expectError(await get(hidden, "?from=2026-01-01&to=2026-01-31"), 404, "not_found");
+    expectError(await get(hidden, "?from=2026-01-01&to=2026-01-31").set(stranger.auth), 404, "not_found");
+    expect(await occurrences(hidden, "2026-01-01", "2026-01-31", reader.auth)).toEqual([]);
+    // 366 days counting both ends is the most allowed (a leap year's worth).
+    expect(await occurrences(open, "2026-01-01", "2027-01-01")).toEqual([]);
+  });
+
+  it("a weekly 09:30 Europe/Berlin event keeps 09:30 local across both DST changes", async () => {
+    const owner = await mintAgent(t);
+    const cal = await calendarOf(owner, { name: "Berlin", timezone: "Europe/Berlin" });
+    const event = await createEvent(owner, cal, {
+      name: "Standup",
+      recur: { type: "weekly", day: 1, starts: "2026-01-01" },
+      start_time: "09:30",
+      end_time: "10:15",
+      category: "team",
+    });
+    const all = await occurrences(cal, "2026-01-01", "2026-12-31");
+    expect(all).toHaveLength(52); // 2026 has 52 Mondays
+    for (const o of all) {
+      expect(new Date(`${o.date}T00:00:00Z`).getUTCDay()).toBe(1);
+      expect(o.start).toMatch(new RegExp(`^${o.date}T09:30:00\\+0[12]:00$`));
+      expect(o.end).toMatch(new RegExp(`^${o.date}T10:15:00\\+0[12]:00$`));
+    }
+    const at = byDate(all);
+    // Summer time runs from 2026-03-29 to 2026-10-25 in Berlin.
+    expect(at.get("2026-03-23")).toEqual({
+      event_id: event.id,
+      layer: "main",
+      date: "2026-03-23",
+      start_time: "09:30",
+      end_time: "10:15",
+      start: "2026-03-23T09:30:00+01:00",
+      end: "2026-03-23T10:15:00+01:00",
+      name: "Standup",
+      category: "team",
+    });
+    expect(at.get("2026-03-30")?.start).toBe("2026-03-30T09:30:00+02:00");
+    expect(at.get("2026-10-19")?.start).toBe("2026-10-19T09:30:00+02:00");
+    expect(at.get("2026-10-26")?.start).toBe("2026-10-26T09:30:00+01:00");
+    expect(Date.parse(at.get("2026-03-30")!.start!)).toBe(Date.parse("2026-03-30T07:30:00Z"));
+    expect(Date.parse(at.get("2026-03-23")!.start!)).toBe(Date.parse("2026-03-23T08:30:00Z"));
+    expect(all.filter((o) => o.start!.endsWith("+02:00"))).toHaveLength(30);
+  });
+
+  it("America/New_York: offsets around both changes, a repeated hour takes its first instant, a skipped one moves forward", async () => {
+    const owner = await mintAgent(t);
+    const cal = await calendarOf(owner, { name: "NYC", timezone: "America/New_York" });
+    // Sundays 01:30: DST starts 2026-03-08 at 02:00 and ends 2026-11-01 at 02:00.
+    await createEvent(owner, cal, { name: "Night shift", recur: { type: "weekly", day: 7, starts: "2026-03-01" }, start_time: "01:30" });
+    const sundays = byDate(await occurrences(cal, "2026-03-01", "2026-11-08"));
+    expect(sundays.get("2026-03-01")?.start).toBe("2026-03-01T01:30:00-05:00");
+    expect(sundays.get("2026-03-08")?.start).toBe("2026-03-08T01:30:00-05:00");
+    expect(sundays.get("2026-03-15")?.start).toBe("2026-03-15T01:30:00-04:00");
+    expect(sundays.get("2026-11-01")?.start).toBe("2026-11-01T01:30:00-04:00");
+    expect(sundays.get("2026-11-08")?.start).toBe("2026-11-08T01:30:00-05:00");
+
+    await createEvent(owner, cal, { name: "Gap", date: "2026-03-08", start_time: "02:30", end_time: "04:00" });
+    const gap = (await occurrences(cal, "2026-03-08", "2026-03-08")).find((o) => o.name === "Gap");
+    expect(gap).toMatchObject({ start_time: "02:30", start: "2026-03-08T03:30:00-04:00", end: "2026-03-08T04:00:00-04:00" });
+  });
+
+  it("sorts by date then time (untimed first), expands only in range, and never lists someday events", async () => {
+    const owner = await mintAgent(t);
+    const cal = await calendarOf(owner, { name: "Mixed" });
+    await createEvent(owner, cal, { name: "someday" });
+    await createEvent(owner, cal, { name: "daily 18:00", recur: { type: "daily", starts: "2026-12-01", until: "2026-12-03" }, start_time: "18:00" });
+    await createEvent(owner, cal, { name: "every 2nd day", recur: { type: "daily", interval: 2, starts: "2026-11-30" } });
+    await createEvent(owner, cal, { name: "one-off 09:00", date: "2026-12-02", start_time: "09:00", end_time: "09:45" });
+    await createEvent(owner, cal, { name: "outside", date: "2026-12-10" });
+    await createEvent(owner, cal, { name: "last day", recur: { type: "monthly", day: -1, starts: "2026-01-01" } });
+
+    const list = await occurrences(cal, "2026-12-01", "2026-12-04");
+    expect(list.map((o) => `${o.date} ${o.name}`)).toEqual([
+      "2026-12-01 daily 18:00",
+      "2026-12-02 every 2nd day",
+      "2026-12-02 one-off 09:00",
+      "2026-12-02 daily 18:00",
+      "2026-12-03 daily 18:00",
+      "2026-12-04 every 2nd day",
+    ]);
+    const untimed = list.find((o) => o.name === "every 2nd day")!;
+    expect(untimed).toMatchObject({ start_time: null, end_time: null, start: null, end: null, layer: "main" });
+    expect(list.find((o) => o.name === "one-off 09:00")).toMatchObject({ start: "2026-12-02T09:00:00+00:00", end: "2026-12-02T09:45:00+00:00" });
+    expect(list.find((o) => o.name === "daily 18:00")!.end).toBeNull();
+    expect((await occurrences(cal, "2026-12-31", "2026-12-31")).map((o) => o.name)).toEqual(["last day"]);
+  });
+
+  it("includes readable layers, each in its own calendar's timezone, marked by layer key", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const host = await calendarOf(owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" });
+    const tokyo = await calendarOf(owner, { name: "Tokyo", timezone: "Asia/Tokyo" });
+    const secret = await calendarOf(owner, { name: "Secret", visibility: "private" });
+    await seedLayer(host, tokyo, "tokyo");
+    await seedLayer(host, secret, "secret");
+    await createEvent(owner, host, { name: "host", date: "2026-12-01", start_time: "09:00" });
+    await createEvent(owner, tokyo, { name: "tokyo", recur: { type: "daily", starts: "2026-12-01" }, start_time: "08:00" });
+    await createEvent(owner, secret, { name: "secret", date: "2026-12-01" });
+
+    const anon = await occurrences(host, "2026-12-01", "2026-12-01");
+    expect(anon.map((o) => [o.name, o.layer, o.start])).toEqual([
+      ["tokyo", "tokyo", "2026-12-01T08:00:00+09:00"],
+      ["host", "main", "2026-12-01T09:00:00+01:00"],
+    ]);
+    const asOwner = await occurrences(host, "2026-12-01", "2026-12-01", owner.auth);
+    expect(asOwner.map((o) => o.layer)).toEqual(["secret", "tokyo", "main"]);
+  });
+});
+
+async function seedLayer(hostId: string, calendarId: string, key: string): Promise<void> {
+  const layer: LayerRecord = {
+    id: `lyr_${key}`,
+    calendar_id: calendarId,
+    host_calendar_id: hostId,
+    key,
+    created_at: t.deps.clock().toISOString(),
+  };
+  await t.deps.store.runTransaction(async (tx) => tx.set(paths.layer(hostId, layer.id), { ...layer }));
+}

@@ -1,0 +1,276 @@
+/**
+ * End to end through the Firebase emulators: `npm run build`, then
+ * `firebase emulators:exec --only functions,hosting --project demo-almanac` with the deployed
+ * entry point (functions/lib/index.js: `api` and `pages`) on the Firestore adapter, against
+ * @firestore-emulator/server started here (FIRESTORE_EMULATOR_HOST is passed down to the
+ * functions). Every request goes through the Hosting port, so firebase.json's rewrites are
+ * what is tested.
+ *
+ * ALMANAC_E2E_FIRESTORE=emulator runs the same test on the full emulator suite instead
+ * (`--only functions,hosting,firestore`: Firebase's own Firestore emulator, which needs Java 21);
+ * see docs/e2e.md.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { FirestoreServer } from "@firestore-emulator/server";
+import ical, { type VEvent } from "node-ical";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
+const HAS_FIREBASE = existsSync(FIREBASE);
+const HOSTING = "http://127.0.0.1:5000";
+/** Firebase's Firestore emulator (port 8080 in firebase.json) instead of @firestore-emulator/server. */
+const REAL_FIRESTORE = process.env.ALMANAC_E2E_FIRESTORE === "emulator";
+const ONLY = REAL_FIRESTORE ? "functions,hosting,firestore" : "functions,hosting";
+/** firebase.json's ports, and those of the emulators that start with them (hub, logging, eventarc, tasks). */
+const EMULATOR_PORTS = [5000, 5001, 4400, 4500, 9299, 9499, ...(REAL_FIRESTORE ? [8080] : [])];
+const STEP = { timeout: 120_000 };
+
+let firestore: FirestoreServer | undefined;
+let emulators: ChildProcess | undefined;
+let exited: Promise<number | null> | undefined;
+let signalDir: string;
+let output = "";
+
+const run = promisify(execFile);
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+const tail = () => output.split("\n").slice(-40).join("\n");
+
+/** Resolves once the hold script reports the emulators ready; rejects if the CLI exits first. */
+async function waitForReady(limitMs: number): Promise<void> {
+  const started = Date.now();
+  let code: number | null | "running" = "running";
+  void exited!.then((c) => (code = c));
+  while (!existsSync(join(signalDir, "ready"))) {
+    if (code !== "running") throw new Error(`firebase emulators:exec exited (${code}) before the emulators were ready:\n${tail()}`);
+    if (Date.now() - started > limitMs) throw new Error(`the emulators were not ready after ${limitMs} ms:\n${tail()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+beforeAll(async () => {
+  if (!HAS_FIREBASE) return;
+  const busy = [];
+  for (const port of EMULATOR_PORTS) if (!(await portIsFree(port))) busy.push(port);
+  if (busy.length > 0) throw new Error(`ports ${busy.join(", ")} are in use; the emulators need them (see firebase.json)`);
+
+  await run("npm", ["run", "build"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+
+  // The functions emulator passes its environment on to the functions it runs; with the
+  // Firestore emulator in the suite, it points them at that one itself.
+  const env: NodeJS.ProcessEnv = { ...process.env, PUBLIC_BASE_URL: HOSTING, NO_UPDATE_NOTIFIER: "1" };
+  delete env.FIRESTORE_EMULATOR_HOST;
+  if (!REAL_FIRESTORE) {
+    const port = await freePort();
+    firestore = new FirestoreServer();
+    await firestore.start(port);
+    env.FIRESTORE_EMULATOR_HOST = `127.0.0.1:${port}`;
+  }
+
+  signalDir = mkdtempSync(join(tmpdir(), "almanac-e2e-"));
+  const script = `node test/e2e/hold-emulators.mjs ${signalDir} 600000`;
+  emulators = spawn(FIREBASE, ["emulators:exec", "--only", ONLY, "--project", "demo-almanac", script], {
+    cwd: ROOT,
+    env,
+    detached: true, // its own process group, so that a stuck run can be stopped with its children
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  emulators.stdout!.on("data", (chunk) => (output += chunk));
+  emulators.stderr!.on("data", (chunk) => (output += chunk));
+  const child = emulators;
+  exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  await waitForReady(180_000);
+}, 300_000);
+
+afterAll(async () => {
+  if (emulators && emulators.exitCode === null) {
+    writeFileSync(join(signalDir, "done"), "");
+    const stopped = await Promise.race([exited!.then(() => true), new Promise((r) => setTimeout(() => r(false), 60_000))]);
+    if (!stopped && emulators.pid) process.kill(-emulators.pid, "SIGTERM");
+  }
+  await firestore?.stop();
+  if (signalDir) rmSync(signalDir, { recursive: true, force: true });
+}, 90_000);
+
+const http = (path: string, init: RequestInit = {}) => fetch(`${HOSTING}${path}`, { redirect: "manual", ...init });
+
+let idempotency = 0;
+function postJson(path: string, body: unknown, token?: string, method = "POST") {
+  return http(path, {
+    method,
+    headers: {
+      "Content-Type": "application/json",
+      ...(method === "POST" ? { "Idempotency-Key": `e2e-${Date.now()}-${++idempotency}` } : {}),
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function json<T = Record<string, any>>(res: Response, status = 200): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text.slice(0, 500)).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+describe.skipIf(!HAS_FIREBASE)(
+  HAS_FIREBASE
+    ? `Firebase emulators (${ONLY}), through Hosting`
+    : "Firebase emulators: skipped, firebase-tools is not installed (node_modules/.bin/firebase)",
+  () => {
+    let token: string;
+    let calendarId: string;
+    let slug: string;
+    let standupId: string;
+
+    it("serves the landing page and the agents' docs as static files", STEP, async () => {
+      const home = await http("/");
+      expect(home.status).toBe(200);
+      expect(home.headers.get("content-type")).toMatch(/^text\/html/);
+      const page = await home.text();
+      for (const link of ['href="/llms.txt"', 'href="/openapi.json"', "/v1/mint"]) expect(page).toContain(link);
+      const llms = await http("/llms.txt");
+      expect(llms.status).toBe(200);
+      expect(llms.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    });
+
+    it("mints an agent and reads /v1/me through the api function on Firestore", STEP, async () => {
+      const minted = await json(await postJson("/v1/mint", { name: "E2E agent", calendar: { name: "E2E Launch", timezone: "Europe/Berlin" } }));
+      token = minted.token;
+      calendarId = minted.calendar.id;
+      slug = minted.calendar.slug;
+      expect(token).toMatch(/^svc_agent_/);
+      expect(minted.calendar.url).toBe(`${HOSTING}/c/${slug}`);
+      const me = await json(await http("/v1/me", { headers: { Authorization: `Bearer ${token}` } }));
+      expect(me.agent.id).toBe(minted.agent.id);
+      expect(me.grants.map((g: { calendar_id: string }) => g.calendar_id)).toContain(calendarId);
+    });
+
+    it("answers API errors with the JSON envelope where the app sees the request", STEP, async () => {
+      const missing = await json(await http("/v1/no-such-route"), 404);
+      expect(missing.error.code).toBe("not_found");
+      const unauthorized = await json(await http("/v1/me"), 401);
+      expect(unauthorized.error.code).toBe("unauthorized");
+      // The framework parses bodies before the app runs; the app still holds them to 64 KiB.
+      const large = await json(await postJson("/v1/mint", { name: "x".repeat(70 * 1024) }), 413);
+      expect(large.error.code).toBe("payload_too_large");
+      const text = await json(await http("/v1/mint", { method: "POST", headers: { "Content-Type": "text/plain", "Idempotency-Key": "e2e-text" }, body: "hi" }), 415);
+      expect(text.error.code).toBe("unsupported_media_type");
+      // Invalid JSON never reaches the app: the functions framework rejects it with its own
+      // 400 (GoogleCloudPlatform/functions-framework-nodejs#686). The status still matches.
+      const invalid = await postJson("/v1/mint", '{"name":');
+      expect(invalid.status).toBe(400);
+    });
+
+    it("creates a recurring event and shows it on /c/{slug} through the pages function", STEP, async () => {
+      const standup = await json(
+        await postJson(
+          `/v1/calendars/${calendarId}/events`,
+          { name: "E2E standup", recur: { type: "weekly", day: 1, starts: "2026-11-23" }, start_time: "09:30", end_time: "09:45" },
+          token,
+        ),
+      );
+      standupId = standup.id;
+      expect(standup.kind).toBe("recurring");
+      await json(await postJson(`/v1/calendars/${calendarId}/events`, { name: "E2E someday" }, token));
+
+      const page = await http(`/c/${slug}?view=month&date=2027-01-04`);
+      const html = await page.text();
+      expect(page.status, html.slice(0, 300)).toBe(200);
+      expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(page.headers.get("x-robots-tag")).toBe("noindex");
+      expect(html).toContain("E2E Launch");
+      expect(html).toContain("E2E standup");
+    });
+
+    it("serves the calendar feed with the series as an RRULE, and 304 for its ETag", STEP, async () => {
+      const res = await http(`/c/${slug}.ics`);
+      const text = await res.text();
+      expect(res.status, text.slice(0, 300)).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/calendar; charset=utf-8");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(text).toContain("DTSTART;TZID=Europe/Berlin:20261123T093000");
+      expect(text).toContain("RRULE:FREQ=WEEKLY;BYDAY=MO;WKST=MO");
+      expect(text).not.toContain("E2E someday");
+
+      const series = Object.values(ical.sync.parseICS(text)).find((c): c is VEvent => c?.type === "VEVENT" && c.summary === "E2E standup");
+      const occurrences = await json(await http(`/v1/calendars/${calendarId}/occurrences?from=2027-01-01&to=2027-04-30`));
+      const expected = occurrences.occurrences
+        .filter((o: { event_id: string }) => o.event_id === standupId)
+        .map((o: { start: string }) => new Date(o.start).toISOString());
+      expect(expected.length).toBeGreaterThan(15);
+      const parsed = series!.rrule!.between(new Date("2027-01-01T00:00:00Z"), new Date("2027-05-01T00:00:00Z"), true).map((d) => d.toISOString());
+      expect(parsed).toEqual(expected);
+
+      const etag = res.headers.get("etag")!;
+      expect(etag).toMatch(/^"/);
+      const again = await http(`/c/${slug}.ics`, { headers: { "If-None-Match": etag } });
+      expect(again.status).toBe(304);
+    });
+
+    it("serves a share view's feed under its own name", STEP, async () => {
+      const view = await json(await postJson(`/v1/calendars/${calendarId}/views`, { name: "E2E public view" }, token));
+      const res = await http(`/v/${view.slug}.ics`);
+      const text = await res.text();
+      expect(res.status, text.slice(0, 300)).toBe(200);
+      expect(text).toContain("X-WR-CALNAME:E2E public view");
+      expect(text).toContain("SUMMARY:E2E standup");
+      expect(text).not.toContain("E2E Launch");
+      expect(text).not.toContain(`/c/${slug}`);
+    });
+
+    it("answers 308 from the old slug to the new one after a rename, page and feed", STEP, async () => {
+      const renamed = await json(await postJson(`/v1/calendars/${calendarId}`, { slug: `${slug}-renamed` }, token, "PATCH"));
+      expect(renamed.slug).toBe(`${slug}-renamed`);
+
+      const moved = await http(`/c/${slug}?view=week`);
+      expect(moved.status).toBe(308);
+      expect(moved.headers.get("location")).toBe(`/c/${slug}-renamed?view=week`);
+      const followed = await http(moved.headers.get("location")!);
+      expect(followed.status).toBe(200);
+      expect(await followed.text()).toContain("E2E Launch");
+
+      const feed = await http(`/c/${slug}.ics`);
+      expect(feed.status).toBe(308);
+      expect(feed.headers.get("location")).toBe(`/c/${slug}-renamed.ics`);
+      expect((await http(feed.headers.get("location")!)).status).toBe(200);
+    });
+
+    it("serves /openapi.json through the api function", STEP, async () => {
+      const doc = await json(await http("/openapi.json"));
+      expect(doc.openapi).toMatch(/^3\.1/);
+      expect(doc.info.version).toBe("0.5.0");
+    });
+
+    it("shuts the emulators down cleanly", STEP, async () => {
+      writeFileSync(join(signalDir, "done"), "");
+      const code = await exited!;
+      expect(code, tail()).toBe(0);
+      expect(output).toContain("Loaded functions definitions from source: api, pages");
+    });
+  },
+);

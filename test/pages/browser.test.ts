@@ -1,0 +1,142 @@
+/**
+ * The pages in a real browser: Debian's chromium driven by playwright-core against the local
+ * server (API + pages on a temporary SQLite store). Each lens and a share view, at desktop
+ * and phone widths, in light and dark: no serious or critical axe-core violations, nothing
+ * refused by the Content-Security-Policy, and a screenshot in docs/screenshots/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLocalServer } from "../../functions/src/server.js";
+import { testClock, type TestApp } from "../helpers/app.js";
+import { seedDemo, type Demo } from "./site.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** A Tuesday, so this week's lens shows the demo's busiest days. */
+const TODAY = "2026-11-24T09:00:00.000Z";
+const SCREENSHOTS = resolve(import.meta.dirname, "../../docs/screenshots");
+const AXE = resolve(import.meta.dirname, "../../node_modules/axe-core/axe.min.js");
+
+const SIZES = {
+  desktop: { width: 1280, height: 860 },
+  phone: { width: 390, height: 844 },
+} as const;
+const SCHEMES = ["light", "dark"] as const;
+const LENSES = ["month", "week", "schedule", "timeline"] as const;
+
+// A 1x1 amber PNG, served for the demo's image art (the browser reaches no other host).
+const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8v5ThPwAG3AKaGvSlKQAAAABJRU5ErkJggg==", "base64");
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown; failureSummary?: string }>;
+}
+
+describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
+  let browser: Browser;
+  let origin: string;
+  let demo: Demo;
+  let close: () => Promise<void>;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "almanac-browser-"));
+    const local = await startLocalServer({ port: 0, dataDir, clock: testClock(TODAY), log: () => {} });
+    close = local.close;
+    origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
+    // supertest speaks to the listening server: seeding goes through the real API.
+    demo = await seedDemo({ app: local.server } as unknown as Pick<TestApp, "app">);
+    expect((await request(local.server).get("/c/launch-plan")).status).toBe(200);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await close?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function context(size: keyof typeof SIZES, scheme: (typeof SCHEMES)[number], bypassCSP: boolean): Promise<BrowserContext> {
+    const ctx = await browser.newContext({ viewport: SIZES[size], colorScheme: scheme, bypassCSP, deviceScaleFactor: 1, locale: "en-US" });
+    await ctx.route("https://images.example.com/**", (route) => route.fulfill({ status: 200, contentType: "image/png", body: PIXEL }));
+    return ctx;
+  }
+
+  async function open(ctx: BrowserContext, path: string): Promise<{ page: Page; refused: string[] }> {
+    const page = await ctx.newPage();
+    const refused: string[] = [];
+    page.on("console", (msg) => {
+      if (/Content Security Policy|Refused to/i.test(msg.text())) refused.push(msg.text());
+    });
+    const res = await page.goto(`${origin}${path}`, { waitUntil: "load" });
+    expect(res?.status()).toBe(200);
+    return { page, refused };
+  }
+
+  async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+    await page.addScriptTag({ path: AXE });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }).axe;
+      return (await axe.run(document)).violations;
+    });
+    return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  }
+
+  const pages = () => [
+    ...LENSES.map((lens) => ({ name: `calendar-${lens}`, path: `/c/launch-plan?view=${lens}` })),
+    { name: "view-schedule", path: `/v/${demo.view.slug}` },
+  ];
+
+  for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
+    for (const scheme of SCHEMES) {
+      it(`renders every lens and the view page at ${size} width in ${scheme}, under the CSP, accessibly`, async () => {
+        const strict = await context(size, scheme, false);
+        const axeContext = await context(size, scheme, true);
+        try {
+          for (const { name, path } of pages()) {
+            const { page, refused } = await open(strict, path);
+            expect(refused, `${name}: ${refused.join("\n")}`).toEqual([]);
+            // The stylesheet applied (no inline styles needed): the body has the scheme's background.
+            const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+            expect(background).toBe(scheme === "light" ? "rgb(247, 246, 242)" : "rgb(19, 21, 23)");
+            await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size}-${scheme}.png`), fullPage: true });
+            await page.close();
+
+            const audited = await open(axeContext, path);
+            const violations = await seriousViolations(audited.page);
+            expect(violations.map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`)).toEqual([]);
+            await audited.page.close();
+          }
+        } finally {
+          await strict.close();
+          await axeContext.close();
+        }
+      }, 120_000);
+    }
+  }
+
+  it("lays the month grid out as a list on a phone, and shows art images", async () => {
+    const ctx = await context("phone", "light", false);
+    try {
+      const { page } = await open(ctx, "/c/launch-plan?view=month&date=2026-11-01");
+      // Days without events and days of other months are hidden; a day with events is a block.
+      const hiddenEmpty = await page.locator("td.day.empty").first().evaluate((el) => getComputedStyle(el).display);
+      expect(hiddenEmpty).toBe("none");
+      expect(await page.locator("table.month tbody tr").first().evaluate((el) => getComputedStyle(el).display)).toBe("block");
+      const art = page.locator('img.art[referrerpolicy="no-referrer"]').first();
+      expect(await art.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    } finally {
+      await ctx.close();
+    }
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Test helpers for the public pages: the API and the pages app on one store (dispatched by
+ * path, as Hosting rewrites and the local server do), and a demo calendar seeded through
+ * the API with one-off, recurring, someday and layer events and a share view.
+ */
+import express, { type Express } from "express";
+import request from "supertest";
+import { expect } from "vitest";
+import { createPagesApp } from "../../functions/src/pages/app.js";
+import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+
+/** The whole site of a test: `/v1` and `/c`, `/v` pages on one SQLite store and clock (2026-11-22T10:00Z). */
+export function createSiteTestApp(options: Parameters<typeof createTestApp>[0] = {}): TestApp {
+  const t = createTestApp(options);
+  const pages = createPagesApp(t.deps);
+  const api = t.app;
+  const root: Express = express();
+  root.use((req, res) => (req.path.startsWith("/c/") || req.path.startsWith("/v/") ? pages(req, res) : api(req, res)));
+  return { ...t, app: root, http: () => request.agent(root) };
+}
+
+type Auth = { Authorization: string };
+type Body = Record<string, unknown>;
+
+export async function createCalendar(t: Pick<TestApp, "app">, auth: Auth, body: Body): Promise<{ id: string; slug: string; name: string }> {
+  const res = await post(t, "/v1/calendars", auth).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export async function createEvent(t: Pick<TestApp, "app">, auth: Auth, calendarId: string, body: Body): Promise<{ id: string }> {
+  const res = await post(t, `/v1/calendars/${calendarId}/events`, auth).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export async function patchCalendar(t: Pick<TestApp, "app">, auth: Auth, calendarId: string, body: Body) {
+  const res = await request(t.app).patch(`/v1/calendars/${calendarId}`).set(auth).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { slug: string };
+}
+
+export async function attachLayer(t: Pick<TestApp, "app">, auth: Auth, hostId: string, calendarId: string, key: string) {
+  const res = await post(t, `/v1/calendars/${hostId}/layers`, auth).send({ calendar_id: calendarId, key });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+export async function createView(t: Pick<TestApp, "app">, auth: Auth, calendarId: string, body: Body): Promise<{ id: string; slug: string; url: string }> {
+  const res = await post(t, `/v1/calendars/${calendarId}/views`, auth).send(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+export const DEMO_PURPOSE = `Everything that has to happen for the **Q4 launch**, in one place.
+
+## How we use it
+- Agents add milestones as soon as they are agreed.
+- Design work comes from the [design team's calendar](https://example.com/design).
+`;
+
+export interface Demo {
+  owner: MintedAgent;
+  calendar: { id: string; slug: string; name: string };
+  design: { id: string; slug: string; name: string };
+  view: { id: string; slug: string; url: string };
+}
+
+/** A launch calendar in Europe/Paris around 2026-11-22, with a `design` layer and a share view. */
+export async function seedDemo(t: Pick<TestApp, "app">): Promise<Demo> {
+  const owner = await mintAgent(t, "Planner");
+  const calendar = await createCalendar(t, owner.auth, {
+    name: "Launch Plan Q4",
+    slug: "launch-plan",
+    timezone: "Europe/Paris",
+    visibility: "public",
+    purpose: DEMO_PURPOSE,
+  });
+  const design = await createCalendar(t, owner.auth, { name: "Design Team", slug: "design-team", visibility: "public" });
+  const add = (body: Body) => createEvent(t, owner.auth, calendar.id, body);
+  await add({ name: "Kickoff", date: "2026-11-23", start_time: "09:30", end_time: "10:30", category: "planning", art: "🚀", notes: "Agree on **scope** and owners." });
+  await add({ name: "Standup", recur: { type: "weekly", day: 1, starts: "2026-11-02" }, start_time: "09:00", end_time: "09:15", category: "team" });
+  await add({ name: "Retro", recur: { type: "weekly", day: 5, starts: "2026-11-06" }, start_time: "16:00", end_time: "17:00", category: "team", art: "🔁" });
+  await add({ name: "Budget review", recur: { type: "monthly", day: 15, starts: "2026-10-15" }, category: "finance", art: "https://images.example.com/coin.png" });
+  await add({ name: "Press briefing", date: "2026-11-26", start_time: "11:00", end_time: "12:00", category: "marketing", notes: "Bring the deck. [Agenda](https://example.com/agenda)" });
+  await add({ name: "Pricing sync", date: "2026-11-26", start_time: "11:30", end_time: "12:30", category: "planning" });
+  await add({ name: "Launch day", date: "2026-12-03", category: "launch", art: "🎉", notes: "Ship it. Everyone on call." });
+  await add({ name: "Code freeze", date: "2026-11-30", category: "engineering", art: "🧊" });
+  await add({ name: "Write the postmortem", category: "team", art: "📝" });
+  await add({ name: "Localize the docs", category: "marketing", notes: "French and German first." });
+  await createEvent(t, owner.auth, design.id, { name: "Design review", recur: { type: "weekly", day: 3, starts: "2026-11-04" }, start_time: "14:00", end_time: "15:00", category: "design", art: "🎨" });
+  await createEvent(t, owner.auth, design.id, { name: "Icon refresh", category: "design" });
+  await attachLayer(t, owner.auth, calendar.id, design.id, "design");
+  const view = await createView(t, owner.auth, calendar.id, {
+    name: "Launch for partners",
+    filter: { categories: ["launch", "marketing", "design"] },
+    display: { views: ["month", "schedule"], default_view: "schedule" },
+  });
+  return { owner, calendar, design, view };
+}

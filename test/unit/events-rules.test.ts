@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../functions/src/http/errors.js";
+import { applyEventPatch, eventFieldsFromCreate, normalizeRecur, type EventFields } from "../../functions/src/domain/events/rules.js";
+
+const START = "2026-11-22";
+
+function fieldOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "invalid_event") return String(err.details?.field);
+    throw err;
+  }
+  throw new Error("expected invalid_event");
+}
+
+const base: EventFields = eventFieldsFromCreate(
+  { name: "Talk", date: "2026-12-01", start_time: "10:00", end_time: "11:00", category: "talks", notes: "n", art: "🎤" },
+  START,
+);
+
+describe("event rules", () => {
+  it("decides the kind from date and recur", () => {
+    expect(base.kind).toBe("one-off");
+    expect(eventFieldsFromCreate({ name: "x", recur: { type: "daily" } }, START).kind).toBe("recurring");
+    expect(eventFieldsFromCreate({ name: "x" }, START).kind).toBe("someday");
+  });
+
+  it("applies the PATCH transitions of SPEC part 3", () => {
+    const recurring = applyEventPatch(base, { recur: { type: "weekly", day: 2 } }, START);
+    expect(recurring).toMatchObject({ kind: "recurring", date: null, recur: { type: "weekly", day: 2, interval: 1, starts: START } });
+    const dated = applyEventPatch(recurring, { date: "2027-01-01" }, START);
+    expect(dated).toMatchObject({ kind: "one-off", date: "2027-01-01", recur: null });
+    expect(applyEventPatch(dated, { date: null, recur: null }, START)).toMatchObject({ kind: "someday", date: null, recur: null });
+    expect(applyEventPatch(recurring, { recur: null }, START).kind).toBe("someday");
+    // date: null on a recurring event leaves the rule alone.
+    expect(applyEventPatch(recurring, { date: null }, START).kind).toBe("recurring");
+    expect(applyEventPatch(base, { start_time: null }, START)).toMatchObject({ start_time: null, end_time: null });
+    expect(applyEventPatch(base, { end_time: null }, START)).toMatchObject({ start_time: "10:00", end_time: null });
+    expect(applyEventPatch(base, { notes: null, category: null, art: null }, START)).toMatchObject({
+      notes: null,
+      category: null,
+      art: null,
+      name: "Talk",
+    });
+    expect(applyEventPatch(base, {}, START)).toEqual(base);
+  });
+
+  it("names the field that breaks a rule", () => {
+    expect(fieldOf(() => applyEventPatch(base, { date: "2027-01-01", recur: { type: "daily" } }, START))).toBe("recur");
+    expect(fieldOf(() => applyEventPatch(base, { start_time: "12:00" }, START))).toBe("start_time");
+    expect(fieldOf(() => applyEventPatch(base, { end_time: "10:00" }, START))).toBe("end_time");
+    expect(fieldOf(() => applyEventPatch(base, { start_time: null, end_time: "12:00" }, START))).toBe("end_time");
+    expect(fieldOf(() => normalizeRecur({ type: "weekly", day: 9 }, START))).toBe("recur.day");
+    expect(fieldOf(() => normalizeRecur({ type: "weekly", day: 1, month: 2 }, START))).toBe("recur.month");
+    expect(fieldOf(() => normalizeRecur({ type: "yearly", day: 1 }, START))).toBe("recur.month");
+    expect(fieldOf(() => normalizeRecur({ type: "daily", interval: 0 }, START))).toBe("recur.interval");
+    expect(fieldOf(() => normalizeRecur({ type: "daily", until: "2026-11-21" }, START))).toBe("recur.until");
+    expect(fieldOf(() => normalizeRecur({ type: "yearly", month: 4, day: 31 }, START))).toBe("recur");
+    expect(fieldOf(() => normalizeRecur({ type: "monthly", day: 31, interval: 12, starts: "2026-04-01" }, START))).toBe("recur");
+    expect(fieldOf(() => normalizeRecur({ type: "fortnightly" } as never, START))).toBe("recur.type");
+  });
+
+  it("stores rules explicitly: starts and interval filled, absent keys left out", () => {
+    expect(normalizeRecur({ type: "monthly", day: -1, interval: null, until: null }, START)).toEqual({
+      type: "monthly",
+      day: -1,
+      interval: 1,
+      starts: START,
+    });
+    expect(normalizeRecur({ type: "weekly", day: 0, starts: "2026-01-04", until: "2026-01-04" }, START)).toEqual({
+      type: "weekly",
+      day: 0,
+      interval: 1,
+      starts: "2026-01-04",
+      until: "2026-01-04",
+    });
+  });
+});
