@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer } from "../../functions/src/server.js";
@@ -26,10 +26,14 @@ const SIZES = {
   phone: { width: 390, height: 844 },
 } as const;
 const SCHEMES = ["light", "dark"] as const;
+const MAX_SHOT_HEIGHT = 1600;
 const LENSES = ["month", "week", "schedule", "timeline"] as const;
 
 // A 1x1 amber PNG, served for the demo's image art (the browser reaches no other host).
 const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8v5ThPwAG3AKaGvSlKQAAAABJRU5ErkJggg==", "base64");
+
+/** A computed style property of the first element (browser-side code as a string: the tests compile without the DOM lib). */
+const computed = (locator: Locator, property: string): Promise<string> => locator.evaluate(`(el) => getComputedStyle(el).${property}`);
 
 interface AxeViolation {
   id: string;
@@ -66,8 +70,9 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function context(size: keyof typeof SIZES, scheme: (typeof SCHEMES)[number], bypassCSP: boolean): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ viewport: SIZES[size], colorScheme: scheme, bypassCSP, deviceScaleFactor: 1, locale: "en-US" });
+  /** `audit`: JavaScript on and the CSP bypassed, for axe; otherwise as a visitor without JavaScript. */
+  async function context(size: keyof typeof SIZES, scheme: (typeof SCHEMES)[number], audit: boolean): Promise<BrowserContext> {
+    const ctx = await browser.newContext({ viewport: SIZES[size], colorScheme: scheme, bypassCSP: audit, javaScriptEnabled: audit, deviceScaleFactor: 1, locale: "en-US" });
     await ctx.route("https://images.example.com/**", (route) => route.fulfill({ status: 200, contentType: "image/png", body: PIXEL }));
     return ctx;
   }
@@ -83,12 +88,16 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
     return { page, refused };
   }
 
+  /** The whole page, cut at MAX_SHOT_HEIGHT so the committed images stay small. */
+  async function screenshot(page: Page, file: string): Promise<void> {
+    const height = await page.locator("html").evaluate((el) => el.scrollHeight);
+    const { width } = page.viewportSize()!;
+    await page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true, clip: { x: 0, y: 0, width, height: Math.min(height, MAX_SHOT_HEIGHT) } });
+  }
+
   async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     await page.addScriptTag({ path: AXE });
-    const violations = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: AxeViolation[] }> } }).axe;
-      return (await axe.run(document)).violations;
-    });
+    const violations = await page.evaluate<AxeViolation[]>("axe.run(document).then((result) => result.violations)");
     return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   }
 
@@ -107,9 +116,9 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
             const { page, refused } = await open(strict, path);
             expect(refused, `${name}: ${refused.join("\n")}`).toEqual([]);
             // The stylesheet applied (no inline styles needed): the body has the scheme's background.
-            const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+            const background = await computed(page.locator("body"), "backgroundColor");
             expect(background).toBe(scheme === "light" ? "rgb(247, 246, 242)" : "rgb(19, 21, 23)");
-            await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size}-${scheme}.png`), fullPage: true });
+            await screenshot(page, `${name}-${size}-${scheme}.png`);
             await page.close();
 
             const audited = await open(axeContext, path);
@@ -126,15 +135,15 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
   }
 
   it("lays the month grid out as a list on a phone, and shows art images", async () => {
-    const ctx = await context("phone", "light", false);
+    const ctx = await context("phone", "light", true);
     try {
       const { page } = await open(ctx, "/c/launch-plan?view=month&date=2026-11-01");
       // Days without events and days of other months are hidden; a day with events is a block.
-      const hiddenEmpty = await page.locator("td.day.empty").first().evaluate((el) => getComputedStyle(el).display);
-      expect(hiddenEmpty).toBe("none");
-      expect(await page.locator("table.month tbody tr").first().evaluate((el) => getComputedStyle(el).display)).toBe("block");
+      expect(await computed(page.locator("td.day.empty").first(), "display")).toBe("none");
+      expect(await computed(page.locator("td.day:not(.empty):not(.other-month)").first(), "display")).toBe("grid");
+      expect(await computed(page.locator("table.month tbody tr").first(), "display")).toBe("block");
       const art = page.locator('img.art[referrerpolicy="no-referrer"]').first();
-      expect(await art.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+      expect(await art.evaluate("(img) => img.complete && img.naturalWidth > 0")).toBe(true);
     } finally {
       await ctx.close();
     }

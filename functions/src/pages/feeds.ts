@@ -28,6 +28,7 @@ export function feedRouter(deps: Deps): Router {
   // Every answer, redirects and errors included, is readable from any origin (no cookies here).
   router.all(FEED_PATHS, (_req, res, next) => {
     res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("X-Content-Type-Options", "nosniff");
     next();
   });
   router.options(FEED_PATHS, preflight);
