@@ -32,8 +32,12 @@ const LENSES = ["month", "week", "schedule", "timeline"] as const;
 // A 1x1 amber PNG, served for the demo's image art (the browser reaches no other host).
 const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8v5ThPwAG3AKaGvSlKQAAAABJRU5ErkJggg==", "base64");
 
-/** A computed style property of the first element (browser-side code as a string: the tests compile without the DOM lib). */
-const computed = (locator: Locator, property: string): Promise<string> => locator.evaluate(`(el) => getComputedStyle(el).${property}`);
+/** What the browser-side functions below use of the DOM (the tests compile without the DOM lib). */
+type BrowserGlobals = { getComputedStyle(el: unknown): Record<string, string> };
+
+/** A computed style property of the first element the locator finds. */
+const computed = (locator: Locator, property: string): Promise<string> =>
+  locator.evaluate((el, prop) => (globalThis as unknown as BrowserGlobals).getComputedStyle(el)[prop], property);
 
 interface AxeViolation {
   id: string;
@@ -143,7 +147,11 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
       expect(await computed(page.locator("td.day:not(.empty):not(.other-month)").first(), "display")).toBe("grid");
       expect(await computed(page.locator("table.month tbody tr").first(), "display")).toBe("block");
       const art = page.locator('img.art[referrerpolicy="no-referrer"]').first();
-      expect(await art.evaluate("(img) => img.complete && img.naturalWidth > 0")).toBe(true);
+      const loaded = await art.evaluate((el) => {
+        const img = el as unknown as { complete: boolean; naturalWidth: number };
+        return img.complete && img.naturalWidth > 0;
+      });
+      expect(loaded).toBe(true);
     } finally {
       await ctx.close();
     }

@@ -8,6 +8,7 @@ import { placeTimed, visibleHours } from "../../functions/src/pages/lenses/week.
 import { renderMarkdown } from "../../functions/src/pages/markdown.js";
 import { categoryColours } from "../../functions/src/pages/model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "../../functions/src/pages/period.js";
+import { movedLocation } from "../../functions/src/pages/redirects.js";
 import { STYLESHEET, STYLESHEET_NAME } from "../../functions/src/pages/style.js";
 import { executableMarkup } from "./markup.js";
 import { on, pageEvent, pageModel } from "./models.js";
@@ -276,5 +277,16 @@ describe("the stylesheet", () => {
     expect(STYLESHEET).toContain("@media (max-width:40rem)");
     for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-4{", ".weeks-15{", ".c-15{", ".w-15{", ".cat-7{"]) expect(STYLESHEET).toContain(rule);
     expect(STYLESHEET_NAME).toMatch(/^style\.[0-9a-f]{12}\.css$/);
+  });
+});
+
+describe("redirect locations for earlier slugs", () => {
+  it("keep everything after the slug: feed suffix, sub-path and query", () => {
+    expect(movedLocation("/c/old", "new")).toBe("/c/new");
+    expect(movedLocation("/c/old?view=week&date=2026-12-01", "new")).toBe("/c/new?view=week&date=2026-12-01");
+    expect(movedLocation("/c/old.ics?x=1", "new")).toBe("/c/new.ics?x=1");
+    expect(movedLocation("/c/old/purpose.md", "new")).toBe("/c/new/purpose.md");
+    expect(movedLocation("/c/old/", "new")).toBe("/c/new/");
+    expect(movedLocation("/c/old.icsx", "new")).toBe("/c/new");
   });
 });

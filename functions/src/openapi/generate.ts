@@ -20,6 +20,9 @@ requests, publish filtered share views and compose calendars from layers.
 Start with POST /v1/mint (no token needed). Guides written for agents: /llms.txt and
 /docs/start.md, /docs/events.md, /docs/sharing.md, /docs/views-and-layers.md, /docs/errors.md.
 
+The public pages \`/c/{slug}\` and \`/v/{slug}\` (HTML) and their \`.ics\` feeds are not part of
+this API; /docs/start.md describes them.
+
 Every success is HTTP 200 with a JSON object. Every error is \`{"error": {"code", "message",
 "details"?}}\`; each operation lists the codes it can answer per status. Every POST needs an
 \`Idempotency-Key\` header (any unique string up to 200 characters).`;
@@ -39,12 +42,26 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
     openapi: "3.1.0",
     info: { title: "Almanac", version: API_VERSION, description: DESCRIPTION },
     servers: [{ url: baseUrl }],
-    tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name })),
+    tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => tag(name, baseUrl)),
   });
   // No webhooks (SPEC part 6); an empty map only adds noise.
   delete document.webhooks;
   return document;
 }
+
+/** The guide that explains each tag's operations. */
+const TAG_DOCS: Record<string, string> = {
+  identity: "/docs/start.md",
+  calendars: "/docs/start.md",
+  events: "/docs/events.md",
+  grants: "/docs/sharing.md",
+  "access requests": "/docs/sharing.md",
+  "share views": "/docs/views-and-layers.md",
+  layers: "/docs/views-and-layers.md",
+};
+
+const tag = (name: string, baseUrl: string) =>
+  TAG_DOCS[name] ? { name, externalDocs: { description: "Guide for agents", url: `${baseUrl}${TAG_DOCS[name]}` } } : { name };
 
 function operation(route: AnyRoute): RouteConfig {
   const scopes = route.scopes ?? (route.scope ? [route.scope] : []);

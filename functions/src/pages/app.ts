@@ -120,10 +120,9 @@ function notFound(req: Request, res: Response): void {
 function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
-    const known = err instanceof ApiError ? err : err instanceof ContentionError ? new ApiError("unavailable", "busy") : null;
-    if (known?.status === 404) return notFound(req, res);
-    if (known && known.status < 500) return sendError(res, areaOf(req), known.status, "This page cannot be shown", known.message);
-    if (known) {
+    if (err instanceof ApiError && err.status === 404) return notFound(req, res);
+    if (err instanceof ApiError && err.status < 500) return sendError(res, areaOf(req), err.status, "This page cannot be shown", err.message);
+    if (err instanceof ContentionError || (err instanceof ApiError && err.status === 503)) {
       res.setHeader("Retry-After", "1");
       return sendError(res, areaOf(req), 503, "Busy for a moment", "The calendar store is busy. Reload the page in a moment.");
     }

@@ -43,7 +43,7 @@ ${noindex ? html`<meta name="robots" content="noindex">\n` : ""}<title>${title}<
 <link rel="stylesheet" href="${stylesheetPath(area)}">
 ${head}</head>
 <body>
-<a class="skip" href="#main">Skip to the calendar</a>
+<a class="skip" href="#main">Skip to content</a>
 ${body}
 </body>
 </html>
@@ -108,6 +108,7 @@ export function renderErrorPage(area: "c" | "v", heading: string, message: strin
 <p class="status">Error ${status}</p>
 <h1>${heading}</h1>
 <p>${message}</p>
+${area === "c" ? html`<p><a href="/">Almanac home</a></p>` : ""}
 </main></div>`;
   return documentHtml({ title: heading, area, noindex: true, body });
 }

@@ -42,7 +42,7 @@ export interface PageModel {
   /** The date the page was asked for (or today), and today in the calendar's timezone. */
   date: string;
   today: string;
-  /** Occurrences within the lens's period, in display order (see compareOccurrences). */
+  /** Occurrences within the lens's period, by date, then time (untimed first). */
   occurrences: PageOccurrence[];
   /** Undated events; shown by the schedule and timeline lenses. */
   someday: PageEvent[];
