@@ -2,7 +2,8 @@
  * The pages in a real browser: Debian's chromium driven by playwright-core against the local
  * server (API + pages on a temporary SQLite store). Each lens and a share view, at desktop
  * and phone widths, in light and dark: no serious or critical axe-core violations, nothing
- * refused by the Content-Security-Policy, and a screenshot in docs/screenshots/.
+ * refused by the Content-Security-Policy, and a screenshot in test/.artifacts/screenshots/
+ * (in docs/screenshots/, which the README shows, when UPDATE_SCREENSHOTS=1).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -18,7 +19,10 @@ import { seedDemo, type Demo } from "./site.js";
 const CHROMIUM = "/usr/bin/chromium";
 /** A Tuesday, so this week's lens shows the demo's busiest days. */
 const TODAY = "2026-11-24T09:00:00.000Z";
-const SCREENSHOTS = resolve(import.meta.dirname, "../../docs/screenshots");
+const SCREENSHOTS = resolve(
+  import.meta.dirname,
+  process.env.UPDATE_SCREENSHOTS === "1" ? "../../docs/screenshots" : "../.artifacts/screenshots",
+);
 const AXE = resolve(import.meta.dirname, "../../node_modules/axe-core/axe.min.js");
 
 const SIZES = {
