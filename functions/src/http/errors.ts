@@ -94,6 +94,9 @@ export const errors = {
   invalidJson: () => new ApiError("invalid_json", "the request body is not valid JSON; send a JSON object"),
   invalid: (code: "invalid_request" | "invalid_event", message: string, details?: Record<string, unknown>) =>
     new ApiError(code, message, details),
+  /** A rule on one field that the schema cannot express (cross-field checks in commands). */
+  invalidField: (code: "invalid_request" | "invalid_event", field: string, message: string) =>
+    new ApiError(code, `\`${field}\` ${message}`, { field, issues: [{ field, message }] }),
   missingIdempotencyKey: () =>
     new ApiError("missing_idempotency_key", "send an Idempotency-Key header: any unique string up to 200 chars"),
   idempotencyKeyReused: () =>

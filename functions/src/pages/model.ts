@@ -2,24 +2,17 @@
  * The page model: everything a public page shows, as plain data. The loader builds it from
  * the store; the renderers turn it into HTML and never read the store themselves.
  */
-import type { EventKind, EventRecord, Lens, Recur } from "../domain/types.js";
+import type { EventRecord, Lens } from "../domain/types.js";
 
 /** An event as pages show it; `layer` is `main` for the calendar's own, else the layer key. */
-export interface PageEvent {
-  id: string;
+export type PageEvent = Pick<
+  EventRecord,
+  "id" | "kind" | "name" | "date" | "recur" | "start_time" | "end_time" | "category" | "notes" | "art"
+> & {
   layer: string;
-  kind: EventKind;
-  name: string;
-  date: string | null;
-  recur: Recur | null;
-  start_time: string | null;
-  end_time: string | null;
-  category: string | null;
-  notes: string | null;
-  art: string | null;
   /** Colour slot of its category (see categoryColours), null without a category. */
   colour: number | null;
-}
+};
 
 /** One dated happening of a one-off or recurring event. */
 export interface PageOccurrence {

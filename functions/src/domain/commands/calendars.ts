@@ -6,18 +6,11 @@ import { claimSlug, type SlugOwner } from "../slugs.js";
 import type { CalendarRecord, Lens, Visibility } from "../types.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
 
-export interface CalendarPatch {
-  name?: string;
-  slug?: string;
-  timezone?: string;
-  visibility?: Visibility;
-  purpose?: string | null;
-  default_view?: Lens | null;
-  views?: Lens[] | null;
-}
+/** Any of the creation fields; null clears purpose and default_view, and null or [] views mean all lenses. */
+export type CalendarPatch = Partial<NewCalendar>;
 
 const invalid = (field: string, message: string) =>
-  errors.invalid("invalid_request", `\`${field}\` ${message}`, { field, issues: [{ field, message }] });
+  errors.invalidField("invalid_request", field, message);
 
 /** `views` null or [] means every lens; when it is set, `default_view` must be one of them. */
 function checkLenses(views: Lens[] | null, defaultView: Lens | null, blame: "views" | "default_view"): void {

@@ -47,7 +47,7 @@ const EMPTY: EventFields = {
 };
 
 export const invalidEvent = (field: string, message: string) =>
-  errors.invalid("invalid_event", `\`${field}\` ${message}`, { field, issues: [{ field, message }] });
+  errors.invalidField("invalid_event", field, message);
 
 export const kindOf = (e: Pick<EventRecord, "date" | "recur">): EventKind =>
   e.date !== null ? "one-off" : e.recur !== null ? "recurring" : "someday";
