@@ -3,7 +3,7 @@ import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import { claimSlug, type SlugOwner } from "../slugs.js";
-import type { CalendarRecord, Lens, Visibility } from "../types.js";
+import type { CalendarRecord, Lens } from "../types.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
 
 /** Any of the creation fields; null clears purpose and default_view, and null or [] views mean all lenses. */
