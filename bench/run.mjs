@@ -2,11 +2,15 @@
 // baselines measured in the same run, each server in its own child process: an Express
 // "hello" app and a bare node:http "hello" server. Prints a table and PASS/MISS per target,
 // and writes bench/results.json. Needs the build (`npm run build`, which `npm run bench` does).
-//   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32.
+// This machine's speed drifts with other work, so each case is compared with an Express
+// baseline measured right before it (`vs Express`), not only with the one at the start.
+//   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> to measure
+//   another build of functions/lib (e.g. a copy from before a change) under the same load.
+// The load average is recorded: other work on the machine lowers every figure, the ratios less.
 import { execFileSync, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -15,6 +19,8 @@ import { seed } from "./seed.mjs";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Math.min(2, DURATION);
+/** Seconds of the Express baseline measured right before each case. */
+const ADJACENT_BASELINE = Math.max(1, Math.round(DURATION / 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const COLD_START_RUNS = 7;
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -39,10 +45,10 @@ async function startServer(kind, env = {}) {
 }
 
 /** One autocannon run: a short warm-up (JIT, caches), then the measured run. */
-async function measure(name, options) {
+async function measure(name, options, duration = DURATION, warmup = WARMUP) {
   const base = { connections: CONNECTIONS, ...options };
-  await autocannon({ ...base, duration: WARMUP });
-  const result = await autocannon({ ...base, duration: DURATION });
+  await autocannon({ ...base, duration: warmup });
+  const result = await autocannon({ ...base, duration });
   if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} answers were not 200; the case is broken, not slow`);
   return {
     name,
@@ -79,13 +85,18 @@ function peakRssMb(pid) {
 
 async function run() {
   const cases = [];
-
-  for (const kind of ["express", "node"]) {
-    const server = await startServer(kind);
+  const express = await startServer("express");
+  const node = await startServer("node");
+  for (const [kind, server] of [["express", express], ["node", node]]) {
     await expectOk(`${server.origin}/`);
     cases.push(await measure(`${kind} hello (baseline)`, { url: `${server.origin}/` }));
-    await server.stop();
   }
+  await node.stop();
+  /** A case and the Express baseline measured just before it, under the same conditions. */
+  const measureCase = async (name, options) => {
+    const baseline = await measure("express", { url: `${express.origin}/` }, ADJACENT_BASELINE, 1);
+    return { ...(await measure(name, options)), express_now_per_s: baseline.requests_per_s };
+  };
 
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-bench-"));
   const almanac = await startServer("almanac", { DATA_DIR: dataDir });
@@ -99,17 +110,17 @@ async function run() {
 
     const eventsUrl = `${origin}/v1/calendars/${data.readCalendarId}/events`;
     await expectOk(eventsUrl);
-    cases.push(await measure("GET events (200, public, anonymous)", { url: eventsUrl }));
+    cases.push(await measureCase("GET events (200, public, anonymous)", { url: eventsUrl }));
 
     await expectOk(`${origin}/v1/me`, { headers: auth });
-    cases.push(await measure("GET /v1/me (token)", { url: `${origin}/v1/me`, headers: auth }));
+    cases.push(await measureCase("GET /v1/me (token)", { url: `${origin}/v1/me`, headers: auth }));
 
     const writePath = `/v1/calendars/${data.writeCalendarId}/events`;
     const writeBody = JSON.stringify({ name: "Load test", date: "2027-05-04", start_time: "10:00", category: "bench" });
     const writeHeaders = { ...auth, "content-type": "application/json" };
     await expectOk(`${origin}${writePath}`, { method: "POST", headers: { ...writeHeaders, "idempotency-key": randomUUID() }, body: writeBody });
     cases.push(
-      await measure("POST event (token, fresh key)", {
+      await measureCase("POST event (token, fresh key)", {
         url: origin,
         requests: [
           {
@@ -125,11 +136,12 @@ async function run() {
 
     const pageUrl = `${origin}/c/${data.pageSlug}?view=month&date=${data.pageDate}`;
     await expectOk(pageUrl);
-    cases.push(await measure("GET /c/{slug} month (500 events)", { url: pageUrl }));
+    cases.push(await measureCase("GET /c/{slug} month (500 events)", { url: pageUrl }));
 
     rss = peakRssMb(almanac.pid);
   } finally {
     await almanac.stop();
+    await express.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 
@@ -140,7 +152,7 @@ async function run() {
 
 function report({ cases, occurrences, coldStart, rss }) {
   const express = cases[0].requests_per_s;
-  for (const c of cases) c.vs_express = Math.round((c.requests_per_s / express) * 100) / 100;
+  for (const c of cases) c.vs_express = Math.round((c.requests_per_s / (c.express_now_per_s ?? express)) * 100) / 100;
   const byName = (prefix) => cases.find((c) => c.name.startsWith(prefix));
 
   const targets = [
@@ -154,16 +166,25 @@ function report({ cases, occurrences, coldStart, rss }) {
     ["server peak RSS < 250 MB", rss, "<", 250],
   ].map(([target, value, op, limit]) => ({ target, value, limit, pass: op === "<" ? value < limit : value >= limit }));
 
-  const rows = cases.map((c) => [c.name, String(c.requests_per_s), c.p50_ms.toFixed(1), c.p99_ms.toFixed(1), `${Math.round(c.vs_express * 100)}%`]);
-  printTable(["case", "req/s", "p50 ms", "p99 ms", "vs Express"], rows);
-  console.log(`\noccurrences: ${occurrences.median_ms} ms   cold start: ${coldStart} ms   server peak RSS: ${rss} MB\n`);
+  const rows = cases.map((c) => [
+    c.name,
+    String(c.requests_per_s),
+    c.p50_ms.toFixed(1),
+    c.p99_ms.toFixed(1),
+    String(c.express_now_per_s ?? express),
+    `${Math.round(c.vs_express * 100)}%`,
+  ]);
+  printTable(["case", "req/s", "p50 ms", "p99 ms", "Express req/s then", "vs Express"], rows);
+  console.log(`\noccurrences: ${occurrences.median_ms} ms   cold start: ${coldStart} ms   server peak RSS: ${rss} MB   load average now: ${loadavg()[0].toFixed(2)}\n`);
   for (const t of targets) console.log(`${t.pass ? "PASS" : "MISS"}  ${t.target}: ${t.value}`);
+  for (const c of cases.filter((c) => c.failed > 0)) console.log(`WARN  ${c.name}: ${c.failed} requests failed or timed out`);
 
   const results = {
     date: new Date().toISOString(),
     node: process.version,
     cpus: availableParallelism(),
     cpu_model: cpus()[0]?.model ?? null,
+    load_average: { at_start: LOAD_AT_START, at_end: loadavg()[0] },
     connections: CONNECTIONS,
     duration_s: DURATION,
     cases,
@@ -184,5 +205,8 @@ function printTable(header, rows) {
   for (const r of rows) console.log(line(r));
 }
 
-console.log(`Almanac bench: ${CONNECTIONS} connections, ${DURATION} s per case, ${availableParallelism()} CPUs, Node ${process.version}\n`);
+const LOAD_AT_START = loadavg()[0];
+console.log(
+  `Almanac bench: ${CONNECTIONS} connections, ${DURATION} s per case, ${availableParallelism()} CPUs, Node ${process.version}, load average ${LOAD_AT_START.toFixed(2)}\n`,
+);
 report(await run());

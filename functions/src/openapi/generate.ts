@@ -27,6 +27,9 @@ Every success is HTTP 200 with a JSON object. Every error is \`{"error": {"code"
 "details"?}}\`; each operation lists the codes it can answer per status. Every POST needs an
 \`Idempotency-Key\` header (any unique string up to 200 characters).`;
 
+/** `#/components/schemas/Error`: the envelope with every code; each response narrows `code`. */
+const ERROR_SCHEMA = errorEnvelope(Object.keys(ERROR_STATUS) as ErrorCode[]).meta({ id: "Error" });
+
 export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "bearer", {
@@ -36,9 +39,8 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
     description: "A token from POST /v1/mint or POST /v1/agent-credentials: `Authorization: Bearer svc_agent_...`",
   });
   for (const route of routes) registry.registerPath(operation(route));
-  const error = errorEnvelope(Object.keys(ERROR_STATUS) as ErrorCode[]).meta({ id: "Error" });
 
-  const document = new OpenApiGeneratorV31([...registry.definitions, { type: "schema", schema: error }]).generateDocument({
+  const document = new OpenApiGeneratorV31([...registry.definitions, { type: "schema", schema: ERROR_SCHEMA }]).generateDocument({
     openapi: "3.1.0",
     info: { title: "Almanac", version: API_VERSION, description: DESCRIPTION },
     servers: [{ url: baseUrl }],
@@ -151,7 +153,8 @@ function describe(route: AnyRoute, scopes: string[]): string {
     none: "No token needed.",
   }[route.auth];
   const lines = [route.summary + ".", auth];
-  if (scopes.length > 0) lines.push(`Scopes: ${scopes.map((s) => `\`${s}\``).join(", ")}.`);
+  const named = scopes.map((s) => `\`${s}\``).join(", ");
+  if (scopes.length > 0) lines.push(route.auth === "optional" ? `Scopes: ${named}, for private calendars.` : `Scopes: ${named}.`);
   if (route.method === "post") lines.push("Send an `Idempotency-Key` header: a retry with the same key and body answers the first response.");
   return lines.join("\n\n");
 }

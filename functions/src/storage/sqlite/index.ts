@@ -17,6 +17,8 @@ type Write =
   | { kind: "delete"; path: string };
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Parsed documents kept for reuse (about 2 KB each with their text). */
+const PARSED_CACHE_SIZE = 5_000;
 
 /**
  * The embedded store for local runs and tests: one table of JSON documents.
@@ -28,6 +30,11 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * JSON.parse is most of the cost of a read: a document whose stored text is unchanged is
+   * answered with the object parsed last time. It is frozen, since every reader shares it.
+   */
+  private readonly parsed = new Map<string, { text: string; data: unknown }>();
 
   constructor(file: string) {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
@@ -131,7 +138,7 @@ export class SqliteStore implements Store {
     const row = this.stmt("SELECT data FROM docs WHERE collection = ? AND id = ?").get(collection, id) as
       | { data: string }
       | undefined;
-    return row ? { id, path, data: JSON.parse(row.data) as T } : null;
+    return row ? { id, path, data: this.parse<T>(path, row.data) } : null;
   }
 
   private select<T>(collection: string, spec: QuerySpec): StoredDoc<T>[] {
@@ -156,7 +163,19 @@ export class SqliteStore implements Store {
       params.push(spec.limit);
     }
     const rows = this.stmt(sql).all(...params) as Array<{ id: string; data: string }>;
-    return rows.map((r) => ({ id: r.id, path: `${collection}/${r.id}`, data: JSON.parse(r.data) as T }));
+    return rows.map((r) => {
+      const path = `${collection}/${r.id}`;
+      return { id: r.id, path, data: this.parse<T>(path, r.data) };
+    });
+  }
+
+  private parse<T>(path: string, text: string): T {
+    const hit = this.parsed.get(path);
+    if (hit?.text === text) return hit.data as T;
+    const data = deepFreeze(JSON.parse(text));
+    if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
+    this.parsed.set(path, { text, data });
+    return data as T;
   }
 
   private stmt(sql: string): Database.Statement {
@@ -167,6 +186,14 @@ export class SqliteStore implements Store {
     }
     return s;
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function checkedField(field: string): string {
