@@ -14,12 +14,14 @@ let deps: Promise<import("./domain/deps.js").Deps> | undefined;
 function productionDeps() {
   deps ??= (async () => {
     const { openFirestoreStore } = await import("./storage/index.js");
+    const { ResponseCache } = await import("./http/response-cache.js");
     const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
     return {
       store: await openFirestoreStore(),
       clock: () => new Date(),
       baseUrl: (process.env.PUBLIC_BASE_URL ?? `https://${project}.web.app`).replace(/\/+$/, ""),
       log: (line: string) => console.log(line),
+      cache: new ResponseCache(),
     };
   })();
   return deps;

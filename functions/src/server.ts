@@ -10,6 +10,7 @@ import express from "express";
 import { createApiApp } from "./app.js";
 import { createPagesApp } from "./pages/app.js";
 import type { Deps } from "./domain/deps.js";
+import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore } from "./storage/index.js";
 
 export interface LocalServerOptions {
@@ -27,6 +28,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
     clock: options.clock ?? (() => new Date()),
     baseUrl: (options.baseUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, ""),
     log: options.log ?? ((line) => console.log(line)),
+    cache: new ResponseCache(),
   };
   const root = express();
   root.disable("x-powered-by");

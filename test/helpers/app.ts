@@ -5,6 +5,7 @@ import request from "supertest";
 import type { Express } from "express";
 import { createApiApp } from "../../functions/src/app.js";
 import type { Deps } from "../../functions/src/domain/deps.js";
+import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 
 export const BASE_URL = "https://almanac.test";
@@ -39,7 +40,7 @@ export function createTestApp(options: { clock?: ReturnType<typeof testClock> } 
   const store = new SqliteStore(join(dataDir, "almanac.sqlite"));
   const clock = options.clock ?? testClock();
   const logs: string[] = [];
-  const deps: Deps = { store, clock, baseUrl: BASE_URL, log: (line) => logs.push(line) };
+  const deps: Deps = { store, clock, baseUrl: BASE_URL, log: (line) => logs.push(line), cache: new ResponseCache() };
   // Every response of every test is checked against what /openapi.json documents for it.
   const app = createApiApp(deps, undefined, { checkResponses: true });
   return {

@@ -14,6 +14,7 @@ const calendar = (id: string, timezone: string): CalendarRecord => ({
   views: null,
   created_at: "2026-01-01T00:00:00.000Z",
   updated_at: "2026-01-01T00:00:00.000Z",
+  revision: "r1",
 });
 
 let seq = 0;

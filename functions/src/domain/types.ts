@@ -51,6 +51,8 @@ export interface CalendarRecord {
   views: Lens[] | null;
   created_at: string;
   updated_at: string;
+  /** Changes with every write to what the calendar shows (see domain/revision.ts); internal. */
+  revision: string;
 }
 
 export type RecurType = "daily" | "weekly" | "monthly" | "yearly";

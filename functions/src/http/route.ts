@@ -7,6 +7,7 @@ import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "./errors.js";
 import { toErrorResponse } from "./error-handler.js";
 import { claimKey, fingerprint, idempotencyPath, settleKey } from "./idempotency.js";
+import { PreparedJson } from "./response-cache.js";
 import { parseInput } from "./validate.js";
 
 type Method = "get" | "post" | "patch" | "delete";
@@ -113,5 +114,6 @@ function rawBodyOf(req: Request): string {
 }
 
 function send(res: Response, status: number, body: unknown): void {
-  res.status(status).json(body);
+  if (body instanceof PreparedJson) res.status(status).type("application/json").send(body.text);
+  else res.status(status).json(body);
 }

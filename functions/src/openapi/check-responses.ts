@@ -14,15 +14,17 @@ import { UNROUTED_ERRORS, documentedErrors, errorEnvelope } from "./error-codes.
  */
 export function checkResponses(report: (problem: string) => void = (p) => console.error(p)): RequestHandler {
   return (req, res, next) => {
-    const json = res.json.bind(res);
-    res.json = (body: unknown): Response => {
+    // res.json and prepared (cached) JSON both end in res.send with a JSON string.
+    const send = res.send.bind(res);
+    res.send = (body?: unknown): Response => {
+      if (typeof body !== "string" || !/json/.test(String(res.get("Content-Type")))) return send(body);
       const route = res.locals.route as AnyRoute | undefined;
-      const problem = responseProblem(route, res.statusCode, body);
-      if (!problem) return json(body);
+      const problem = responseProblem(route, res.statusCode, JSON.parse(body));
+      if (!problem) return send(body);
       const message = `response contract violation on ${req.method} ${req.originalUrl} (${route ? `${route.method.toUpperCase()} ${route.path}` : "no route"}): ${problem}`;
       report(message);
       res.status(500);
-      return json({ error: { code: "internal", message } });
+      return send(JSON.stringify({ error: { code: "internal", message } }));
     };
     next();
   };

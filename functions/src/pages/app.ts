@@ -12,7 +12,7 @@ import { ApiError } from "../http/errors.js";
 import { ContentionError } from "../storage/port.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
-import { loadCalendarPage, loadViewPage, type PageQuery } from "./load.js";
+import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 import { STYLESHEET, STYLESHEET_NAME } from "./style.js";
 
@@ -41,12 +41,12 @@ export function createPagesApp(deps: Deps): Express {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
     if (calendar === "not_found") return notFound(req, res);
-    sendPage(res, renderPage(await loadCalendarPage(deps, calendar, pageQuery(req))), calendar.visibility !== "public");
+    sendPage(res, await rendered(deps, await prepareCalendarPage(deps, calendar, pageQuery(req))), calendar.visibility !== "public");
   });
   app.get("/v/:slug", async (req: SlugRequest, res) => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
     if (!resolved) return notFound(req, res);
-    sendPage(res, renderPage(await loadViewPage(deps, resolved, pageQuery(req))), true);
+    sendPage(res, await rendered(deps, await prepareViewPage(deps, resolved, pageQuery(req))), true);
   });
   // Everything below an earlier slug moves with it (DECISIONS section 4); the rest is 404.
   app.get("/c/:slug/{*rest}", async (req: SlugRequest, res) => {
@@ -83,6 +83,10 @@ const pageHeaders = helmet({
   },
   referrerPolicy: { policy: "no-referrer" },
 });
+
+/** The page's HTML, rendered once per revision of what it shows. */
+const rendered = (deps: Deps, page: PreparedPage): Promise<string> =>
+  deps.cache.text(page.key, async () => renderPage(await page.load()));
 
 function sendPage(res: Response, body: string, noindex: boolean): void {
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");

@@ -9,6 +9,7 @@ import { expandOccurrences, loadSourceEvents } from "../domain/queries/events.js
 import { eventSources, type EventSource } from "../domain/queries/sources.js";
 import { viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
 import { todayIn } from "../domain/recurrence/index.js";
+import { revisionsKey } from "../domain/revision.js";
 import type { CalendarRecord, EventRecord, Lens, ViewFilter } from "../domain/types.js";
 import { categoryColours, toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "./model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";
@@ -28,11 +29,23 @@ interface Settings {
 
 type Shown = Omit<PageModel, "kind" | "title" | "purpose" | "links" | "noindex">;
 
-async function loadShown(deps: Deps, sources: EventSource[], settings: Settings, query: PageQuery): Promise<Shown> {
+/** A page about to be built: `key` names everything its HTML depends on, `load` reads the events. */
+export interface PreparedPage {
+  key: string;
+  load: () => Promise<PageModel>;
+}
+
+/** Lens, date and today: with the sources' revisions, all a page's content depends on. */
+function coordinates(deps: Deps, settings: Settings, query: PageQuery) {
   const today = todayIn(settings.timezone, deps.clock());
   const lenses = allowedLenses(settings.views);
   const lens = chooseLens(query.view, lenses, settings.defaultView);
   const date = pageDate(query.date, today);
+  return { today, lenses, lens, date, key: `${lens}|${date}|${today}` };
+}
+
+async function loadShown(deps: Deps, sources: EventSource[], settings: Settings, at: ReturnType<typeof coordinates>): Promise<Shown> {
+  const { today, lenses, lens, date } = at;
   const period = periodFor(lens, date);
   const { filter } = settings;
 
@@ -67,16 +80,20 @@ async function loadShown(deps: Deps, sources: EventSource[], settings: Settings,
 }
 
 /** `/c/{slug}`: a public or unlisted calendar, with the layers anyone may read. */
-export async function loadCalendarPage(deps: Deps, calendar: CalendarRecord, query: PageQuery): Promise<PageModel> {
+export async function prepareCalendarPage(deps: Deps, calendar: CalendarRecord, query: PageQuery): Promise<PreparedPage> {
   const sources = await eventSources(deps, calendar, null);
   const settings = { timezone: calendar.timezone, views: calendar.views, defaultView: calendar.default_view, filter: null };
+  const at = coordinates(deps, settings, query);
   return {
-    kind: "calendar",
-    title: calendar.name,
-    purpose: calendar.purpose,
-    links: { purposeMarkdown: `/c/${calendar.slug}/purpose.md`, feed: `/c/${calendar.slug}.ics` },
-    noindex: calendar.visibility !== "public",
-    ...(await loadShown(deps, sources, settings, query)),
+    key: `page|c|${calendar.slug}|${revisionsKey(sources)}|${at.key}`,
+    load: async () => ({
+      kind: "calendar",
+      title: calendar.name,
+      purpose: calendar.purpose,
+      links: { purposeMarkdown: `/c/${calendar.slug}/purpose.md`, feed: `/c/${calendar.slug}.ics` },
+      noindex: calendar.visibility !== "public",
+      ...(await loadShown(deps, sources, settings, at)),
+    }),
   };
 }
 
@@ -84,7 +101,7 @@ export async function loadCalendarPage(deps: Deps, calendar: CalendarRecord, que
  * `/v/{slug}`: the view's name and what its filter shows, in its lenses (else the
  * calendar's). Nothing of the calendar itself (id, name, slug, purpose, url) goes in.
  */
-export async function loadViewPage(deps: Deps, resolved: ResolvedView, query: PageQuery): Promise<PageModel> {
+export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query: PageQuery): Promise<PreparedPage> {
   const { view, calendar } = resolved;
   const sources = await viewEventSources(deps, resolved);
   const settings = {
@@ -93,12 +110,17 @@ export async function loadViewPage(deps: Deps, resolved: ResolvedView, query: Pa
     defaultView: view.display.default_view ?? calendar.default_view,
     filter: view.filter,
   };
+  const at = coordinates(deps, settings, query);
   return {
-    kind: "view",
-    title: view.name,
-    purpose: null,
-    links: { purposeMarkdown: null, feed: `/v/${view.slug}.ics` },
-    noindex: true,
-    ...(await loadShown(deps, sources, settings, query)),
+    // The calendar's revision covers its settings even when the filter leaves `main` out.
+    key: `page|v|${view.id}|${view.updated_at}|${calendar.revision}|${revisionsKey(sources)}|${at.key}`,
+    load: async () => ({
+      kind: "view",
+      title: view.name,
+      purpose: null,
+      links: { purposeMarkdown: null, feed: `/v/${view.slug}.ics` },
+      noindex: true,
+      ...(await loadShown(deps, sources, settings, at)),
+    }),
   };
 }

@@ -3,6 +3,7 @@ import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events
 import { requireCalendar } from "../domain/queries/access.js";
 import { getEvent, listEvents, listOccurrences, MAX_OCCURRENCE_DAYS } from "../domain/queries/events.js";
 import { eventSources } from "../domain/queries/sources.js";
+import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
@@ -136,11 +137,14 @@ export const eventRoutes = [
       const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
       const withLayers = query.layers === "all";
       const sources = withLayers ? await eventSources(deps, calendar, actor) : [{ layer: "main", calendar }];
-      const page = await listEvents(deps, sources, query);
-      return {
-        events: page.events.map(({ layer, event }) => presentEvent(event, withLayers ? layer : undefined)),
-        next_cursor: page.nextCursor,
-      };
+      // The page depends only on the sources' revisions and the query.
+      return deps.cache.json(`events|${revisionsKey(sources)}|${JSON.stringify(query)}`, async () => {
+        const page = await listEvents(deps, sources, query);
+        return {
+          events: page.events.map(({ layer, event }) => presentEvent(event, withLayers ? layer : undefined)),
+          next_cursor: page.nextCursor,
+        };
+      });
     },
   }),
   defineRoute({

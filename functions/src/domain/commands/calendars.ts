@@ -2,6 +2,7 @@ import { errors } from "../../http/errors.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
+import { newRevision } from "../revision.js";
 import { claimSlug, type SlugOwner } from "../slugs.js";
 import type { CalendarRecord, Lens } from "../types.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
@@ -68,6 +69,7 @@ export async function updateCalendar(deps: Deps, calendarId: string, patch: Cale
     );
     if (!changed) return current;
     next.updated_at = nowIso;
+    next.revision = newRevision();
     tx.set(doc.path, { ...next });
     if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id } satisfies SlugOwner);
     return next;

@@ -1,6 +1,7 @@
 import type { Actor } from "../actor.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
+import { newRevision } from "../revision.js";
 import { claimSlug } from "../slugs.js";
 import type { CalendarRecord, GrantRecord, Lens, MembershipRecord, Visibility } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
@@ -39,6 +40,7 @@ export async function createCalendarInTx(
     views,
     created_at: now,
     updated_at: now,
+    revision: newRevision(),
   };
   const grant: GrantRecord = {
     id: newId("grt"),

@@ -6,6 +6,7 @@ import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { defaultStartsOf } from "../queries/events.js";
 import { todayIn } from "../recurrence/index.js";
+import { touchCalendar } from "../revision.js";
 import type { CalendarRecord, EventRecord } from "../types.js";
 
 /**
@@ -34,6 +35,7 @@ export async function createEvent(
       updated_at: nowIso,
     };
     tx.create(paths.event(calendarId, event.id), { ...event });
+    touchCalendar(tx, calendarId);
     return event;
   });
 }
@@ -52,6 +54,7 @@ export async function updateEvent(deps: Deps, calendarId: string, eventId: strin
     const fields = applyEventPatch(event, patch, defaultStartsOf(event, calendar.data as CalendarRecord));
     const next: EventRecord = { ...event, ...fields, updated_at: nowIso };
     tx.set(current.path, { ...next });
+    touchCalendar(tx, calendarId);
     return next;
   });
 }
@@ -61,6 +64,7 @@ export async function deleteEvent(deps: Deps, calendarId: string, eventId: strin
     const event = await tx.get<EventRecord>(paths.event(calendarId, eventId));
     if (!event) throw errors.notFound("event");
     tx.delete(event.path);
+    touchCalendar(tx, calendarId);
     return event.data.id;
   });
 }
