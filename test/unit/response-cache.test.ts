@@ -6,9 +6,9 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache();
     let computed = 0;
     const compute = async () => `value ${++computed}`;
-    expect(await cache.text("a", compute)).toBe("value 1");
-    expect(await cache.text("a", compute)).toBe("value 1");
-    expect(await cache.text("b", compute)).toBe("value 2");
+    expect((await cache.body("a", compute)).toString()).toBe("value 1");
+    expect((await cache.body("a", compute)).toString()).toBe("value 1");
+    expect((await cache.body("b", compute)).toString()).toBe("value 2");
     expect(computed).toBe(2);
   });
 
@@ -16,28 +16,28 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache();
     const body = await cache.json("k", async () => ({ events: [1, 2] }));
     expect(body).toBeInstanceOf(PreparedJson);
-    expect(body.text).toBe('{"events":[1,2]}');
+    expect(body.body.toString()).toBe('{"events":[1,2]}');
   });
 
   it("evicts the least recently used entries past its budget and skips values too big to keep", async () => {
     const cache = new ResponseCache(40);
     let computed = 0;
     const ten = async () => `${++computed}`.padEnd(10, ".");
-    await cache.text("a", ten);
-    await cache.text("b", ten);
-    await cache.text("c", ten);
-    await cache.text("a", ten); // a is now the most recent
-    await cache.text("d", ten);
-    await cache.text("e", ten); // over 40 chars: b goes first, then c
+    await cache.body("a", ten);
+    await cache.body("b", ten);
+    await cache.body("c", ten);
+    await cache.body("a", ten); // a is now the most recent
+    await cache.body("d", ten);
+    await cache.body("e", ten); // over 40 chars: b goes first, then c
     expect(computed).toBe(5);
-    await cache.text("a", ten);
+    await cache.body("a", ten);
     expect(computed).toBe(5);
-    await cache.text("b", ten);
+    await cache.body("b", ten);
     expect(computed).toBe(6);
     const big = async () => "x".repeat(11);
-    await cache.text("big", big);
+    await cache.body("big", big);
     let again = 0;
-    await cache.text("big", async () => `${++again}`);
+    await cache.body("big", async () => `${++again}`);
     expect(again).toBe(1);
   });
 });

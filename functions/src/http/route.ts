@@ -114,6 +114,6 @@ function rawBodyOf(req: Request): string {
 }
 
 function send(res: Response, status: number, body: unknown): void {
-  if (body instanceof PreparedJson) res.status(status).type("application/json").send(body.text);
+  if (body instanceof PreparedJson) res.status(status).type("application/json").send(body.body);
   else res.status(status).json(body);
 }

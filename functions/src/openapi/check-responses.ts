@@ -17,9 +17,10 @@ export function checkResponses(report: (problem: string) => void = (p) => consol
     // res.json and prepared (cached) JSON both end in res.send with a JSON string.
     const send = res.send.bind(res);
     res.send = (body?: unknown): Response => {
-      if (typeof body !== "string" || !/json/.test(String(res.get("Content-Type")))) return send(body);
+      const isJson = /json/.test(String(res.get("Content-Type")));
+      if (!isJson || (typeof body !== "string" && !Buffer.isBuffer(body))) return send(body);
       const route = res.locals.route as AnyRoute | undefined;
-      const problem = responseProblem(route, res.statusCode, JSON.parse(body));
+      const problem = responseProblem(route, res.statusCode, JSON.parse(body.toString()));
       if (!problem) return send(body);
       const message = `response contract violation on ${req.method} ${req.originalUrl} (${route ? `${route.method.toUpperCase()} ${route.path}` : "no route"}): ${problem}`;
       report(message);

@@ -85,10 +85,10 @@ const pageHeaders = helmet({
 });
 
 /** The page's HTML, rendered once per revision of what it shows. */
-const rendered = (deps: Deps, page: PreparedPage): Promise<string> =>
-  deps.cache.text(page.key, async () => renderPage(await page.load()));
+const rendered = (deps: Deps, page: PreparedPage): Promise<Buffer> =>
+  deps.cache.body(page.key, async () => renderPage(await page.load()));
 
-function sendPage(res: Response, body: string, noindex: boolean): void {
+function sendPage(res: Response, body: Buffer, noindex: boolean): void {
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
   // Events change at any time; a revoked view must disappear at once.
   res.setHeader("Cache-Control", "no-cache");
