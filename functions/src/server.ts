@@ -1,10 +1,10 @@
 /**
- * The local server: the API (and, as they land, the pages and hosting/) in one Node process
- * on the embedded SQLite store. `npm start` runs it.
+ * The local server: the API, the pages and hosting/ in one Node process on the embedded
+ * SQLite store. `npm start` runs it.
  *   PORT (default 8787), DATA_DIR (default ./.data), PUBLIC_BASE_URL (default http://localhost:PORT)
  */
 import { extname, resolve } from "node:path";
-import type { Server, ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import express from "express";
 import { createApiApp } from "./app.js";
@@ -30,18 +30,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
     log: options.log ?? ((line) => console.log(line)),
     cache: new ResponseCache(),
   };
-  const root = express();
-  root.disable("x-powered-by");
   const api = createApiApp(deps);
-  // Each app answers its own 404s, so requests are dispatched by path as Hosting rewrites do.
-  root.use((req, res, next) => (isApiPath(req.path) ? api(req, res) : next()));
   const pages = createPagesApp(deps);
-  root.use((req, res, next) => (isPagesPath(req.path) ? pages(req, res) : next()));
-  // Last: the static files of hosting/ (llms.txt, docs/*.md), as Firebase Hosting serves them.
-  root.use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
-  const server = await new Promise<Server>((done) => {
-    const s = root.listen(options.port, () => done(s));
+  // Everything else: the static files of hosting/ (llms.txt, docs/*.md), as Firebase Hosting serves them.
+  const hosting = express().disable("x-powered-by").use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
+  // Each app answers its own 404s; requests are dispatched by path, as Hosting rewrites do.
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?", 1)[0];
+    const app = isApiPath(path) ? api : isPagesPath(path) ? pages : hosting;
+    app(req, res);
   });
+  await new Promise<void>((done) => server.listen(options.port, done));
   const close = async () => {
     await new Promise<void>((done) => server.close(() => done()));
     await store.close();
