@@ -29,6 +29,11 @@ export interface OpenedStore {
   skipReason?: string;
   /** Cases this runner cannot pass, with the reason (shown in the skipped test's title). */
   skip?: Partial<Record<ContractCase, string>>;
+  /**
+   * A second, independent client of the same data (for SQLite another connection to the file):
+   * what it sees has been committed, not only applied on the writer's connection.
+   */
+  observer: Store;
   cleanup: () => Promise<void>;
 }
 
@@ -36,7 +41,7 @@ export function runStoreContract(name: string, open: () => Promise<OpenedStore>)
   // The factory is async so that the skips are known when the tests are collected.
   describe(`storage contract: ${name}`, async () => {
     const opened = await open();
-    const { store } = opened;
+    const { store, observer } = opened;
     afterAll(() => opened.cleanup());
 
     // Every test writes under its own top-level collection, so runs never see each other's data.
@@ -377,6 +382,67 @@ export function runStoreContract(name: string, open: () => Promise<OpenedStore>)
         expect(await store.runTransaction(async (tx) => (await tx.get(`${c}/a`))?.data)).toEqual({ n: 1 });
         expect((await store.get(`${c}/a`))?.data).toEqual({ n: 1 });
       });
+
+      it("a transaction is answered only once its writes are visible to another client", async () => {
+        const c = fresh("durable");
+        const seen = await Promise.all(
+          Array.from({ length: 100 }, (_, i) =>
+            store
+              .runTransaction(async (tx) => {
+                tx.set(`${c}/d${i}`, { i });
+              })
+              .then(() => observer.get(`${c}/d${i}`)),
+          ),
+        );
+        expect(seen.map((d) => d?.data)).toEqual(Array.from({ length: 100 }, (_, i) => ({ i })));
+      });
+
+      it("a failing create among concurrent transactions rejects only that one; the others' writes are kept", async () => {
+        const c = fresh("concurrentcreate");
+        await seed({ [`${c}/taken`]: { owner: "first" } });
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 10 }, (_, i) =>
+            store.runTransaction(async (tx) => {
+              tx.create(i === 4 ? `${c}/taken` : `${c}/d${i}`, { owner: `tx${i}` });
+              return i;
+            }),
+          ),
+        );
+        expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : o.reason))).toEqual([
+          0, 1, 2, 3, expect.any(DocumentExistsError), 5, 6, 7, 8, 9,
+        ]);
+        expect((outcomes[4] as PromiseRejectedResult).reason.path).toBe(`${c}/taken`);
+        const expected = [0, 1, 2, 3, 5, 6, 7, 8, 9].map((i) => ({ owner: `tx${i}` }));
+        const paths = [0, 1, 2, 3, 5, 6, 7, 8, 9].map((i) => `${c}/d${i}`);
+        expect((await observer.getAll(paths)).map((d) => d?.data)).toEqual(expected);
+        expect((await observer.get(`${c}/taken`))?.data).toEqual({ owner: "first" });
+      });
+
+      maybe(
+        "failed-commit-is-atomic",
+        "a failing update among concurrent transactions undoes its own writes only",
+        async () => {
+          const c = fresh("concurrentupdate");
+          await seed({ [`${c}/counter`]: { n: 0 } });
+          const bump = (n: number) =>
+            store.runTransaction(async (tx) => {
+              tx.update(`${c}/counter`, { n });
+              tx.set(`${c}/by${n}`, { n });
+            });
+          const failing = store.runTransaction(async (tx) => {
+            tx.set(`${c}/orphan`, { n: -1 });
+            tx.update(`${c}/counter`, { n: -1 });
+            tx.update(`${c}/missing`, { n: -1 });
+          });
+          const outcomes = await Promise.allSettled([bump(1), failing, bump(2)]);
+          expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+          expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(DocumentMissingError);
+          expect(await observer.get(`${c}/orphan`)).toBeNull();
+          expect((await observer.get(`${c}/by1`))?.data).toEqual({ n: 1 });
+          expect((await observer.get(`${c}/by2`))?.data).toEqual({ n: 2 });
+          expect([1, 2]).toContain((await observer.get<{ n: number }>(`${c}/counter`))?.data.n);
+        },
+      );
 
       const contention = "20 concurrent read-increment-write transactions on one counter all count";
       const contentionCase = async () => {

@@ -65,8 +65,12 @@ runStoreContract(`firestore (${where})`, async () => {
   const db = getFirestore(app);
   db.settings({ ignoreUndefinedProperties: true });
   const store = new FirestoreStore(db);
+  // The observer is a second app on the same project: its own client and channel.
+  const observerApp = initializeApp({ projectId }, `${projectId}-observer`);
+  const observer = new FirestoreStore(getFirestore(observerApp));
   return {
     store,
+    observer,
     supportsContention: Boolean(realEmulator),
     skipReason: realEmulator
       ? undefined
@@ -74,7 +78,9 @@ runStoreContract(`firestore (${where})`, async () => {
     skip: realEmulator ? undefined : nodeEmulatorSkips,
     cleanup: async () => {
       await store.close();
+      await observer.close();
       await deleteApp(app);
+      await deleteApp(observerApp);
     },
   };
 });

@@ -1,5 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+// From node:timers, not the globals: fake timers in a test must not hold back the COMMIT.
+import { clearImmediate, setImmediate } from "node:timers";
 import Database from "better-sqlite3";
 import {
   DocumentExistsError,
@@ -16,20 +18,41 @@ type Write =
   | { kind: "create" | "set" | "update"; path: string; data: DocData }
   | { kind: "delete"; path: string };
 
+/** Hands a transaction's outcome to its caller: its result, or the COMMIT's error when given. */
+type Deliver = (commitError?: unknown) => void;
+
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Parsed documents kept for reuse (about 2 KB each with their text). */
 const PARSED_CACHE_SIZE = 5_000;
+/** Transactions sharing one COMMIT at most, so that a long queue is still acknowledged steadily. */
+const MAX_BATCH = 64;
 
 /**
  * The embedded store for local runs and tests: one table of JSON documents.
  * Transactions are serialized on the connection (one runs at a time), so a read-then-write
- * transaction sees no interleaved writes; the writes are applied in one BEGIN IMMEDIATE
- * transaction at commit. One process owns a database file at a time.
+ * transaction sees no interleaved writes. One process owns a database file at a time.
+ *
+ * Group commit: with `synchronous=FULL` every COMMIT waits for an fsync, so consecutive
+ * transactions share one. Each applies its writes in a SAVEPOINT of one open SQLite
+ * transaction (a failing write undoes that transaction's writes only), and the batch is
+ * committed once the queue has run dry (setImmediate: after the I/O callbacks ready now have
+ * queued their transactions) or MAX_BATCH transactions have joined it. Every transaction that
+ * ran while the batch was open, reads included, is answered only after that COMMIT succeeded,
+ * so nothing is acknowledged, or decided on data, that a crash could still take back; a
+ * failed COMMIT (a disk failure) rolls the batch back and rejects them all.
+ * Trade-off: reads outside transactions (`get`, `getAll`, `query`) use the same connection,
+ * so they may see a write a few milliseconds before its writer is acknowledged (or, should
+ * that COMMIT fail, a write that never lands).
  */
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Nested in the open batch, better-sqlite3 runs this in a SAVEPOINT (ROLLBACK TO on a throw). */
+  private readonly applyInSavepoint: (writes: Write[]) => void;
+  private queue: Promise<void> = Promise.resolve();
+  /** The transactions that ran while the batch was open, waiting for its COMMIT. */
+  private waiting: Deliver[] = [];
+  private commitTimer: NodeJS.Immediate | undefined;
   /**
    * JSON.parse is most of the cost of a read: a document whose stored text is unchanged is
    * answered with the object parsed last time. It is frozen, since every reader shares it.
@@ -50,6 +73,9 @@ export class SqliteStore implements Store {
          PRIMARY KEY (collection, id)
        ) WITHOUT ROWID`,
     );
+    this.applyInSavepoint = this.db.transaction((writes: Write[]) => {
+      for (const w of writes) this.applyWrite(w);
+    });
   }
 
   async get<T = DocData>(path: string): Promise<StoredDoc<T> | null> {
@@ -65,13 +91,22 @@ export class SqliteStore implements Store {
   }
 
   runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.attempt(fn));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return new Promise<T>((resolve, reject) => {
+      // The queue moves on once this transaction's writes are applied, not once they are committed.
+      this.queue = this.queue
+        .then(() =>
+          this.attempt(fn).then(
+            (result) => this.join((commitError) => (commitError ? reject(commitError) : resolve(result))),
+            (error: unknown) => this.join((commitError) => reject(commitError ?? error)),
+          ),
+        )
+        .catch(reject);
+    });
   }
 
   async close(): Promise<void> {
     await this.queue;
+    this.commit();
     this.db.close();
   }
 
@@ -87,15 +122,45 @@ export class SqliteStore implements Store {
       delete: (path) => void writes.push({ kind: "delete", path }),
     };
     const result = await fn(tx);
-    if (writes.length > 0) this.commit(writes);
+    if (writes.length > 0) {
+      this.failLostBatch();
+      if (!this.db.inTransaction) this.db.exec("BEGIN IMMEDIATE");
+      this.applyInSavepoint(writes);
+    }
     return result;
   }
 
-  private commit(writes: Write[]): void {
-    const apply = this.db.transaction((all: Write[]) => {
-      for (const w of all) this.applyWrite(w);
-    });
-    apply.immediate(writes);
+  /** A finished transaction waits for the open batch's COMMIT; with no batch open, nothing it saw can be undone. */
+  private join(deliver: Deliver): void {
+    this.failLostBatch();
+    if (!this.db.inTransaction) return deliver();
+    this.waiting.push(deliver);
+    if (this.waiting.length >= MAX_BATCH) this.commit();
+    else this.commitTimer ??= setImmediate(() => this.commit());
+  }
+
+  private commit(): void {
+    clearImmediate(this.commitTimer);
+    this.commitTimer = undefined;
+    this.failLostBatch();
+    if (!this.db.inTransaction) return;
+    const batch = this.waiting.splice(0);
+    try {
+      this.db.exec("COMMIT");
+    } catch (error) {
+      for (const deliver of batch) deliver(error);
+      // Should even the ROLLBACK fail, its error propagates: the store is unusable (fail-stop).
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      return;
+    }
+    for (const deliver of batch) deliver();
+  }
+
+  /** SQLite rolls a transaction back by itself after some I/O errors: the batch waiting in it is lost. */
+  private failLostBatch(): void {
+    if (this.waiting.length === 0 || this.db.inTransaction) return;
+    const lost = new Error("the store lost uncommitted writes: SQLite rolled back the open transaction");
+    for (const deliver of this.waiting.splice(0)) deliver(lost);
   }
 
   private applyWrite(w: Write): void {
