@@ -1,9 +1,9 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { EventRecord, LayerRecord } from "../../functions/src/domain/types.js";
+import type { EventRecord } from "../../functions/src/domain/types.js";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { seedGrant, seedScopedToken } from "../helpers/grants.js";
+import { seedGrant, seedLayer, seedScopedToken } from "../helpers/grants.js";
 
 let t: TestApp;
 beforeEach(() => {
@@ -468,8 +468,8 @@ describe("GET .../events (list)", () => {
     const host = await calendarOf(owner, { name: "Host", visibility: "public" });
     const team = await calendarOf(owner, { name: "Team", visibility: "unlisted" });
     const secret = await calendarOf(owner, { name: "Secret", visibility: "private" });
-    await seedLayer(host, team, "team");
-    await seedLayer(host, secret, "secret");
+    await seedLayer(t.deps, host, team, "team");
+    await seedLayer(t.deps, host, secret, "secret");
     await createEvent(owner, host, { name: "host event", date: "2026-12-02" });
     await createEvent(owner, team, { name: "team event", date: "2026-12-01" });
     await createEvent(owner, secret, { name: "secret event", date: "2026-12-03" });
@@ -487,14 +487,3 @@ describe("GET .../events (list)", () => {
     expect(names(asOwner.events)).toEqual(["team event", "host event", "secret event"]);
   });
 });
-
-async function seedLayer(hostId: string, calendarId: string, key: string): Promise<void> {
-  const layer: LayerRecord = {
-    id: `lyr_${key}`,
-    calendar_id: calendarId,
-    host_calendar_id: hostId,
-    key,
-    created_at: t.deps.clock().toISOString(),
-  };
-  await t.deps.store.runTransaction(async (tx) => tx.set(paths.layer(hostId, layer.id), { ...layer }));
-}

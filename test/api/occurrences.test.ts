@@ -1,9 +1,7 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { paths } from "../../functions/src/domain/paths.js";
-import type { LayerRecord } from "../../functions/src/domain/types.js";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { seedGrant } from "../helpers/grants.js";
+import { seedGrant, seedLayer } from "../helpers/grants.js";
 
 let t: TestApp;
 beforeEach(() => {
@@ -156,8 +154,8 @@ describe("GET .../occurrences", () => {
     const host = await calendarOf(owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" });
     const tokyo = await calendarOf(owner, { name: "Tokyo", timezone: "Asia/Tokyo" });
     const secret = await calendarOf(owner, { name: "Secret", visibility: "private" });
-    await seedLayer(host, tokyo, "tokyo");
-    await seedLayer(host, secret, "secret");
+    await seedLayer(t.deps, host, tokyo, "tokyo");
+    await seedLayer(t.deps, host, secret, "secret");
     await createEvent(owner, host, { name: "host", date: "2026-12-01", start_time: "09:00" });
     await createEvent(owner, tokyo, { name: "tokyo", recur: { type: "daily", starts: "2026-12-01" }, start_time: "08:00" });
     await createEvent(owner, secret, { name: "secret", date: "2026-12-01" });
@@ -171,14 +169,3 @@ describe("GET .../occurrences", () => {
     expect(asOwner.map((o) => o.layer)).toEqual(["secret", "tokyo", "main"]);
   });
 });
-
-async function seedLayer(hostId: string, calendarId: string, key: string): Promise<void> {
-  const layer: LayerRecord = {
-    id: `lyr_${key}`,
-    calendar_id: calendarId,
-    host_calendar_id: hostId,
-    key,
-    created_at: t.deps.clock().toISOString(),
-  };
-  await t.deps.store.runTransaction(async (tx) => tx.set(paths.layer(hostId, layer.id), { ...layer }));
-}

@@ -19,6 +19,7 @@ import { promisify } from "node:util";
 import { FirestoreServer } from "@firestore-emulator/server";
 import ical, { type VEvent } from "node-ical";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/ports.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
@@ -38,17 +39,6 @@ let signalDir: string;
 let output = "";
 
 const run = promisify(execFile);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {

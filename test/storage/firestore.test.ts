@@ -2,11 +2,11 @@
  * The storage contract on the Firestore adapter. Against `FIRESTORE_EMULATOR_HOST` when it is set
  * (a real Firestore emulator); otherwise against @firestore-emulator/server, started here.
  */
-import { createServer } from "node:net";
 import { FirestoreServer } from "@firestore-emulator/server";
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../helpers/ports.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 import { runStoreContract, type ContractCase } from "./contract.js";
 
@@ -25,17 +25,6 @@ const nodeEmulatorSkips: Partial<Record<ContractCase, string>> = {
   "order-missing-field":
     "@firestore-emulator/server keeps documents that lack the orderBy field (sorted last) instead of leaving them out",
 };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let server: FirestoreServer | undefined;
 let started: Promise<void> | undefined;
