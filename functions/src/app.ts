@@ -21,6 +21,9 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  // Before anything can answer: no /v1 response, an error or a 404 included, may be kept by
+  // Hosting's CDN or a browser (DECISIONS section 1).
+  app.use(noStore);
   if (options.checkResponses) app.use(checkResponses());
 
   app.use(requestLog(deps));
@@ -67,6 +70,11 @@ function answerWrongMethods(router: express.Router, routes: AnyRoute[]): void {
     router.all(path, (req, _res, next) => next(errors.methodNotAllowed(req.method, methods)));
   }
 }
+
+const noStore: express.RequestHandler = (_req, res, next) => {
+  res.setHeader("Cache-Control", "no-store");
+  next();
+};
 
 const cors: express.RequestHandler = (req, res, next) => {
   res.setHeader("Access-Control-Allow-Origin", "*");

@@ -97,7 +97,7 @@ describe("GET /c/{slug}.ics", () => {
     const { res, text } = await fetchFeed(`/c/${slug}.ics`);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/calendar; charset=utf-8");
-    expect(res.headers["cache-control"]).toBe("public, max-age=300");
+    expect(res.headers["cache-control"]).toBe("no-cache");
     expect(res.headers["access-control-allow-origin"]).toBe("*");
     expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(res.headers["x-robots-tag"]).toBe("noindex"); // minted calendars are unlisted

@@ -10,6 +10,7 @@ import type { Deps } from "../domain/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
 import { ApiError } from "../http/errors.js";
 import { ContentionError } from "../storage/port.js";
+import { sendRevalidated } from "./conditional.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
 import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
@@ -34,19 +35,18 @@ export function createPagesApp(deps: Deps): Express {
     if (calendar === "redirected") return;
     if (calendar === "not_found") return notFound(req, res);
     if (calendar.visibility !== "public") res.setHeader("X-Robots-Tag", "noindex");
-    res.setHeader("Cache-Control", "no-cache");
-    res.status(200).type("text/markdown; charset=utf-8").send(calendar.purpose ?? "");
+    sendRevalidated(req, res, Buffer.from(calendar.purpose ?? "", "utf8"), "text/markdown; charset=utf-8");
   });
   app.get("/c/:slug", async (req: SlugRequest, res) => {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
     if (calendar === "not_found") return notFound(req, res);
-    sendPage(res, await rendered(deps, await prepareCalendarPage(deps, calendar, pageQuery(req))), calendar.visibility !== "public");
+    sendPage(req, res, await rendered(deps, await prepareCalendarPage(deps, calendar, pageQuery(req))), calendar.visibility !== "public");
   });
   app.get("/v/:slug", async (req: SlugRequest, res) => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
     if (!resolved) return notFound(req, res);
-    sendPage(res, await rendered(deps, await prepareViewPage(deps, resolved, pageQuery(req))), true);
+    sendPage(req, res, await rendered(deps, await prepareViewPage(deps, resolved, pageQuery(req))), true);
   });
   // Everything below an earlier slug moves with it (DECISIONS section 4); the rest is 404.
   app.get("/c/:slug/{*rest}", async (req: SlugRequest, res) => {
@@ -88,11 +88,10 @@ const pageHeaders = helmet({
 const rendered = (deps: Deps, page: PreparedPage): Promise<Buffer> =>
   deps.cache.body(page.key, async () => renderPage(await page.load()));
 
-function sendPage(res: Response, body: Buffer, noindex: boolean): void {
+function sendPage(req: Request, res: Response, body: Buffer, noindex: boolean): void {
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
   // Events change at any time; a revoked view must disappear at once.
-  res.setHeader("Cache-Control", "no-cache");
-  res.status(200).type("text/html; charset=utf-8").send(body);
+  sendRevalidated(req, res, body, "text/html; charset=utf-8");
 }
 
 const STYLE_FILE = /^style\.[0-9a-f]+\.css$/;

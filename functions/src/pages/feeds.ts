@@ -1,6 +1,6 @@
 /**
- * iCalendar feeds: `/c/{slug}.ics` (a public or unlisted calendar with its readable layers,
- * as its page shows them) and `/v/{slug}.ics` (a share view, its filter applied, nothing of
+ * iCalendar feeds: `/c/{slug}.ics` (a public or unlisted calendar with the layers it
+ * publishes, as its page shows them) and `/v/{slug}.ics` (a share view, its filter applied, nothing of
  * the calendar behind it). Anonymous, cacheable, readable from any origin. Errors are plain
  * text with the status a page would have (DECISIONS section 1).
  *
@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Deps } from "../domain/deps.js";
 import { loadSourceEvents } from "../domain/queries/events.js";
-import { eventSources, type EventSource } from "../domain/queries/sources.js";
+import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
 import type { EventRecord } from "../domain/types.js";
 import { buildIcs, type IcsSource } from "./ics.js";
@@ -37,7 +37,7 @@ export function feedRouter(deps: Deps): Router {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
     if (calendar === "not_found") return void sendText(res, 404, NOT_FOUND);
-    const sources = await loadSourceEvents(deps, await eventSources(deps, calendar, null));
+    const sources = await loadSourceEvents(deps, await publishedSources(deps, calendar));
     const body = buildIcs({
       name: calendar.name,
       description: calendar.purpose,
@@ -85,7 +85,7 @@ const uidDomain = (deps: Pick<Deps, "baseUrl">): string => new URL(deps.baseUrl)
 function sendFeed(req: Request, res: Response, body: string, noindex: boolean): void {
   res.setHeader("Access-Control-Expose-Headers", "ETag");
   res.setHeader("Content-Type", "text/calendar; charset=utf-8");
-  res.setHeader("Cache-Control", "public, max-age=300");
+  res.setHeader("Cache-Control", "no-cache");
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   res.setHeader("ETag", etag);
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
