@@ -2,6 +2,7 @@ import express from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
+import { claimKey, executeOnce, fingerprint, idempotencyPath } from "../../functions/src/http/idempotency.js";
 import { defineRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { z } from "zod";
@@ -121,9 +122,10 @@ describe("idempotency", () => {
     expect(retry.headers["idempotent-replayed"]).toBeUndefined();
   });
 
-  it("409s a key whose first request is still running", async () => {
+  it("on the SQLite store, a repeat waits for the first request and replays its answer", async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
     const slow = defineRoute({
       method: "post",
       path: "/v1/slow",
@@ -131,20 +133,51 @@ describe("idempotency", () => {
       tags: [],
       auth: "none",
       body: z.strictObject({}),
-      response: z.object({ ok: z.boolean() }),
+      response: z.object({ calls: z.number() }),
       errors: [],
       handler: async () => {
+        calls += 1;
         await gate;
-        return { ok: true };
+        return { calls };
       },
     });
     const app = createApiApp(t.deps, [...apiRoutes, slow]);
     const key = freshKey();
     const first = request(app).post("/v1/slow").set("Idempotency-Key", key).send({}).then((r) => r);
     await new Promise((r) => setTimeout(r, 50));
-    expectError(await request(app).post("/v1/slow").set("Idempotency-Key", key).send({}), 409, "idempotency_key_in_use");
+    const second = request(app).post("/v1/slow").set("Idempotency-Key", key).send({}).then((r) => r);
+    await new Promise((r) => setTimeout(r, 50));
     release();
-    expect((await first).status).toBe(200);
+    expect((await first).body).toEqual({ calls: 1 });
+    expect((await second).body).toEqual({ calls: 1 });
+    expect((await second).headers["idempotent-replayed"]).toBe("true");
+  });
+
+  it("409s a key claimed by a live request, and takes over a dead one", async () => {
+    const path = idempotencyPath("k", null);
+    const print = fingerprint("POST", "/v1/mint", "{}");
+    // A store shared by several processes (Firestore): a claim is live for 60 s.
+    const shared = { ...t.deps, store: Object.assign(Object.create(t.deps.store), { singleProcess: false }) };
+    expect((await claimKey(shared, path, print)).kind).toBe("fresh");
+    await expect(claimKey(shared, path, print)).rejects.toMatchObject({ code: "idempotency_key_in_use" });
+    t.clock.advance(60_000);
+    expect((await claimKey(shared, path, print)).kind).toBe("fresh");
+    // On the SQLite store one process owns the data: a claim of an earlier process is dead at once.
+    await t.deps.store.runTransaction(async (tx) => tx.update(path, { process_id: "an-earlier-process" }));
+    expect((await claimKey(t.deps, path, print)).kind).toBe("fresh");
+  });
+
+  it("a request whose claim was taken over commits nothing", async () => {
+    const path = idempotencyPath("k2", null);
+    const claim = await claimKey(t.deps, path, fingerprint("POST", "/v1/x", "{}"));
+    if (claim.kind !== "fresh") throw new Error("expected a fresh claim");
+    await t.deps.store.runTransaction(async (tx) => tx.update(path, { claim_id: "another-attempt" }));
+    const outcome = await executeOnce(t.deps, claim, [], async (deps) => {
+      await deps.store.runTransaction(async (tx) => tx.set("agents/agt_never", { name: "never" }));
+      return { ok: true };
+    });
+    expect(outcome.status).toBe(409);
+    expect(await t.deps.store.get("agents/agt_never")).toBeNull();
   });
 
   it("20 parallel POSTs with one key create exactly one record", async () => {

@@ -77,15 +77,16 @@ describe("POST /v1/mint", () => {
     expect(short.calendarSlug).toMatch(/^q-[a-z0-9]{4}$/);
   });
 
-  it("replays the same records without the token", async () => {
+  it("replays the same records without the secrets: no token, no claim link", async () => {
     const key = freshKey();
     const body = { name: "Scout" };
     const first = await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send(body).expect(200);
     const again = await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send(body).expect(200);
     expect(again.headers["idempotent-replayed"]).toBe("true");
     expect(again.body.token).toBeUndefined();
-    const { token: _token, ...withoutToken } = first.body;
-    expect(again.body).toEqual(withoutToken);
+    expect(again.body.claim_url).toBeUndefined();
+    const { token: _token, claim_url: _claimUrl, ...withoutSecrets } = first.body;
+    expect(again.body).toEqual(withoutSecrets);
     expect(await t.deps.store.query("agents")).toHaveLength(1);
   });
 

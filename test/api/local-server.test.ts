@@ -23,7 +23,7 @@ async function mint(origin: string) {
     body: JSON.stringify({ name: "Scout" }),
   });
   expect(res.status).toBe(200);
-  return (await res.json()) as { token: string; agent: { id: string } };
+  return (await res.json()) as { token: string; agent: { id: string }; claim_url: string };
 }
 
 describe("the local server on its SQLite file", () => {
@@ -53,7 +53,8 @@ describe("the local server on its SQLite file", () => {
     dirs.push(dataDir);
     const log: string[] = [];
     const server = await start(dataDir, log);
-    const { token } = await mint(server.origin);
+    const { token, claim_url } = await mint(server.origin);
+    const claimToken = claim_url.slice(claim_url.lastIndexOf("/") + 1);
     const created = await fetch(`${server.origin}/v1/agent-credentials`, {
       method: "POST",
       headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": "second" },
@@ -72,5 +73,9 @@ describe("the local server on its SQLite file", () => {
       expect(everything).not.toContain(secret);
       expect(everything).not.toContain(secret.slice("svc_agent_".length));
     }
+    // The claim link is a secret too: only its hash is stored, never the stored mint response.
+    expect(claimToken).toMatch(/^svc_claim_/);
+    expect(everything).not.toContain(claimToken);
+    expect(everything).not.toContain("svc_claim_");
   });
 });

@@ -1,24 +1,45 @@
+/**
+ * Exactly-once POSTs (DECISIONS sections 3 and 11). A request first claims its key (one small
+ * transaction); then the command's writes and the stored response commit together in ONE
+ * transaction, so an effect never lands without its response and a response is never stored
+ * without its effect. A crash in between leaves only the claim, and a retry runs the command
+ * for the first time.
+ */
+import { randomUUID } from "node:crypto";
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
+import type { Store, Transaction } from "../storage/port.js";
+import { toErrorResponse } from "./error-handler.js";
 import { errors } from "./errors.js";
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A pending record older than this belongs to a request that died; a retry may take it over. */
+/** A pending claim older than this belongs to a request that died; a retry may take it over. */
 const STALE_PENDING_MS = 60 * 1000;
 const MAX_KEY_LENGTH = 200;
+/** This process. On a store that one process owns, a claim of an earlier process is dead at once. */
+const PROCESS_ID = randomUUID();
 
-interface IdempotencyRecord {
+export interface IdempotencyRecord {
   fingerprint: string;
   state: "pending" | "done";
+  /** Which attempt holds the key: a takeover replaces it, and the earlier attempt can no longer commit. */
+  claim_id: string;
+  process_id: string;
   started_at: string;
   expires_at: string;
+  /** The same instant as a Date: Firestore's TTL policy purges on a Timestamp field. */
+  purge_at: Date;
   status?: number;
   body?: unknown;
 }
 
-export type Claim =
-  | { kind: "fresh"; path: string }
-  | { kind: "replay"; status: number; body: unknown };
+export type Claim = { kind: "fresh"; path: string; claimId: string } | { kind: "replay"; status: number; body: unknown };
+
+export interface Outcome {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
 
 /** Reads and checks the header; the key is scoped to the caller (the anonymous caller for mint). */
 export function idempotencyPath(header: string | undefined, agentId: string | null): string {
@@ -43,37 +64,87 @@ export async function claimKey(deps: Deps, path: string, print: string): Promise
     if (existing && existing.expires_at > now.toISOString()) {
       if (existing.fingerprint !== print) throw errors.idempotencyKeyReused();
       if (existing.state === "done") return { kind: "replay", status: existing.status!, body: existing.body };
-      const age = now.getTime() - Date.parse(existing.started_at);
-      if (age < STALE_PENDING_MS) throw errors.idempotencyKeyInUse();
+      if (!claimIsDead(existing, deps.store, now)) throw errors.idempotencyKeyInUse();
     }
+    const claimId = randomUUID();
+    const expires = new Date(now.getTime() + RETENTION_MS);
     const record: IdempotencyRecord = {
       fingerprint: print,
       state: "pending",
+      claim_id: claimId,
+      process_id: PROCESS_ID,
       started_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + RETENTION_MS).toISOString(),
+      expires_at: expires.toISOString(),
+      purge_at: expires,
     };
-    tx.set(path, record as unknown as Record<string, unknown>);
-    return { kind: "fresh", path };
+    tx.set(path, { ...record });
+    return { kind: "fresh", path, claimId };
   });
+}
+
+function claimIsDead(claim: IdempotencyRecord, store: Store, now: Date): boolean {
+  if (store.singleProcess && claim.process_id !== PROCESS_ID) return true;
+  return now.getTime() - Date.parse(claim.started_at) >= STALE_PENDING_MS;
 }
 
 /**
- * Stores the response for replays. Server errors are not stored, so a retry runs again.
- * A top-level `token` is a secret that is returned once and never stored.
+ * Runs the operation once for a fresh claim. Its command joins this transaction (see
+ * `joinTransaction`), which also stores the response, with its secret fields left out.
+ * An error answer (4xx) commits no effect and is stored in a second step; a 5xx is not
+ * stored, so a retry runs again.
  */
-export async function settleKey(deps: Deps, path: string, status: number, body: unknown): Promise<void> {
-  await deps.store.runTransaction(async (tx) => {
-    if (status >= 500) {
-      tx.delete(path);
-      return;
-    }
-    const stored = stripSecret(body);
-    tx.update(path, { state: "done", status, body: stored });
-  });
+export async function executeOnce(
+  deps: Deps,
+  claim: Extract<Claim, { kind: "fresh" }>,
+  secretFields: readonly string[],
+  operation: (deps: Deps) => Promise<object>,
+): Promise<Outcome> {
+  try {
+    return await deps.store.runTransaction(async (tx) => {
+      await requireClaim(tx, claim);
+      const body = await operation({ ...deps, store: joinTransaction(deps.store, tx) });
+      tx.update(claim.path, { state: "done", status: 200, body: withoutSecrets(body, secretFields) });
+      return { status: 200, body, headers: {} };
+    });
+  } catch (err) {
+    const outcome = toErrorResponse(err, deps);
+    await deps.store.runTransaction(async (tx) => {
+      if (!(await holdsClaim(tx, claim))) return;
+      if (outcome.status >= 500) tx.delete(claim.path);
+      else tx.update(claim.path, { state: "done", status: outcome.status, body: outcome.body });
+    });
+    return outcome;
+  }
 }
 
-function stripSecret(body: unknown): unknown {
-  if (!body || typeof body !== "object" || !("token" in body)) return body;
-  const { token: _secret, ...rest } = body as Record<string, unknown>;
-  return rest;
+async function holdsClaim(tx: Transaction, claim: { path: string; claimId: string }): Promise<boolean> {
+  const current = await tx.get<IdempotencyRecord>(claim.path);
+  return current?.data.state === "pending" && current.data.claim_id === claim.claimId;
+}
+
+/** A request whose claim was taken over (it was presumed dead) must not commit: the other attempt owns the key. */
+async function requireClaim(tx: Transaction, claim: { path: string; claimId: string }): Promise<void> {
+  if (!(await holdsClaim(tx, claim))) throw errors.idempotencyKeyInUse();
+}
+
+/**
+ * The store as the operation sees it: reads go through the transaction (so the policy is
+ * judged on the state the write commits against) and a command's own `runTransaction` joins
+ * it instead of opening a second one.
+ */
+export function joinTransaction(store: Store, tx: Transaction): Store {
+  return {
+    singleProcess: store.singleProcess,
+    get: (path) => tx.get(path),
+    getAll: (paths) => tx.getAll(paths),
+    query: (collection, spec) => tx.query(collection, spec),
+    runTransaction: (fn) => fn(tx),
+    close: () => store.close(),
+  };
+}
+
+/** Secrets (a token, a claim link) are answered once and never stored, not even in a replay. */
+function withoutSecrets(body: object, secretFields: readonly string[]): object {
+  if (secretFields.length === 0) return body;
+  return Object.fromEntries(Object.entries(body).filter(([field]) => !secretFields.includes(field)));
 }

@@ -5,8 +5,7 @@ import type { Deps } from "../domain/deps.js";
 import type { Scope } from "../domain/types.js";
 import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "./errors.js";
-import { toErrorResponse } from "./error-handler.js";
-import { claimKey, fingerprint, idempotencyPath, settleKey } from "./idempotency.js";
+import { claimKey, executeOnce, fingerprint, idempotencyPath } from "./idempotency.js";
 import { PreparedJson } from "./response-cache.js";
 import { parseInput } from "./validate.js";
 
@@ -39,6 +38,8 @@ export interface RouteDef<P = Record<string, string>, Q = Record<string, unknown
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** Response fields answered once and never stored for a replay (tokens, claim links). */
+  secretFields?: readonly string[];
   /** A POST whose body may be omitted entirely (treated as `{}`). */
   bodyOptional?: boolean;
   invalidCode?: "invalid_request" | "invalid_event";
@@ -73,25 +74,15 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
     return;
   }
   const keyPath = idempotencyPath(req.get("idempotency-key"), actor?.agentId ?? null);
-  const rawBody = rawBodyOf(req);
-  const claim = await claimKey(deps, keyPath, fingerprint(req.method, req.path, rawBody));
+  const claim = await claimKey(deps, keyPath, fingerprint(req.method, req.path, rawBodyOf(req)));
   if (claim.kind === "replay") {
     res.setHeader("Idempotent-Replayed", "true");
     send(res, claim.status, claim.body);
     return;
   }
-  let status = 200;
-  let body: unknown;
-  try {
-    body = await run(route, deps, actor, req);
-  } catch (err) {
-    const response = toErrorResponse(err, deps);
-    status = response.status;
-    body = response.body;
-    for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
-  }
-  await settleKey(deps, keyPath, status, body);
-  send(res, status, body);
+  const outcome = await executeOnce(deps, claim, route.secretFields ?? [], (scoped) => run(route, scoped, actor, req));
+  for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
+  send(res, outcome.status, outcome.body);
 }
 
 async function run(route: AnyRoute, deps: Deps, actor: Actor | null, req: Request): Promise<object> {

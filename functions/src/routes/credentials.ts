@@ -30,6 +30,7 @@ export const credentialRoutes = [
       label: z.string().trim().min(1, { message: "must not be empty" }).max(100, { message: "must be at most 100 characters" }).optional(),
     }),
     bodyOptional: true,
+    secretFields: ["token"],
     response: z.object({ token: z.string().optional(), credential: credentialRecord }),
     errors: ["invalid_request", "unauthorized"],
     handler: async ({ deps, actor, body }) => {

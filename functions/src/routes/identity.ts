@@ -33,12 +33,14 @@ export const identityRoutes = [
     tags: ["identity"],
     auth: "none",
     body: mintBody,
+    secretFields: ["token", "claim_url"],
     response: z.object({
       token: z.string().optional(),
       agent: agentRecord,
       credential: credentialRecord,
       calendar: calendarRecord,
-      claim_url: z.string().nullable(),
+      // Both secrets are answered once: a replay omits them (DECISIONS section 11).
+      claim_url: z.string().nullable().optional(),
     }),
     errors: ["invalid_request", "invalid_onboard_token"],
     handler: async ({ deps, body }) => {

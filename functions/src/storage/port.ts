@@ -36,6 +36,8 @@ export interface Transaction {
 }
 
 export interface Store {
+  /** True when one process owns the store (the SQLite file): whatever an earlier process left pending is dead. */
+  readonly singleProcess?: boolean;
   get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
   getAll<T = DocData>(paths: string[]): Promise<Array<StoredDoc<T> | null>>;
   query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;

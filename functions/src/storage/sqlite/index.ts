@@ -45,6 +45,7 @@ const MAX_BATCH = 64;
  * that COMMIT fail, a write that never lands).
  */
 export class SqliteStore implements Store {
+  readonly singleProcess = true;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
   /** Nested in the open batch, better-sqlite3 runs this in a SAVEPOINT (ROLLBACK TO on a throw). */
