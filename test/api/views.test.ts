@@ -230,10 +230,10 @@ describe("what a view shows", () => {
     expect(viewRange({ ...DEFAULT_FILTER, to: "2026-11-30" }, "2026-12-01", "2026-12-31")).toBeNull();
   });
 
-  it("shows a private layer only while an owner of the view's calendar holds a live grant on it", async () => {
+  it("shows a private layer only while an owner of the view's calendar holds the owner role on it", async () => {
     const open = await newCalendar(t, stranger, { name: "Open", visibility: "public" });
     const hidden = await newCalendar(t, stranger, { name: "Hidden", visibility: "private" });
-    const grant = await grantRole(t, stranger.auth, hidden.id, owner.agentId, "reader");
+    await grantRole(t, stranger.auth, hidden.id, owner.agentId, "reader");
     for (const [id, key] of [
       [open.id, "open"],
       [hidden.id, "hidden"],
@@ -245,9 +245,15 @@ describe("what a view shows", () => {
     const hiddenOnly = (await createView({ name: "Hidden", filter: { layers: ["hidden"] } }).expect(200)).body;
     const sourcesOf = async (slug: string) => (await viewEventSources(t.deps, (await resolveViewSlug(t.deps, slug))!)).map((s) => s.layer);
 
+    // A reader (or writer) grant reads a private calendar but never publishes it.
+    expect(await sourcesOf(all.slug)).toEqual(["main", "open"]);
+    expect(await sourcesOf(hiddenOnly.slug)).toEqual([]);
+    await grantRole(t, stranger.auth, hidden.id, owner.agentId, "writer");
+    expect(await sourcesOf(all.slug)).toEqual(["main", "open"]);
+    const ownerGrant = await grantRole(t, stranger.auth, hidden.id, owner.agentId, "owner");
     expect(await sourcesOf(all.slug)).toEqual(["main", "open", "hidden"]);
     expect(await sourcesOf(hiddenOnly.slug)).toEqual(["hidden"]);
-    await del(t, `/v1/calendars/${hidden.id}/grants/${grant.id}`, stranger.auth).expect(200);
+    await del(t, `/v1/calendars/${hidden.id}/grants/${ownerGrant.id}`, owner.auth).expect(200);
     expect(await sourcesOf(all.slug)).toEqual(["main", "open"]);
     expect(await sourcesOf(hiddenOnly.slug)).toEqual([]);
   });

@@ -9,7 +9,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { newCalendar, patch, del } from "../helpers/sharing.js";
+import { grantRole, newCalendar, patch, del } from "../helpers/sharing.js";
 
 let t: TestApp;
 let feeds: Express;
@@ -164,13 +164,14 @@ describe("GET /c/{slug}.ics", () => {
     expect(changed.text).toContain("SUMMARY:Second");
   });
 
-  it("includes readable layers in their own zone, and leaves private layers out", async () => {
+  it("includes visible layers in their own zone, and leaves out private layers its owner only reads", async () => {
     const other = await mintAgent(t, "Ops team");
     const opsCalendar = await newCalendar(t, other, { name: "Ops", visibility: "public" });
     await patch(t, `/v1/calendars/${opsCalendar.id}`, other.auth).send({ timezone: "America/New_York" }).expect(200);
     await createEvent(other, opsCalendar.id, { name: "Deploy window", date: "2026-12-03", start_time: "18:00", end_time: "19:00" });
-    const secret = await newCalendar(t, owner, { name: "Secret", visibility: "private" });
-    await createEvent(owner, secret.id, { name: "Hidden meeting", date: "2026-12-04" });
+    const secret = await newCalendar(t, other, { name: "Secret", visibility: "private" });
+    await grantRole(t, other.auth, secret.id, owner.agentId, "reader");
+    await createEvent(other, secret.id, { name: "Hidden meeting", date: "2026-12-04" });
     await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth).send({ calendar_id: opsCalendar.id, key: "ops" }).expect(200);
     await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth).send({ calendar_id: secret.id, key: "secret" }).expect(200);
 

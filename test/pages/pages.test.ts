@@ -9,6 +9,7 @@ import { createPagesApp } from "../../functions/src/pages/app.js";
 import { STYLESHEET_NAME } from "../../functions/src/pages/style.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { mintAgent, type TestApp } from "../helpers/app.js";
+import { grantRole } from "../helpers/sharing.js";
 import { attachLayer, createCalendar, createEvent, createView, DEMO_PURPOSE, patchCalendar, createSiteTestApp, seedDemo, type Demo } from "./site.js";
 
 let t: TestApp;
@@ -124,9 +125,11 @@ describe("GET /c/{slug}", () => {
     expect(cal.slug).toBe("quiet-plans");
   });
 
-  it("does not show the events of a private layer to anonymous visitors", async () => {
-    const secret = await createCalendar(t, demo.owner.auth, { name: "Secret", visibility: "private" });
-    await createEvent(t, demo.owner.auth, secret.id, { name: "Secret meeting", date: "2026-11-25" });
+  it("does not publish a private layer its owners only read (test/pages/publishing.test.ts has the rule)", async () => {
+    const author = await mintAgent(t, "Author");
+    const secret = await createCalendar(t, author.auth, { name: "Secret", visibility: "private" });
+    await createEvent(t, author.auth, secret.id, { name: "Secret meeting", date: "2026-11-25" });
+    await grantRole(t, author.auth, secret.id, demo.owner.agentId, "reader");
     await attachLayer(t, demo.owner.auth, demo.calendar.id, secret.id, "secret");
     const res = await page("/c/launch-plan?view=schedule");
     expect(res.text).not.toContain("Secret meeting");

@@ -1,12 +1,12 @@
 /**
  * Builds page models from the store through the domain queries: the calendar's (or view's)
  * event sources, their events read once, occurrences expanded for the lens's period only.
- * Pages are anonymous: a calendar page shows the layers anyone may read; a view page shows
- * what its filter lets through.
+ * Pages are anonymous: a calendar page shows the layers it publishes (publishedSources); a
+ * view page shows what its filter lets through of those.
  */
 import type { Deps } from "../domain/deps.js";
 import { expandOccurrences, loadSourceEvents } from "../domain/queries/events.js";
-import { eventSources, type EventSource } from "../domain/queries/sources.js";
+import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
@@ -79,9 +79,9 @@ async function loadShown(deps: Deps, sources: EventSource[], settings: Settings,
   return { timezone: settings.timezone, lens, lenses, date, today, occurrences, someday };
 }
 
-/** `/c/{slug}`: a public or unlisted calendar, with the layers anyone may read. */
+/** `/c/{slug}`: a public or unlisted calendar, with the layers it publishes (DECISIONS section 7). */
 export async function prepareCalendarPage(deps: Deps, calendar: CalendarRecord, query: PageQuery): Promise<PreparedPage> {
-  const sources = await eventSources(deps, calendar, null);
+  const sources = await publishedSources(deps, calendar);
   const settings = { timezone: calendar.timezone, views: calendar.views, defaultView: calendar.default_view, filter: null };
   const at = coordinates(deps, settings, query);
   return {

@@ -1,9 +1,8 @@
 import type { Deps } from "../deps.js";
 import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
-import type { CalendarRecord, EventKind, GrantRecord, MembershipRecord, ShareViewRecord, ViewDisplay, ViewFilter } from "../types.js";
-import { loadLayers } from "./layers.js";
-import type { EventSource } from "./sources.js";
+import type { CalendarRecord, EventKind, ShareViewRecord, ViewDisplay, ViewFilter } from "../types.js";
+import { publishedSources, type EventSource } from "./sources.js";
 
 /** Every share view of a calendar, live and revoked, oldest first. */
 export async function listViews(deps: Deps, calendarId: string, page: PageRequest): Promise<Page<ShareViewRecord>> {
@@ -81,30 +80,10 @@ export function viewRange(filter: ViewFilter, from: string, to: string): { from:
 }
 
 /**
- * DECISIONS section 7: a view shows a layer's events only while the layer's calendar is
- * public or unlisted, or an owner of the view's calendar still holds a live grant on it.
+ * The sources a view shows: `main` and the layers its calendar publishes (the ownership rule
+ * of `publishedSources`), narrowed by `filter.layers`.
  */
-export const viewMayShowLayer = (layerCalendar: CalendarRecord, ownerHoldsLiveGrant: boolean): boolean =>
-  layerCalendar.visibility !== "private" || ownerHoldsLiveGrant;
-
-/** The sources a view shows: `main` and the layers it may show, narrowed by `filter.layers`. */
-export async function viewEventSources(deps: Deps, resolved: ResolvedView): Promise<EventSource[]> {
-  const { view, calendar } = resolved;
-  const wanted = (key: string) => view.filter.layers === null || view.filter.layers.includes(key);
-  const layers = (await loadLayers(deps, calendar.id)).filter((l) => wanted(l.layer.key));
-  const ownerIds = layers.some((l) => l.calendar.visibility === "private") ? await liveOwnerIds(deps, calendar.id) : [];
-  const sources: EventSource[] = wanted("main") ? [{ layer: "main", calendar }] : [];
-  for (const { layer, calendar: layerCalendar } of layers) {
-    const memberships =
-      layerCalendar.visibility === "private"
-        ? await deps.store.getAll<MembershipRecord>(ownerIds.map((id) => paths.membership(id, layerCalendar.id)))
-        : [];
-    if (viewMayShowLayer(layerCalendar, memberships.some((m) => m !== null))) sources.push({ layer: layer.key, calendar: layerCalendar });
-  }
-  return sources;
-}
-
-async function liveOwnerIds(deps: Deps, calendarId: string): Promise<string[]> {
-  const owners = await deps.store.query<GrantRecord>(paths.grants(calendarId), { where: [["role", "==", "owner"]] });
-  return owners.filter((g) => !g.data.revoked_at).map((g) => g.data.agent_id);
+export function viewEventSources(deps: Deps, resolved: ResolvedView): Promise<EventSource[]> {
+  const { layers } = resolved.view.filter;
+  return publishedSources(deps, resolved.calendar, (key) => layers === null || layers.includes(key));
 }
