@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Deps } from "../domain/deps.js";
-import { ContentionError } from "../storage/port.js";
+import { ContentionError, DocumentExistsError } from "../storage/port.js";
 import { ApiError, errors } from "./errors.js";
 
 export interface ErrorResponse {
@@ -23,12 +23,32 @@ export function toErrorResponse(err: unknown, deps: Pick<Deps, "log">): ErrorRes
 function asApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof ContentionError) return errors.unavailable();
+  if (err instanceof DocumentExistsError) return lostCreateRace();
   // body-parser marks its errors with a `type`.
   const type = (err as { type?: string } | null)?.type;
   if (type === "entity.parse.failed") return errors.invalidJson();
   if (type === "entity.too.large") return errors.payloadTooLarge();
   if (type === "encoding.unsupported" || type === "charset.unsupported") return errors.unsupportedMediaType();
   return null;
+}
+
+/**
+ * Two requests read a document as absent and both created it; the store refused the second
+ * commit. Nothing of it was written, and a retry reads what the winner wrote and answers
+ * what fits (`slug_taken`, an idempotent replay), so it is a 503 to retry, never a 500. The
+ * path is not shown: it may hold a token's hash.
+ */
+const lostCreateRace = () =>
+  new ApiError(
+    "unavailable",
+    "another request created the same record at the same moment; retry in a moment and you get the answer that fits what it wrote",
+    undefined,
+    { "Retry-After": "1" },
+  );
+
+/** Store failures that a retry in a moment resolves: pages and feeds answer them as 503 too. */
+export function isTransientStoreError(err: unknown): boolean {
+  return err instanceof ContentionError || err instanceof DocumentExistsError || (err instanceof ApiError && err.status === 503);
 }
 
 export function errorMiddleware(deps: Pick<Deps, "log">): ErrorRequestHandler {

@@ -8,8 +8,8 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import helmet from "helmet";
 import type { Deps } from "../domain/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
+import { isTransientStoreError } from "../http/error-handler.js";
 import { ApiError } from "../http/errors.js";
-import { ContentionError } from "../storage/port.js";
 import { sendRevalidated } from "./conditional.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
@@ -125,7 +125,7 @@ function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
     if (res.headersSent) return next(err);
     if (err instanceof ApiError && err.status === 404) return notFound(req, res);
     if (err instanceof ApiError && err.status < 500) return sendError(res, areaOf(req), err.status, "This page cannot be shown", err.message);
-    if (err instanceof ContentionError || (err instanceof ApiError && err.status === 503)) {
+    if (isTransientStoreError(err)) {
       res.setHeader("Retry-After", "1");
       return sendError(res, areaOf(req), 503, "Busy for a moment", "The calendar store is busy. Reload the page in a moment.");
     }

@@ -13,6 +13,7 @@ import { loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
 import type { EventRecord } from "../domain/types.js";
+import { isTransientStoreError } from "../http/error-handler.js";
 import { buildIcs, type IcsSource } from "./ics.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 
@@ -122,6 +123,10 @@ function preflight(_req: Request, res: Response): void {
 function feedErrors(deps: Pick<Deps, "log">): ErrorRequestHandler {
   return (err, _req, res, next) => {
     if (res.headersSent) return next(err);
+    if (isTransientStoreError(err)) {
+      res.setHeader("Retry-After", "1");
+      return void sendText(res, 503, "The calendar store is busy. Retry in a moment.\n");
+    }
     deps.log(`feed error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     sendText(res, 500, "Something went wrong on our side while building this feed. Retry in a moment.\n");
   };
