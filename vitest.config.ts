@@ -7,7 +7,5 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // Tests that start the server in a child process (crash, e2e) run the built JavaScript.
-    globalSetup: ["test/global-setup.ts"],
   },
 });

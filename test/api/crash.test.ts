@@ -4,22 +4,30 @@
  * restarted on the same data. Every acknowledged write must be there and replay identically;
  * every key that was in flight, retried until it answers, must leave exactly one event.
  *
- * Needs the built server (the global setup runs `npm run build`).
+ * The server runs from its own build (functions/.crash-build), so that other tests building
+ * functions/lib at the same time cannot hand it half-written files.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const SERVER = join(ROOT, "functions/lib/server.js");
+const BUILD_DIR = join(ROOT, "functions/.crash-build");
+const SERVER = join(BUILD_DIR, "server.js");
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 4);
 const WRITERS = 8;
 
 const dataDir = mkdtempSync(join(tmpdir(), "almanac-crash-"));
 let child: ChildProcess | null = null;
+beforeAll(() => {
+  const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+  // Type errors are the typecheck's to report; tsc still emits, and that is all this needs.
+  spawnSync(process.execPath, [tsc, "-p", join(ROOT, "functions/tsconfig.json"), "--outDir", BUILD_DIR]);
+  if (!existsSync(SERVER)) throw new Error(`the build did not produce ${SERVER}`);
+}, 120_000);
 afterAll(() => {
   child?.kill("SIGKILL");
   rmSync(dataDir, { recursive: true, force: true });

@@ -127,6 +127,11 @@ async function requireClaim(tx: Transaction, claim: { path: string; claimId: str
   if (!(await holdsClaim(tx, claim))) throw errors.idempotencyKeyInUse();
 }
 
+/** PATCH and DELETE: the policy's reads and the command's writes in one transaction, as for POST. */
+export function inOneTransaction<T>(deps: Deps, operation: (deps: Deps) => Promise<T>): Promise<T> {
+  return deps.store.runTransaction((tx) => operation({ ...deps, store: joinTransaction(deps.store, tx) }));
+}
+
 /**
  * The store as the operation sees it: reads go through the transaction (so the policy is
  * judged on the state the write commits against) and a command's own `runTransaction` joins

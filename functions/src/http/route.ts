@@ -5,7 +5,7 @@ import type { Deps } from "../domain/deps.js";
 import type { Scope } from "../domain/types.js";
 import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "./errors.js";
-import { claimKey, executeOnce, fingerprint, idempotencyPath } from "./idempotency.js";
+import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
 import { PreparedJson } from "./response-cache.js";
 import { parseInput } from "./validate.js";
 
@@ -69,8 +69,12 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
   if (route.auth === "required" && !actor) throw errors.unauthorized();
   if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);
 
-  if (route.method !== "post") {
+  if (route.method === "get") {
     send(res, 200, await run(route, deps, actor, req));
+    return;
+  }
+  if (route.method !== "post") {
+    send(res, 200, await inOneTransaction(deps, (scoped) => run(route, scoped, actor, req)));
     return;
   }
   const keyPath = idempotencyPath(req.get("idempotency-key"), actor?.agentId ?? null);
