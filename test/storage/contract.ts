@@ -116,6 +116,28 @@ export function runStoreContract(name: string, open: () => Promise<OpenedStore>)
         expect((await store.get(`${c}/doc`))?.data).toEqual(data);
       });
 
+      it("Date values round-trip as Dates (Firestore Timestamps, which a TTL policy needs); ISO strings stay strings", async () => {
+        const c = fresh("dates");
+        const purgeAt = new Date("2026-11-23T10:00:00.123Z");
+        const data = { purge_at: purgeAt, expires_at: purgeAt.toISOString(), nested: { at: purgeAt, list: [purgeAt, "x"] } };
+        await store.runTransaction(async (tx) => {
+          tx.create(`${c}/created`, data);
+          tx.set(`${c}/set`, { n: 1 });
+        });
+        const later = new Date("2026-11-24T00:00:00.000Z");
+        await store.runTransaction(async (tx) => {
+          tx.update(`${c}/set`, { purge_at: later });
+        });
+        const created = (await store.get(`${c}/created`))?.data;
+        expect(created).toEqual(data);
+        expect(created?.purge_at).toBeInstanceOf(Date);
+        expect(typeof created?.expires_at).toBe("string");
+        expect((await observer.get(`${c}/set`))?.data).toEqual({ n: 1, purge_at: later });
+        expect((await store.runTransaction((tx) => tx.get(`${c}/created`)))?.data).toEqual(data);
+        expect((await store.getAll([`${c}/created`]))[0]?.data.purge_at).toEqual(purgeAt);
+        expect((await store.query(c)).map((d) => d.data.purge_at)).toEqual([purgeAt, later]);
+      });
+
       maybe("set-replaces", "set replaces the whole document", async () => {
         const c = fresh("replace");
         await seed({ [`${c}/a`]: { keep: 1, drop: 2 } });

@@ -17,6 +17,7 @@ import {
   type StoredDoc,
   type Transaction,
 } from "../port.js";
+import { timestampsToDates } from "./timestamps.js";
 
 /** gRPC status codes that the Firestore client puts on its errors as `code`. */
 const NOT_FOUND = 5;
@@ -132,7 +133,7 @@ export class FirestoreStore implements Store {
 
 function toStored<T>(snap: DocumentSnapshot): StoredDoc<T> | null {
   if (!snap.exists) return null;
-  return { id: snap.id, path: snap.ref.path, data: snap.data() as T };
+  return { id: snap.id, path: snap.ref.path, data: timestampsToDates(snap.data()) as T };
 }
 
 /** The path that the error message names (longest first, so `a/bc` wins over `a/b`), else the first. */

@@ -13,6 +13,7 @@ import {
   type StoredDoc,
   type Transaction,
 } from "../port.js";
+import { decodeDoc, encodeDoc } from "./json.js";
 
 type Write =
   | { kind: "create" | "set" | "update"; path: string; data: DocData }
@@ -171,7 +172,7 @@ export class SqliteStore implements Store {
         const r = this.stmt("INSERT OR IGNORE INTO docs (collection, id, data) VALUES (?, ?, ?)").run(
           collection,
           id,
-          JSON.stringify(w.data),
+          encodeDoc(w.data),
         );
         if (r.changes === 0) throw new DocumentExistsError(w.path);
         return;
@@ -180,14 +181,14 @@ export class SqliteStore implements Store {
         this.stmt("INSERT OR REPLACE INTO docs (collection, id, data) VALUES (?, ?, ?)").run(
           collection,
           id,
-          JSON.stringify(w.data),
+          encodeDoc(w.data),
         );
         return;
       case "update": {
         const current = this.read<DocData>(w.path);
         if (!current) throw new DocumentMissingError(w.path);
         this.stmt("UPDATE docs SET data = ? WHERE collection = ? AND id = ?").run(
-          JSON.stringify({ ...current.data, ...w.data }),
+          encodeDoc({ ...current.data, ...w.data }),
           collection,
           id,
         );
@@ -238,7 +239,7 @@ export class SqliteStore implements Store {
   private parse<T>(path: string, text: string): T {
     const hit = this.parsed.get(path);
     if (hit?.text === text) return hit.data as T;
-    const data = deepFreeze(JSON.parse(text));
+    const data = deepFreeze(decodeDoc(text));
     if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
     this.parsed.set(path, { text, data });
     return data as T;
