@@ -60,6 +60,7 @@ describe("POST /v1/mint", () => {
       created_at: "2026-11-22T10:00:00.000Z",
       expires_at: "2026-11-29T10:00:00.000Z",
       used_at: null,
+      purge_at: new Date("2026-11-29T10:00:00.000Z"), // a Timestamp on Firestore, for its TTL policy
     });
     const stored = await t.deps.store.get<TokenRecord>(`tokens/${sha256(token)}`);
     expect(stored?.data).toMatchObject({ agent_id: agent.id, credential_id: credential.id, revoked_at: null });

@@ -16,6 +16,8 @@ export interface OnboardTokenRecord {
   user_id: string;
   created_at: string;
   used_at: string | null;
+  /** When Firestore's TTL policy deletes it (firestore.indexes.json): a Date, stored as a Timestamp. */
+  purge_at: Date;
 }
 
 /** claims/{sha256}: a single-use link a human opens to link an anonymously minted agent. */
@@ -24,6 +26,8 @@ export interface ClaimRecord {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** The expiry as a Date (a Timestamp on Firestore), for the TTL policy that purges expired links. */
+  purge_at: Date;
 }
 
 export interface MintInput {
@@ -64,11 +68,13 @@ export async function mint(deps: Deps, input: MintInput): Promise<Minted> {
       tx.update(onboard.path, { used_at: nowIso });
     } else {
       claimToken = newClaimToken();
+      const expires = new Date(now.getTime() + CLAIM_TTL_MS);
       const claim: ClaimRecord = {
         agent_id: agent.id,
         created_at: nowIso,
-        expires_at: new Date(now.getTime() + CLAIM_TTL_MS).toISOString(),
+        expires_at: expires.toISOString(),
         used_at: null,
+        purge_at: expires,
       };
       tx.create(paths.claim(sha256(claimToken)), { ...claim });
     }
