@@ -14,6 +14,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchOccurrences } from "./occurrences.mjs";
 import { seed } from "./seed.mjs";
 
@@ -146,11 +147,12 @@ async function run() {
   }
 
   const occurrences = await benchOccurrences();
+  const occurrencePages = await benchOccurrencePages();
   const coldStart = coldStartMs();
-  return { cases, occurrences, coldStart, rss };
+  return { cases, occurrences, occurrencePages, coldStart, rss };
 }
 
-function report({ cases, occurrences, coldStart, rss }) {
+function report({ cases, occurrences, occurrencePages, coldStart, rss }) {
   const express = cases[0].requests_per_s;
   for (const c of cases) c.vs_express = Math.round((c.requests_per_s / (c.express_now_per_s ?? express)) * 100) / 100;
   const byName = (prefix) => cases.find((c) => c.name.startsWith(prefix));
@@ -162,6 +164,7 @@ function report({ cases, occurrences, coldStart, rss }) {
     ["event write >= 25% of Express", byName("POST event").vs_express, ">=", 0.25],
     ["month page >= 20% of Express", byName("GET /c/").vs_express, ">=", 0.2],
     ["occurrences (1,000 rules x 366 days) < 50 ms", occurrences.median_ms, "<", 50],
+    ["occurrence page (20 layers x 1,000 daily series, a year, limit 1,000) < 100 ms", occurrencePages.first_page_median_ms, "<", 100],
     ["cold start (import functions/lib/index.js) < 400 ms", coldStart, "<", 400],
     ["server peak RSS < 250 MB", rss, "<", 250],
   ].map(([target, value, op, limit]) => ({ target, value, limit, pass: op === "<" ? value < limit : value >= limit }));
@@ -175,7 +178,7 @@ function report({ cases, occurrences, coldStart, rss }) {
     `${Math.round(c.vs_express * 100)}%`,
   ]);
   printTable(["case", "req/s", "p50 ms", "p99 ms", "Express req/s then", "vs Express"], rows);
-  console.log(`\noccurrences: ${occurrences.median_ms} ms   cold start: ${coldStart} ms   server peak RSS: ${rss} MB   load average now: ${loadavg()[0].toFixed(2)}\n`);
+  console.log(`\noccurrences: ${occurrences.median_ms} ms   occurrence page: ${occurrencePages.first_page_median_ms} ms (later ${occurrencePages.later_page_median_ms} ms)   cold start: ${coldStart} ms   server peak RSS: ${rss} MB   load average now: ${loadavg()[0].toFixed(2)}\n`);
   for (const t of targets) console.log(`${t.pass ? "PASS" : "MISS"}  ${t.target}: ${t.value}`);
   for (const c of cases.filter((c) => c.failed > 0)) console.log(`WARN  ${c.name}: ${c.failed} requests failed or timed out`);
 
@@ -189,6 +192,7 @@ function report({ cases, occurrences, coldStart, rss }) {
     duration_s: DURATION,
     cases,
     occurrences,
+    occurrence_pages: occurrencePages,
     cold_start_ms: coldStart,
     peak_rss_mb: rss,
     targets,

@@ -1,6 +1,12 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { paths } from "../../functions/src/domain/paths.js";
+import { expandOccurrences, loadSourceEvents } from "../../functions/src/domain/queries/events.js";
+import { eventSources } from "../../functions/src/domain/queries/sources.js";
+import type { CalendarRecord } from "../../functions/src/domain/types.js";
+import { presentOccurrence } from "../../functions/src/presenters/events.js";
+import { dailySeries, seedEvents, seedLayeredHost, type EventSeed } from "../helpers/big-calendar.js";
 import { seedGrant, seedLayer } from "../helpers/grants.js";
 
 let t: TestApp;
@@ -167,5 +173,122 @@ describe("GET .../occurrences", () => {
     ]);
     const asOwner = await occurrences(host, "2026-12-01", "2026-12-01", owner.auth);
     expect(asOwner.map((o) => o.layer)).toEqual(["secret", "tokyo", "main"]);
+  });
+});
+
+describe("GET .../occurrences pages like every list", () => {
+  type Page = { occurrences: Occ[]; next_cursor: string | null };
+  const getPage = async (calendarId: string, query: string, auth?: { Authorization: string }): Promise<Page> => {
+    const req = request(t.app).get(`/v1/calendars/${calendarId}/occurrences?${query}`);
+    const res = await (auth ? req.set(auth) : req);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    return res.body;
+  };
+
+  /** Every page from the first, following next_cursor. */
+  async function allPages(calendarId: string, range: string, limit: number): Promise<Occ[][]> {
+    const pages: Occ[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page = await getPage(calendarId, `${range}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(page.occurrences.length).toBeLessThanOrEqual(limit);
+      pages.push(page.occurrences);
+      cursor = page.next_cursor;
+      if (cursor !== null) expect(page.occurrences).toHaveLength(limit);
+    } while (cursor !== null);
+    return pages;
+  }
+
+  /** The whole, unpaged expansion of what an anonymous caller reads, as the API presents it. */
+  async function fullExpansion(calendarId: string, from: string, to: string): Promise<Occ[]> {
+    const calendar = (await t.deps.store.get<CalendarRecord>(paths.calendar(calendarId)))!.data;
+    const loaded = await loadSourceEvents(t.deps, await eventSources(t.deps, calendar, null));
+    return expandOccurrences(loaded, from, to).map(presentOccurrence);
+  }
+
+  it("checks limit and cursor, and answers next_cursor null when one page holds everything", async () => {
+    const owner = await mintAgent(t);
+    const cal = await calendarOf(owner, { name: "Small" });
+    await createEvent(owner, cal, { name: "daily", recur: { type: "daily", starts: "2026-01-01" } });
+    for (const [query, field] of [
+      ["limit=0", "limit"],
+      ["limit=1001", "limit"],
+      ["limit=ten", "limit"],
+      ["cursor=not-a-cursor", "cursor"],
+      [`cursor=${Buffer.from(JSON.stringify(["2026-13-01", "", "", "", ""])).toString("base64url")}`, "cursor"],
+    ]) {
+      const res = await request(t.app).get(`/v1/calendars/${cal}/occurrences?from=2026-01-01&to=2026-01-31&${query}`);
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.field, query).toBe(field);
+    }
+    const whole = await getPage(cal, "from=2026-01-01&to=2026-01-31");
+    expect(whole.occurrences).toHaveLength(31);
+    expect(whole.next_cursor).toBeNull();
+    const exact = await getPage(cal, "from=2026-01-01&to=2026-01-31&limit=31");
+    expect(exact.next_cursor).toBeNull();
+    const first = await getPage(cal, "from=2026-01-01&to=2026-01-31&limit=30");
+    expect(first.next_cursor).not.toBeNull();
+    const rest = await getPage(cal, `from=2026-01-01&to=2026-01-31&limit=30&cursor=${first.next_cursor}`);
+    expect(rest).toEqual({ occurrences: [whole.occurrences[30]], next_cursor: null });
+  });
+
+  it("pages through layers, zones, kinds and ties exactly as the full expansion orders them", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const host = await calendarOf(owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" });
+    const mixed = (prefix: string): EventSeed[] => [
+      ...dailySeries(12, `${prefix} daily`, "2026-01-03"),
+      { name: `${prefix} weekly`, recur: { type: "weekly", day: 3, interval: 2, starts: "2025-12-01" }, start_time: "09:00", created_at: "2025-12-01T00:00:01.000Z" },
+      { name: `${prefix} monthly`, recur: { type: "monthly", day: -1, starts: "2025-01-01" }, created_at: "2025-12-01T00:00:01.000Z" },
+      { name: `${prefix} yearly`, recur: { type: "yearly", month: 2, day: 29, starts: "2024-01-01" }, start_time: "12:00" },
+      { name: `${prefix} ended`, recur: { type: "daily", starts: "2026-01-01", until: "2026-01-10" }, start_time: "09:00" },
+      { name: `${prefix} one-off`, date: "2026-02-14", start_time: "09:00", created_at: "2025-12-01T00:00:01.000Z" },
+      { name: `${prefix} untimed one-off`, date: "2026-01-01" },
+      { name: `${prefix} someday` },
+    ];
+    await seedEvents(t.deps, host, mixed("main"));
+    for (const [key, timezone] of [
+      ["tokyo", "Asia/Tokyo"],
+      ["york", "America/New_York"],
+      ["plain", "UTC"],
+    ]) {
+      const layer = await calendarOf(owner, { name: key, timezone, visibility: "unlisted" });
+      await seedEvents(t.deps, layer, mixed(key));
+      await seedLayer(t.deps, host, layer, key);
+    }
+    const [from, to] = ["2026-01-01", "2026-03-31"];
+    const expected = await fullExpansion(host, from, to);
+    expect(expected.length).toBeGreaterThan(4000);
+    expect(new Set(expected.map((o) => o.layer))).toEqual(new Set(["main", "tokyo", "york", "plain"]));
+
+    for (const limit of [1000, 97, 8]) {
+      const pages = await allPages(host, `from=${from}&to=${to}`, limit);
+      expect(pages.flat(), `limit ${limit}`).toEqual(expected);
+      expect(pages).toHaveLength(Math.ceil(expected.length / limit));
+    }
+    // A page that ends with a day's last occurrence: the next one starts with the next day.
+    const firstDayCount = expected.filter((o) => o.date === from).length;
+    const dayPage = await getPage(host, `from=${from}&to=${to}&limit=${firstDayCount}`);
+    expect(dayPage.occurrences.every((o) => o.date === from)).toBe(true);
+    const nextDay = await getPage(host, `from=${from}&to=${to}&limit=5&cursor=${encodeURIComponent(dayPage.next_cursor!)}`);
+    expect(nextDay.occurrences).toEqual(expected.slice(firstDayCount, firstDayCount + 5));
+    expect(nextDay.occurrences[0].date).toBe("2026-01-02");
+  });
+
+  it("answers the first pages of 20 layers × 1,000 daily series over a year (issue 9) without expanding the year", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const host = await calendarOf(owner, { name: "Host", visibility: "public" });
+    await seedLayeredHost(t.deps, (name) => post(t, "/v1/calendars", owner.auth).send({ name, visibility: "public" }).then((r) => r.body), host, 20, 1000);
+    const range = "from=2026-01-01&to=2026-12-31";
+    // The year holds 20,000 × 365 occurrences; the reference for the first two pages is the first day's.
+    const firstDay = await fullExpansion(host, "2026-01-01", "2026-01-01");
+    expect(firstDay).toHaveLength(20_000);
+
+    // Page boundaries inside a day and across days are covered with smaller data above.
+    const first = await getPage(host, range);
+    expect(first.occurrences).toEqual(firstDay.slice(0, 1000));
+    expect(first.next_cursor).not.toBeNull();
+    const second = await getPage(host, `${range}&limit=500&cursor=${encodeURIComponent(first.next_cursor!)}`);
+    expect(second.occurrences).toEqual(firstDay.slice(1000, 1500));
+    expect(second.next_cursor).not.toBeNull();
   });
 });

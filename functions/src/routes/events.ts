@@ -70,7 +70,7 @@ const listQuery = z
   .refine(notAfter, rangeMessage);
 
 const occurrencesQuery = z
-  .strictObject({ from: date, to: date })
+  .strictObject({ from: date, to: date, ...pageQuery })
   .refine(notAfter, rangeMessage)
   // Refinements run even when a field failed: check the dates before counting days.
   .refine((q) => !isValidDate(q.from) || !isValidDate(q.to) || daysBetween(q.from, q.to) < MAX_OCCURRENCE_DAYS, {
@@ -216,19 +216,19 @@ export const eventRoutes = [
     method: "get",
     path: "/v1/calendars/{calendarId}/occurrences",
     summary:
-      "Every occurrence of one-off and recurring events of the calendar and its readable layers in [from, to] (at most 366 days)",
+      "Occurrences of one-off and recurring events of the calendar and its readable layers in [from, to] (at most 366 days), by date and time, paged by `limit` and `cursor`",
     tags: ["events"],
     auth: "optional",
     scopes: ["calendar:read"],
     params: calendarParams,
     query: occurrencesQuery,
-    response: z.object({ occurrences: z.array(occurrenceRecord) }),
+    response: z.object({ occurrences: z.array(occurrenceRecord), next_cursor: z.string().nullable() }),
     errors: [...READ_ERRORS],
     handler: async ({ deps, actor, params, query }) => {
       const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
       const sources = await eventSources(deps, calendar, actor);
-      const occurrences = await listOccurrences(deps, sources, query.from, query.to);
-      return { occurrences: occurrences.map(presentOccurrence) };
+      const page = await listOccurrences(deps, sources, query);
+      return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
     },
   }),
 ];
