@@ -91,7 +91,8 @@ function requestLog(deps: Deps): express.RequestHandler {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      deps.log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      const fields = { method: req.method, path: req.path, status: res.statusCode, latency_ms: Number(ms.toFixed(1)) };
+      deps.log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`, fields);
     });
     next();
   };

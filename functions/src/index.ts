@@ -2,45 +2,109 @@
  * The deployed Cloud Functions, and nothing else: `api` (/v1 and /openapi.json) and `pages`
  * (/c/... and /v/..., feeds included), as firebase.json's Hosting rewrites route them. The
  * apps and the Firestore client load on the first request, so that importing this module
- * (the cold start) stays cheap.
+ * (the cold start, and `firebase deploy` reading the function list) stays cheap.
  */
-import type { Express } from "express";
-import { onRequest } from "firebase-functions/v2/https";
+import type { Express, Request, Response } from "express";
+import * as logger from "firebase-functions/logger";
+import { defineInt, defineString } from "firebase-functions/params";
+import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
+import type { Deps, LogFields } from "./domain/deps.js";
 
-const OPTIONS = { region: process.env.FUNCTION_REGION ?? "us-central1", memory: "512MiB" as const, concurrency: 80 };
+/**
+ * Deployment settings, read by `firebase deploy` from functions/.env (or .env.<project>),
+ * else these defaults (docs/deploy.md). `FUNCTION_REGION` and other `FUNCTION_*`,
+ * `K_*`, `GCLOUD_*` names are reserved by the runtime and cannot be set.
+ */
+const region = defineString("ALMANAC_REGION", { default: "us-central1", description: "Cloud Functions region of api and pages" });
+const memoryMiB = defineInt("ALMANAC_MEMORY_MIB", { default: 512, description: "memory per instance, MiB (128, 256, 512, 1024, 2048, 4096, ...)" });
+const cpu = defineInt("ALMANAC_CPU", { default: 1, description: "vCPUs per instance; at least 1 for a concurrency above 1" });
+const concurrency = defineInt("ALMANAC_CONCURRENCY", { default: 80, description: "requests one instance serves at once" });
+const timeoutSeconds = defineInt("ALMANAC_TIMEOUT_SECONDS", { default: 60, description: "longest a request may run, seconds" });
+const minInstances = defineInt("ALMANAC_MIN_INSTANCES", { default: 0, description: "instances kept warm (billed while idle)" });
+const maxInstances = defineInt("ALMANAC_MAX_INSTANCES", { default: 20, description: "upper bound on instances (bounds cost and Firestore load)" });
 
-let deps: Promise<import("./domain/deps.js").Deps> | undefined;
+export const FUNCTION_OPTIONS: HttpsOptions = {
+  region,
+  memory: memoryMiB,
+  // The SDK types `cpu` as a number only, but it writes an expression through to the deploy
+  // manifest like the other options, and firebase-tools resolves it (tested in test/e2e).
+  cpu: cpu as unknown as number,
+  concurrency,
+  timeoutSeconds,
+  minInstances,
+  maxInstances,
+};
 
-function productionDeps() {
-  deps ??= (async () => {
-    const { openFirestoreStore } = await import("./storage/index.js");
-    const { ResponseCache } = await import("./http/response-cache.js");
-    const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
-    return {
-      store: await openFirestoreStore(),
-      clock: () => new Date(),
-      baseUrl: (process.env.PUBLIC_BASE_URL ?? `https://${project}.web.app`).replace(/\/+$/, ""),
-      log: (line: string) => console.log(line),
-      cache: new ResponseCache(),
-    };
-  })();
-  return deps;
+/** Structured entries for Cloud Logging (severity, message, fields in jsonPayload, trace). */
+export function cloudLog(line: string, fields: LogFields = {}): void {
+  const { severity = "INFO", ...rest } = fields;
+  logger.write({ severity, message: line, ...rest });
 }
 
-function lazyApp(build: () => Promise<Express>) {
-  let app: Promise<Express> | undefined;
-  return onRequest(OPTIONS, async (req, res) => {
-    app ??= build();
-    (await app)(req, res);
+/** A promise built on first use; a rejected one is dropped, so the next request tries again. */
+function retryingOnce<T>(build: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= build().catch((err: unknown) => {
+      pending = undefined;
+      throw err;
+    });
+    return pending;
+  };
+}
+
+const productionDeps = retryingOnce(async (): Promise<Deps> => {
+  const { openFirestoreStore } = await import("./storage/index.js");
+  const { ResponseCache } = await import("./http/response-cache.js");
+  const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
+  return {
+    store: await openFirestoreStore(),
+    clock: () => new Date(),
+    baseUrl: (process.env.PUBLIC_BASE_URL ?? `https://${project}.web.app`).replace(/\/+$/, ""),
+    log: cloudLog,
+    cache: new ResponseCache(),
+  };
+});
+
+/**
+ * The app behind one function. Should it fail to start (the store unreachable or not
+ * configured), this request is answered 503 at once and the next one starts it afresh.
+ */
+function lazyApp(build: () => Promise<Express>, answerUnavailable: (res: Response, detail: string | null) => void) {
+  const app = retryingOnce(build);
+  return onRequest(FUNCTION_OPTIONS, async (req: Request, res: Response) => {
+    let handler: Express;
+    try {
+      handler = await app();
+    } catch (err) {
+      cloudLog(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
+      res.setHeader("Cache-Control", "no-store");
+      res.setHeader("Retry-After", "1");
+      // The cause is shown only in the emulator (a developer's machine), never when deployed.
+      const local = process.env.FUNCTIONS_EMULATOR === "true";
+      return answerUnavailable(res, local && err instanceof Error ? err.message : null);
+    }
+    handler(req, res);
   });
 }
 
-export const api = lazyApp(async () => {
-  const { createApiApp } = await import("./app.js");
-  return createApiApp(await productionDeps());
-});
+export const api = lazyApp(
+  async () => {
+    const { createApiApp } = await import("./app.js");
+    return createApiApp(await productionDeps());
+  },
+  (res, detail) => {
+    const message = `the service could not start; retry in a moment${detail ? ` (${detail})` : ""} (see /docs/errors.md)`;
+    res.status(503).json({ error: { code: "unavailable", message } });
+  },
+);
 
-export const pages = lazyApp(async () => {
-  const { createPagesApp } = await import("./pages/app.js");
-  return createPagesApp(await productionDeps());
-});
+export const pages = lazyApp(
+  async () => {
+    const { createPagesApp } = await import("./pages/app.js");
+    return createPagesApp(await productionDeps());
+  },
+  (res, detail) => {
+    res.status(503).type("text/plain; charset=utf-8").send(`The calendar service could not start. Reload in a moment.\n${detail ? `\n${detail}\n` : ""}`);
+  },
+);

@@ -1,14 +1,21 @@
 /**
- * The deployment files that no emulator reads: firestore.indexes.json (TTL policies and index
- * exemptions, DECISIONS section 11), checked with firebase-tools' own validator.
+ * What `firebase deploy` would do with the repository, checked offline with firebase-tools'
+ * own code: the functions' options as the deploy resolves them from the params in
+ * functions/src/index.ts and functions/.env, the runtime, and firestore.indexes.json (TTL
+ * policies and index exemptions, DECISIONS section 11).
  */
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
 const readJson = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
+const requireTool = createRequire(import.meta.url);
+const run = promisify(execFile);
 
 interface FieldOverride {
   collectionGroup: string;
@@ -36,5 +43,68 @@ describe("firestore.indexes.json", () => {
 
   it("keeps the idempotency collection's ever-increasing timestamps and stored responses out of the indexes", () => {
     for (const field of ["started_at", "expires_at", "body"]) expect(override("idempotency", field)?.indexes, field).toEqual([]);
+  });
+});
+
+describe("the deployed functions' options", () => {
+  const PROJECT = "demo-almanac";
+  let dir: string;
+  let manifest: Record<string, unknown>;
+
+  /** A copy of functions/ (package.json, .env, a fresh lib/), so that no other build is disturbed. */
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "almanac-manifest-"));
+    await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(ROOT, "functions/tsconfig.json"), "--outDir", join(dir, "lib")]);
+    for (const file of ["package.json", ".env"]) copyFileSync(join(ROOT, "functions", file), join(dir, file));
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+    // What the CLI runs to list the functions: the SDK loads lib/index.js and writes the manifest.
+    const output = join(dir, "manifest.json");
+    await run(join(ROOT, "node_modules/.bin/firebase-functions"), [], {
+      cwd: dir,
+      env: { ...process.env, FUNCTIONS_MANIFEST_OUTPUT_PATH: output, FUNCTIONS_CONTROL_API: "true", GCLOUD_PROJECT: PROJECT },
+    });
+    manifest = JSON.parse(readFileSync(output, "utf8"));
+  }, 120_000);
+  afterAll(() => dir && rmSync(dir, { recursive: true, force: true }));
+
+  async function resolve(userEnvs: Record<string, string>) {
+    const { yamlToBuild } = requireTool("firebase-tools/lib/deploy/functions/runtimes/discovery/index.js");
+    const { resolveBackend } = requireTool("firebase-tools/lib/deploy/functions/build.js");
+    const { allEndpoints } = requireTool("firebase-tools/lib/deploy/functions/backend.js");
+    const { endpointsAreValid } = requireTool("firebase-tools/lib/deploy/functions/validate.js");
+    const build = yamlToBuild(manifest, PROJECT, "us-central1", "nodejs22");
+    // nonInteractive, as in CI: a param without a value would fail here instead of prompting.
+    const { backend } = await resolveBackend({ build, firebaseConfig: { projectId: PROJECT }, userEnvs, codebase: "default", nonInteractive: true, isEmulator: false });
+    endpointsAreValid(backend);
+    return allEndpoints(backend) as Array<Record<string, unknown>>;
+  }
+
+  const loadEnv = () => {
+    const { loadUserEnvs } = requireTool("firebase-tools/lib/functions/env.js");
+    return loadUserEnvs({ functionsSource: join(ROOT, "functions"), projectDir: ROOT, projectId: PROJECT, isEmulator: false }) as Record<string, string>;
+  };
+
+  it("sets region, memory, cpu, concurrency, timeout and instance bounds on api and pages from functions/.env", async () => {
+    const endpoints = await resolve(loadEnv());
+    expect(endpoints.map((e) => e.id).sort()).toEqual(["api", "pages"]);
+    for (const endpoint of endpoints) {
+      expect(endpoint, String(endpoint.id)).toMatchObject({
+        platform: "gcfv2",
+        region: "us-central1",
+        availableMemoryMb: 512,
+        cpu: 1,
+        concurrency: 80,
+        timeoutSeconds: 60,
+        minInstances: 0,
+        maxInstances: 20,
+      });
+    }
+  });
+
+  it("takes other values from the environment files, as a project's .env.<project> would give them", async () => {
+    const env = { ...loadEnv(), ALMANAC_REGION: "europe-west1", ALMANAC_MEMORY_MIB: "1024", ALMANAC_CPU: "2", ALMANAC_MIN_INSTANCES: "1", ALMANAC_MAX_INSTANCES: "5" };
+    for (const endpoint of await resolve(env)) {
+      expect(endpoint).toMatchObject({ region: "europe-west1", availableMemoryMb: 1024, cpu: 2, minInstances: 1, maxInstances: 5 });
+    }
   });
 });

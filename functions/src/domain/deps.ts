@@ -7,9 +7,16 @@ export interface Deps {
   clock: () => Date;
   /** Origin used to build absolute URLs, e.g. `https://almanac.example` (no trailing slash). */
   baseUrl: string;
-  log: (line: string) => void;
+  /** One line, and on the deployed functions structured fields for Cloud Logging. */
+  log: (line: string, fields?: LogFields) => void;
   /** Rendered responses of this process, keyed by calendar revisions. */
   cache: ResponseCache;
+}
+
+/** Fields of a log line; `severity` as Cloud Logging names it (INFO when absent). */
+export interface LogFields {
+  severity?: "INFO" | "WARNING" | "ERROR";
+  [field: string]: unknown;
 }
 
 export const nowIso = (deps: Pick<Deps, "clock">): string => deps.clock().toISOString();

@@ -13,7 +13,7 @@ export interface ErrorResponse {
 export function toErrorResponse(err: unknown, deps: Pick<Deps, "log">): ErrorResponse {
   const apiError = asApiError(err);
   if (!apiError) {
-    deps.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    deps.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
     const internal = errors.internal();
     return { status: internal.status, body: internal.toBody(), headers: {} };
   }

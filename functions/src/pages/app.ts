@@ -129,7 +129,7 @@ function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
       res.setHeader("Retry-After", "1");
       return sendError(res, areaOf(req), 503, "Busy for a moment", "The calendar store is busy. Reload the page in a moment.");
     }
-    deps.log(`page error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    deps.log(`page error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
     sendError(res, areaOf(req), 500, "Something went wrong", "Something went wrong on our side. Reload the page; if it keeps happening, tell the calendar's owner.");
   };
 }
@@ -140,7 +140,8 @@ function requestLog(deps: Pick<Deps, "log">): RequestHandler {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      deps.log(`${req.method} ${req.path.replace(/^\/v\/[^/]+/, "/v/{slug}")} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      const path = req.path.replace(/^\/v\/[^/]+/, "/v/{slug}");
+      deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms`, { method: req.method, path, status: res.statusCode, latency_ms: Number(ms.toFixed(1)) });
     });
     next();
   };

@@ -127,7 +127,7 @@ function feedErrors(deps: Pick<Deps, "log">): ErrorRequestHandler {
       res.setHeader("Retry-After", "1");
       return void sendText(res, 503, "The calendar store is busy. Retry in a moment.\n");
     }
-    deps.log(`feed error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    deps.log(`feed error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
     sendText(res, 500, "Something went wrong on our side while building this feed. Retry in a moment.\n");
   };
 }

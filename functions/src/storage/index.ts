@@ -6,7 +6,25 @@ export async function openSqliteStore(file: string): Promise<Store> {
   return new SqliteStore(file);
 }
 
-export async function openFirestoreStore(): Promise<Store> {
+/** The store cannot be opened as the environment is set up; the message says what to set. */
+export class StoreConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreConfigError";
+  }
+}
+
+export async function openFirestoreStore(env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+  // In the Functions emulator without a Firestore emulator, firebase-admin would reach for
+  // production Firestore (no credentials, often no network) and each request would hang
+  // until the emulator's 60 s timeout answered 504.
+  if (env.FUNCTIONS_EMULATOR === "true" && !env.FIRESTORE_EMULATOR_HOST) {
+    throw new StoreConfigError(
+      "the Functions emulator runs without a Firestore emulator: start everything with `npm run emulators` " +
+        "(Functions, Hosting and Auth with a Node Firestore stand-in), or add firestore to `--only` (needs Java 21), " +
+        "or set FIRESTORE_EMULATOR_HOST=host:port to a running Firestore emulator before `firebase emulators:start`",
+    );
+  }
   const { FirestoreStore } = await import("./firestore/index.js");
   return FirestoreStore.fromEnvironment();
 }
