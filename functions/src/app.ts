@@ -1,6 +1,7 @@
 import express, { type Express, type Request } from "express";
 import type { Deps } from "./domain/deps.js";
 import { errors } from "./http/errors.js";
+import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
 import { expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
 import { checkResponses } from "./openapi/check-responses.js";
@@ -28,6 +29,8 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
 
   app.use(requestLog(deps));
   app.use(cors);
+  app.use(refuseContentEncoding);
+  app.use(refuseLongQueryValues);
   app.use(requireJsonBody);
   app.use(frameworkBodyLimit);
   app.use(
@@ -40,7 +43,8 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
     }),
   );
 
-  const router = express.Router();
+  // Strict: `/v1/calendars/{id}/` is not the calendar; an id never ends in a slash (DECISIONS section 1).
+  const router = express.Router({ strict: true });
   const operations = [...routes, openApiRoute(routes)];
   mountRoutes(router, deps, operations);
   answerWrongMethods(router, operations);

@@ -354,3 +354,50 @@ describe("access matrix", () => {
     }
   });
 });
+
+/**
+ * Ids that are paths (DECISIONS section 1): another record's path in an id slot is no id at
+ * all, so every caller, the owner included, gets 404 (401 first without a token where one is
+ * required), and a body id that is a path is 400.
+ */
+describe("access matrix: ids that are paths", () => {
+  const tricks = (cal: Fixture) => [
+    `${cal.id}%2Fevents%2F${cal.eventId}`,
+    `${cal.id}%2Fviews%2F${cal.viewId}`,
+    `${cal.id}%2F..%2F${world.elsewhere.id}`,
+    "..",
+  ];
+
+  it.each(apiRoutes.filter(isCalendarRoute).map((route) => [keyOf(route), route] as const))("%s", async (key, route) => {
+    const mismatches: string[] = [];
+    for (const visibility of VISIBILITIES) {
+      const cal = world.calendars[visibility];
+      for (const caller of ["owner", "stranger", "anonymous"] as const) {
+        for (const calendarId of tricks(cal)) {
+          const cell = await ROWS[key].cell(world, cal, caller);
+          const res = await send(world, route, { ...cal, id: calendarId }, world.auth[caller], cell);
+          const expected = caller === "anonymous" && route.auth === "required" ? [401, "unauthorized"] : [404, "not_found"];
+          if (res.status !== expected[0] || res.body?.error?.code !== expected[1]) {
+            mismatches.push(`${visibility} ${caller} ${calendarId}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+          }
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("a body id that is a path is 400 invalid_request, even for the owner", async () => {
+    const cal = world.calendars.public;
+    const hidden = world.calendars.private;
+    const layer = await post(world.t, `/v1/calendars/${cal.id}/layers`, owner(world)).send({
+      calendar_id: `${hidden.id}/events/${hidden.eventId}`,
+      key: "loot",
+    });
+    expect([layer.status, layer.body.error?.code, layer.body.error?.details?.field]).toEqual([400, "invalid_request", "calendar_id"]);
+    const grant = await post(world.t, `/v1/calendars/${cal.id}/grants`, owner(world)).send({
+      agent_id: `${world.agents.stranger.agentId}/memberships/${hidden.id}`,
+      role: "owner",
+    });
+    expect([grant.status, grant.body.error?.code, grant.body.error?.details?.field]).toEqual([400, "invalid_request", "agent_id"]);
+  });
+});

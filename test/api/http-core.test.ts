@@ -2,6 +2,7 @@ import express from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
+import { paths } from "../../functions/src/domain/paths.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath } from "../../functions/src/http/idempotency.js";
 import { defineRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
@@ -31,7 +32,7 @@ describe("the error envelope", () => {
     expectError(await post(t, "/v1/mint").type("form").send({ name: "Scout" }), 415, "unsupported_media_type");
     const big = JSON.stringify({ name: "Scout", pad: "x".repeat(65 * 1024) });
     expectError(await post(t, "/v1/mint").set("Content-Type", "application/json").send(big), 413, "payload_too_large");
-    expect(await t.deps.store.query("agents")).toHaveLength(0);
+    expect(await t.deps.store.query(paths.agents())).toHaveLength(0);
   });
 
   it("answers a crash with a bare 500 that leaks nothing, and logs it", async () => {
@@ -173,11 +174,11 @@ describe("idempotency", () => {
     if (claim.kind !== "fresh") throw new Error("expected a fresh claim");
     await t.deps.store.runTransaction(async (tx) => tx.update(path, { claim_id: "another-attempt" }));
     const outcome = await executeOnce(t.deps, claim, [], async (deps) => {
-      await deps.store.runTransaction(async (tx) => tx.set("agents/agt_never", { name: "never" }));
+      await deps.store.runTransaction(async (tx) => tx.set(paths.agent("agt_never"), { name: "never" }));
       return { ok: true };
     });
     expect(outcome.status).toBe(409);
-    expect(await t.deps.store.get("agents/agt_never")).toBeNull();
+    expect(await t.deps.store.get(paths.agent("agt_never"))).toBeNull();
   });
 
   it("20 parallel POSTs with one key create exactly one record", async () => {
@@ -193,7 +194,7 @@ describe("idempotency", () => {
     expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
     const created = results.filter((r) => r.status === 200).map((r) => r.body.credential.id);
     expect(new Set(created).size).toBe(1);
-    const stored = await t.deps.store.query(`agents/${scout.agentId}/credentials`, { where: [["label", "==", "once"]] });
+    const stored = await t.deps.store.query(paths.credentials(scout.agentId), { where: [["label", "==", "once"]] });
     expect(stored).toHaveLength(1);
   });
 });

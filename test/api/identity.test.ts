@@ -1,6 +1,7 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../../functions/src/domain/ids.js";
+import { paths } from "../../functions/src/domain/paths.js";
 import type { AgentRecord, CredentialRecord, TokenRecord } from "../../functions/src/domain/types.js";
 import { BASE_URL, createTestApp, expectError, freshKey, mintAgent, post, type TestApp } from "../helpers/app.js";
 
@@ -21,7 +22,7 @@ describe("POST /v1/mint", () => {
     const zone = await post(t, "/v1/mint").send({ name: "Scout", calendar: { timezone: "Mars/Olympus" } });
     expectError(zone, 400, "invalid_request");
     expect(zone.body.error.details.field).toBe("calendar.timezone");
-    expect(await t.deps.store.query("agents")).toHaveLength(0);
+    expect(await t.deps.store.query(paths.agents())).toHaveLength(0);
   });
 
   it("creates the agent, a four-scope credential, an unlisted calendar with its owner grant, and a claim link", async () => {
@@ -51,20 +52,20 @@ describe("POST /v1/mint", () => {
     expect(claim_url).toMatch(new RegExp(`^${BASE_URL}/claim/svc_claim_[0-9A-Za-z]{43}$`));
 
     // Stored: the grant and membership, the claim valid 7 days and unused, only the token's hash.
-    const grants = await t.deps.store.query(`calendars/${calendar.id}/grants`);
+    const grants = await t.deps.store.query(paths.grants(calendar.id));
     expect(grants.map((g) => g.data)).toEqual([expect.objectContaining({ agent_id: agent.id, role: "owner", revoked_at: null })]);
-    expect((await t.deps.store.get(`agents/${agent.id}/memberships/${calendar.id}`))?.data).toMatchObject({ role: "owner" });
+    expect((await t.deps.store.get(paths.membership(agent.id, calendar.id)))?.data).toMatchObject({ role: "owner" });
     const claimToken = claim_url.split("/claim/")[1];
-    expect((await t.deps.store.get(`claims/${sha256(claimToken)}`))?.data).toEqual({
+    expect((await t.deps.store.get(paths.claim(sha256(claimToken))))?.data).toEqual({
       agent_id: agent.id,
       created_at: "2026-11-22T10:00:00.000Z",
       expires_at: "2026-11-29T10:00:00.000Z",
       used_at: null,
       purge_at: new Date("2026-11-29T10:00:00.000Z"), // a Timestamp on Firestore, for its TTL policy
     });
-    const stored = await t.deps.store.get<TokenRecord>(`tokens/${sha256(token)}`);
+    const stored = await t.deps.store.get<TokenRecord>(paths.token(sha256(token)));
     expect(stored?.data).toMatchObject({ agent_id: agent.id, credential_id: credential.id, revoked_at: null });
-    const cred = await t.deps.store.get<CredentialRecord>(`agents/${agent.id}/credentials/${credential.id}`);
+    const cred = await t.deps.store.get<CredentialRecord>(paths.credential(agent.id, credential.id));
     expect(cred?.data.token_hash).toBe(sha256(token));
     expect(JSON.stringify(cred?.data)).not.toContain(token);
   });
@@ -88,22 +89,22 @@ describe("POST /v1/mint", () => {
     expect(again.body.claim_url).toBeUndefined();
     const { token: _token, claim_url: _claimUrl, ...withoutSecrets } = first.body;
     expect(again.body).toEqual(withoutSecrets);
-    expect(await t.deps.store.query("agents")).toHaveLength(1);
+    expect(await t.deps.store.query(paths.agents())).toHaveLength(1);
   });
 
   describe("onboard tokens", () => {
     const seedOnboard = async (token: string, createdAt: string, usedAt: string | null = null) =>
       t.deps.store.runTransaction(async (tx) => {
-        tx.set(`onboard_tokens/${sha256(token)}`, { user_id: "user_42", created_at: createdAt, used_at: usedAt });
+        tx.set(paths.onboardToken(sha256(token)), { user_id: "user_42", created_at: createdAt, used_at: usedAt });
       });
 
     it("links the agent to the human at once: no claim link, token single use", async () => {
       await seedOnboard("svc_onboard_good", "2026-11-22T09:40:00.000Z");
       const res = await post(t, "/v1/mint").send({ name: "Scout", onboard_token: "svc_onboard_good" }).expect(200);
       expect(res.body.claim_url).toBeNull();
-      const agent = await t.deps.store.get<AgentRecord>(`agents/${res.body.agent.id}`);
+      const agent = await t.deps.store.get<AgentRecord>(paths.agent(res.body.agent.id));
       expect(agent?.data.owner_user_id).toBe("user_42");
-      expect(await t.deps.store.query("claims")).toHaveLength(0);
+      expect(await t.deps.store.query(paths.claims())).toHaveLength(0);
       expectError(await post(t, "/v1/mint").send({ name: "Again", onboard_token: "svc_onboard_good" }), 401, "invalid_onboard_token");
     });
 
@@ -113,9 +114,9 @@ describe("POST /v1/mint", () => {
       for (const onboard_token of ["svc_onboard_unknown", "svc_onboard_old", "other_prefix"]) {
         expectError(await post(t, "/v1/mint").send({ name: "Scout", onboard_token }), 401, "invalid_onboard_token");
       }
-      expect(await t.deps.store.query("agents")).toHaveLength(0);
-      expect(await t.deps.store.query("calendars")).toHaveLength(0);
-      expect(await t.deps.store.query("slugs")).toHaveLength(0);
+      expect(await t.deps.store.query(paths.agents())).toHaveLength(0);
+      expect(await t.deps.store.query(paths.calendars())).toHaveLength(0);
+      expect(await t.deps.store.query(paths.slugs())).toHaveLength(0);
     });
   });
 });
@@ -136,7 +137,7 @@ describe("GET /v1/me", () => {
     // Tokens never lack agent:read through the API; strip it in the store to prove the check.
     const { sha256: hash } = await import("../../functions/src/domain/ids.js");
     await t.deps.store.runTransaction(async (tx) => {
-      tx.update(`tokens/${hash(scout.token)}`, { scopes: ["calendar:read"] });
+      tx.update(paths.token(hash(scout.token)), { scopes: ["calendar:read"] });
     });
     const res = await request(t.app).get("/v1/me").set(scout.auth);
     expectError(res, 403, "insufficient_scope");

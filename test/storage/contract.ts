@@ -7,9 +7,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   DocumentExistsError,
   DocumentMissingError,
+  StorePathError,
   type DocData,
+  type Layout,
   type Store,
   type StoredDoc,
+  type UncheckedStore,
 } from "../../functions/src/storage/port.js";
 
 /** Cases that a runner may skip, with a reason, through `OpenedStore.skip`. */
@@ -37,15 +40,22 @@ export interface OpenedStore {
   cleanup: () => Promise<void>;
 }
 
-export function runStoreContract(name: string, open: () => Promise<OpenedStore>): void {
+/**
+ * `open` opens the store and its observer with `layout`: the collections of this run (every
+ * top-level collection named `{run}_...`, with any subcollections); every other path is refused.
+ */
+export function runStoreContract(name: string, open: (layout: Layout) => Promise<OpenedStore>): void {
   // The factory is async so that the skips are known when the tests are collected.
   describe(`storage contract: ${name}`, async () => {
-    const opened = await open();
-    const { store, observer } = opened;
-    afterAll(() => opened.cleanup());
-
     // Every test writes under its own top-level collection, so runs never see each other's data.
     const run = `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    const layout: Layout = { has: (shape) => shape.startsWith(`${run}_`) };
+    const opened = await open(layout);
+    // The contract addresses its own collections with plain strings; the adapter checks them all the same.
+    const store = opened.store as UncheckedStore;
+    const observer = opened.observer as UncheckedStore;
+    afterAll(() => opened.cleanup());
+
     let seq = 0;
     const fresh = (label: string) => `${run}_${++seq}_${label}`;
 
@@ -360,6 +370,56 @@ export function runStoreContract(name: string, open: () => Promise<OpenedStore>)
           path: `${events}/e3`,
           data: { kind: "meeting", n: 20, allDay: true, note: null, rank: "e" },
         });
+      });
+    });
+
+    describe("paths", () => {
+      const refusedDocPaths = (c: string) => [
+        "",
+        `${c}`,
+        `${c}/a/sub`,
+        `${c}//a`,
+        `${c}/a/`,
+        `/${c}/a`,
+        `${c}/.`,
+        `${c}/..`,
+        `${c}/a/../b`,
+        `${c}/a%2Fb`,
+        `${c}/a b`,
+        `${c}/caf\u00e9`,
+        `${c}/a\u0000`,
+        `${c}/a/sub/..`,
+        "not_in_layout/a",
+        `${c}/a/../../not_in_layout/b`,
+      ];
+
+      it("refuses a document path that is not collection/id pairs of the layout, in reads and writes alike", async () => {
+        const c = fresh("refused");
+        await seed({ [`${c}/a`]: { n: 1 } });
+        for (const path of refusedDocPaths(c)) {
+          await expect(store.get(path), path).rejects.toBeInstanceOf(StorePathError);
+          await expect(store.getAll([`${c}/a`, path]), path).rejects.toBeInstanceOf(StorePathError);
+          await expect(store.runTransaction((tx) => tx.get(path)), path).rejects.toBeInstanceOf(StorePathError);
+          for (const write of ["create", "set", "update", "delete"] as const) {
+            const attempt = store.runTransaction(async (tx) => {
+              tx.set(`${c}/written`, { n: 1 });
+              if (write === "delete") tx.delete(path);
+              else tx[write](path, { n: 2 });
+            });
+            await expect(attempt, `${write} ${path}`).rejects.toBeInstanceOf(StorePathError);
+          }
+        }
+        // Nothing of a refused transaction was written, and the document next door is untouched.
+        expect(await observer.get(`${c}/written`)).toBeNull();
+        expect((await observer.get(`${c}/a`))?.data).toEqual({ n: 1 });
+      });
+
+      it("refuses a collection path that is not of the layout", async () => {
+        const c = fresh("refusedcoll");
+        for (const path of ["", `${c}/a`, `${c}/`, `${c}/../x`, `${c}/a/`, "not_in_layout", `${c}/a%2Fb/events`]) {
+          await expect(store.query(path), path).rejects.toBeInstanceOf(StorePathError);
+          await expect(store.runTransaction((tx) => tx.query(path)), path).rejects.toBeInstanceOf(StorePathError);
+        }
       });
     });
 

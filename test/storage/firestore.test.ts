@@ -7,6 +7,7 @@ import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports.js";
+import { paths } from "../../functions/src/domain/paths.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 import { runStoreContract, type ContractCase } from "./contract.js";
 
@@ -47,16 +48,16 @@ const uniqueProject = (label: string) =>
 
 const where = realEmulator ? `emulator at ${realEmulator}` : "@firestore-emulator/server";
 
-runStoreContract(`firestore (${where})`, async () => {
+runStoreContract(`firestore (${where})`, async (layout) => {
   await ensureEmulator();
   const projectId = uniqueProject("contract");
   const app = initializeApp({ projectId }, projectId);
   const db = getFirestore(app);
   db.settings({ ignoreUndefinedProperties: true });
-  const store = new FirestoreStore(db);
+  const store = new FirestoreStore(db, layout);
   // The observer is a second app on the same project: its own client and channel.
   const observerApp = initializeApp({ projectId }, `${projectId}-observer`);
-  const observer = new FirestoreStore(getFirestore(observerApp));
+  const observer = new FirestoreStore(getFirestore(observerApp), layout);
   return {
     store,
     observer,
@@ -82,15 +83,18 @@ describe(`FirestoreStore.fromEnvironment (${where})`, () => {
     try {
       const first = FirestoreStore.fromEnvironment();
       expect(FirestoreStore.fromEnvironment()).toBe(first);
+      // The app's layout: its own paths only.
+      const one = paths.calendar("cal_one");
       await first.runTransaction(async (tx) => {
-        tx.set("things/one", { n: 1, dropped: undefined });
+        tx.set(one, { n: 1, dropped: undefined });
       });
-      expect(await first.get("things/one")).toEqual({ id: "one", path: "things/one", data: { n: 1 } });
+      expect(await first.get(one)).toEqual({ id: "cal_one", path: one, data: { n: 1 } });
+      await expect(first.get("things/one" as typeof one)).rejects.toThrow(/not in the store's layout/);
       await first.close();
 
       const second = FirestoreStore.fromEnvironment();
       expect(second).not.toBe(first);
-      expect((await second.get("things/one"))?.data).toEqual({ n: 1 });
+      expect((await second.get(one))?.data).toEqual({ n: 1 });
       await second.close();
     } finally {
       if (saved === undefined) delete process.env.GCLOUD_PROJECT;

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { DocumentExistsError } from "../../functions/src/storage/port.js";
+import { DocumentExistsError, type UncheckedStore } from "../../functions/src/storage/port.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { runStoreContract } from "./contract.js";
 
-runStoreContract("sqlite", async () => {
+runStoreContract("sqlite", async (layout) => {
   const dir = mkdtempSync(join(tmpdir(), "almanac-store-"));
-  const store = new SqliteStore(join(dir, "store.db"));
-  const observer = new SqliteStore(join(dir, "store.db"));
+  const store = new SqliteStore(join(dir, "store.db"), { layout });
+  const observer = new SqliteStore(join(dir, "store.db"), { layout });
   return {
     store,
     observer,
@@ -26,7 +26,8 @@ runStoreContract("sqlite", async () => {
 /** Group commit: transactions share a COMMIT, and each is answered only after it. */
 describe("SqliteStore group commit", () => {
   let dir: string;
-  let store: SqliteStore;
+  /** One collection, `c`, addressed with plain strings. */
+  let store: UncheckedStore;
   /** Another connection to the file: it sees committed data only. */
   let observer: Database.Database;
   const committed = (id: string) =>
@@ -35,7 +36,7 @@ describe("SqliteStore group commit", () => {
 
   const open = () => {
     dir = mkdtempSync(join(tmpdir(), "almanac-group-"));
-    store = new SqliteStore(join(dir, "store.db"));
+    store = new SqliteStore(join(dir, "store.db"), { layout: new Set(["c"]) });
     observer = new Database(join(dir, "store.db"));
   };
   afterEach(async () => {

@@ -16,7 +16,17 @@ export function randomString(length: number, alphabet = BASE62): string {
   return out;
 }
 
-export const newId = (prefix: string): string => `${prefix}_${randomString(20)}`;
+/** The prefix of each kind of record id: agents, calendars, events, grants, access requests, views, layers, credentials. */
+export type IdPrefix = "agt" | "cal" | "evt" | "grt" | "areq" | "viw" | "lyr" | "cred";
+
+/** After the prefix and `_`: letters and digits only (ours are 20), so an id is always one path segment. */
+const ID_BODY = /^[A-Za-z0-9]{1,64}$/;
+
+/** Whether `value` is an id of that kind (DECISIONS section 1): `cal_` then [A-Za-z0-9], nothing else. */
+export const isIdOf = (prefix: IdPrefix, value: unknown): value is string =>
+  typeof value === "string" && value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
+
+export const newId = (prefix: IdPrefix): string => `${prefix}_${randomString(20)}`;
 
 /** 43 base62 characters carry just over 256 bits. */
 export const newAgentToken = (): string => `svc_agent_${randomString(43)}`;

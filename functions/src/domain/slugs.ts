@@ -1,6 +1,7 @@
 import { ApiError } from "../http/errors.js";
 import type { Transaction } from "../storage/port.js";
 import { randomSlugSuffix } from "./ids.js";
+import { paths } from "./paths.js";
 
 export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
 const BASE_LENGTH = 50;
@@ -31,13 +32,14 @@ export interface SlugOwner {
  */
 export async function claimSlug(
   tx: Transaction,
-  collection: string,
+  collection: "slugs" | "view_slugs",
   opts: { requested?: string; name: string; ownerId: string },
 ): Promise<string> {
   const base = slugify(opts.name);
   const first = opts.requested ?? (base.length >= 3 ? base : withSuffix(base));
   const candidates = [first, ...Array.from({ length: SUGGESTIONS + 2 }, () => withSuffix(opts.requested ?? base))];
-  const docs = await tx.getAll<SlugOwner>(candidates.map((s) => `${collection}/${s}`));
+  const slugPath = collection === "slugs" ? paths.slug : paths.viewSlug;
+  const docs = await tx.getAll<SlugOwner>(candidates.map(slugPath));
   const isFree = (i: number) => !docs[i] || docs[i]!.data.owner_id === opts.ownerId;
   if (isFree(0)) return first;
   const free = candidates.filter((_, i) => i > 0 && isFree(i));

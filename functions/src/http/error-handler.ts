@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Deps } from "../domain/deps.js";
-import { ContentionError, DocumentExistsError } from "../storage/port.js";
+import { ContentionError, DocumentExistsError, StorePathError } from "../storage/port.js";
 import { ApiError, errors } from "./errors.js";
 
 export interface ErrorResponse {
@@ -20,9 +20,14 @@ export function toErrorResponse(err: unknown, deps: Pick<Deps, "log">): ErrorRes
   return { status: apiError.status, body: apiError.toBody(), headers: apiError.headers };
 }
 
-function asApiError(err: unknown): ApiError | null {
+/** What a thrown value means to a caller, or null for a crash; pages and feeds use it too. */
+export function asApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof ContentionError) return errors.unavailable();
+  // The store refused a path that is not collection/id pairs: no such record can exist.
+  if (err instanceof StorePathError) return errors.notFound();
+  // The router could not percent-decode a path parameter (`%ZZ`).
+  if (err instanceof URIError) return undecodablePath();
   if (err instanceof DocumentExistsError) return lostCreateRace();
   // body-parser marks its errors with a `type`.
   const type = (err as { type?: string } | null)?.type;
@@ -50,6 +55,9 @@ const lostCreateRace = () =>
 export function isTransientStoreError(err: unknown): boolean {
   return err instanceof ContentionError || err instanceof DocumentExistsError || (err instanceof ApiError && err.status === 503);
 }
+
+const undecodablePath = () =>
+  errors.invalid("invalid_request", "the path is not valid percent-encoding (a `%` must start a valid UTF-8 escape such as `%2F`); fix the address");
 
 export function errorMiddleware(deps: Pick<Deps, "log">): ErrorRequestHandler {
   return (err, _req, res, next) => {

@@ -8,7 +8,8 @@
 import { randomUUID } from "node:crypto";
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
-import type { Store, Transaction } from "../storage/port.js";
+import { paths } from "../domain/paths.js";
+import type { DocPath, Store, Transaction } from "../storage/port.js";
 import { toErrorResponse } from "./error-handler.js";
 import { errors } from "./errors.js";
 
@@ -33,7 +34,7 @@ export interface IdempotencyRecord {
   body?: unknown;
 }
 
-export type Claim = { kind: "fresh"; path: string; claimId: string } | { kind: "replay"; status: number; body: unknown };
+export type Claim = { kind: "fresh"; path: DocPath; claimId: string } | { kind: "replay"; status: number; body: unknown };
 
 export interface Outcome {
   status: number;
@@ -42,14 +43,14 @@ export interface Outcome {
 }
 
 /** Reads and checks the header; the key is scoped to the caller (the anonymous caller for mint). */
-export function idempotencyPath(header: string | undefined, agentId: string | null): string {
+export function idempotencyPath(header: string | undefined, agentId: string | null): DocPath {
   if (header === undefined) throw errors.missingIdempotencyKey();
   if (header.length === 0 || header.length > MAX_KEY_LENGTH) {
     throw errors.invalid("invalid_request", "the Idempotency-Key header must be 1 to 200 characters", {
       field: "Idempotency-Key",
     });
   }
-  return `idempotency/${sha256(`${agentId ?? "anonymous"}\n${header}`)}`;
+  return paths.idempotency(sha256(`${agentId ?? "anonymous"}\n${header}`));
 }
 
 export function fingerprint(method: string, path: string, rawBody: string): string {
@@ -57,7 +58,7 @@ export function fingerprint(method: string, path: string, rawBody: string): stri
 }
 
 /** Claims the key for this request, or answers with the stored response, in one transaction. */
-export async function claimKey(deps: Deps, path: string, print: string): Promise<Claim> {
+export async function claimKey(deps: Deps, path: DocPath, print: string): Promise<Claim> {
   const now = deps.clock();
   return deps.store.runTransaction(async (tx) => {
     const existing = (await tx.get<IdempotencyRecord>(path))?.data;
@@ -117,13 +118,13 @@ export async function executeOnce(
   }
 }
 
-async function holdsClaim(tx: Transaction, claim: { path: string; claimId: string }): Promise<boolean> {
+async function holdsClaim(tx: Transaction, claim: { path: DocPath; claimId: string }): Promise<boolean> {
   const current = await tx.get<IdempotencyRecord>(claim.path);
   return current?.data.state === "pending" && current.data.claim_id === claim.claimId;
 }
 
 /** A request whose claim was taken over (it was presumed dead) must not commit: the other attempt owns the key. */
-async function requireClaim(tx: Transaction, claim: { path: string; claimId: string }): Promise<void> {
+async function requireClaim(tx: Transaction, claim: { path: DocPath; claimId: string }): Promise<void> {
   if (!(await holdsClaim(tx, claim))) throw errors.idempotencyKeyInUse();
 }
 

@@ -7,7 +7,7 @@ import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "./errors.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
 import { PreparedJson } from "./response-cache.js";
-import { parseInput } from "./validate.js";
+import { parseInput, parsePathParams } from "./validate.js";
 
 type Method = "get" | "post" | "patch" | "delete";
 type AnyObject = z.ZodType<Record<string, unknown>>;
@@ -91,7 +91,7 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
 
 async function run(route: AnyRoute, deps: Deps, actor: Actor | null, req: Request): Promise<object> {
   const code = route.invalidCode ?? "invalid_request";
-  const params = route.params ? parseInput(route.params, req.params, "invalid_request", "path") : req.params;
+  const params = route.params ? parsePathParams(route.params, req.params) : req.params;
   const query = route.query ? parseInput(route.query, req.query, "invalid_request", "query") : {};
   let body: unknown;
   if (route.body) {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { errors } from "./errors.js";
+import { ApiError, errors } from "./errors.js";
 
 type InvalidCode = "invalid_request" | "invalid_event";
 
@@ -28,4 +28,19 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code:
     field: first.field,
     issues: issues.map(({ field, message }) => ({ field, message })),
   });
+}
+
+/**
+ * Parses the path parameters: a malformed id names nothing that could exist, so it is 404
+ * not_found like an unknown one (DECISIONS section 1), and the value is not echoed.
+ */
+export function parsePathParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
+  const result = schema.safeParse(params);
+  if (result.success) return result.data;
+  const field = result.error.issues[0]?.path.map(String).join(".") || "path";
+  throw new ApiError(
+    "not_found",
+    `nothing at this path: \`${field}\` is not an id the API issued (a prefix such as \`cal_\`, then letters and digits); check the id`,
+    { field },
+  );
 }

@@ -4,7 +4,7 @@ import { requireCalendar } from "../domain/queries/access.js";
 import { listAccessRequests } from "../domain/queries/grants.js";
 import { defineRoute } from "../http/route.js";
 import { presentAccessRequest } from "../presenters/access-requests.js";
-import { calendarParams, pageQuery, role } from "./common.js";
+import { calendarParams, idOf, pageQuery, role } from "./common.js";
 
 const STATUSES = ["pending", "approved", "denied"] as const;
 
@@ -67,7 +67,7 @@ export const accessRequestRoutes = [
     tags: ["access requests"],
     auth: "required",
     scopes: ["grants:manage"],
-    params: z.object({ calendarId: z.string(), requestId: z.string() }),
+    params: z.object({ calendarId: idOf("cal"), requestId: idOf("areq") }),
     body: z.strictObject({ resolution: z.enum(["approve", "deny"]) }),
     response: accessRequestRecord,
     errors: ["invalid_request", "already_resolved", "unauthorized", "insufficient_scope", "forbidden", "not_found"],

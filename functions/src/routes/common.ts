@@ -1,5 +1,6 @@
 import { IANAZone } from "luxon";
 import { z } from "zod";
+import { isIdOf, type IdPrefix } from "../domain/ids.js";
 import { LENSES, ROLES, VISIBILITIES } from "../domain/types.js";
 
 /** Schemas shared by several routers. */
@@ -17,7 +18,18 @@ export const trimmedName = (max: number) =>
     .min(1, { message: "must not be empty" })
     .max(max, { message: `must be at most ${max} characters` });
 
-export const calendarParams = z.object({ calendarId: z.string() });
+/**
+ * An id of one kind, in a path or a body (DECISIONS section 1): its prefix, `_`, then letters
+ * and digits. A path parameter that fails is 404 (http/route.ts), a body field 400.
+ */
+export const idOf = (prefix: IdPrefix) =>
+  z
+    .string()
+    // The pattern documents the shape in /openapi.json; isIdOf (domain/ids.ts) is the rule.
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), { message: `must be an id as the API returned it: \`${prefix}_\` followed by letters and digits` })
+    .refine((value) => isIdOf(prefix, value), { message: "is longer than any id the API issues" });
+
+export const calendarParams = z.object({ calendarId: idOf("cal") });
 
 /** `limit` and `cursor` of every list endpoint (DECISIONS section 1). */
 export const pageQuery = {

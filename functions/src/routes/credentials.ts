@@ -3,6 +3,7 @@ import { createCredential, revokeCredential } from "../domain/commands/identity.
 import { listCredentials } from "../domain/queries/me.js";
 import { defineRoute } from "../http/route.js";
 import { presentCredential } from "../presenters/identity.js";
+import { idOf } from "./common.js";
 import { credentialRecord } from "./identity.js";
 
 export const credentialRoutes = [
@@ -44,7 +45,7 @@ export const credentialRoutes = [
     summary: "Revoke a credential of the calling agent; its token is refused at once",
     tags: ["identity"],
     auth: "required",
-    params: z.object({ credentialId: z.string() }),
+    params: z.object({ credentialId: idOf("cred") }),
     response: z.object({ revoked: z.string() }),
     errors: ["unauthorized", "not_found", "last_credential"],
     handler: async ({ deps, actor, params }) => {

@@ -7,7 +7,7 @@ import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
-import { calendarParams, deleted, pageQuery, trimmedName } from "./common.js";
+import { calendarParams, deleted, idOf, pageQuery, trimmedName } from "./common.js";
 
 const KINDS = ["one-off", "recurring", "someday"] as const;
 const RECUR_TYPES = ["daily", "weekly", "monthly", "yearly"] as const;
@@ -53,7 +53,7 @@ const fields = {
 const createBody = z.strictObject({ name: trimmedName(200), ...fields });
 const patchBody = z.strictObject({ name: trimmedName(200).optional(), ...fields });
 
-const eventParams = z.object({ calendarId: z.string(), eventId: z.string() });
+const eventParams = z.object({ calendarId: idOf("cal"), eventId: idOf("evt") });
 
 const notAfter = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
 const rangeMessage = { message: "must not be before `from`", path: ["to"] };

@@ -4,7 +4,7 @@ import { requireCalendar } from "../domain/queries/access.js";
 import { listGrants, requireGrantsAccess } from "../domain/queries/grants.js";
 import { defineRoute } from "../http/route.js";
 import { presentGrant } from "../presenters/grants.js";
-import { calendarParams, deleted, pageQuery, role } from "./common.js";
+import { calendarParams, deleted, idOf, pageQuery, role } from "./common.js";
 
 export const grantRecord = z.object({
   id: z.string(),
@@ -43,7 +43,7 @@ export const grantRoutes = [
     auth: "required",
     scopes: ["grants:manage"],
     params: calendarParams,
-    body: z.strictObject({ agent_id: z.string().min(1, { message: "must not be empty" }), role }),
+    body: z.strictObject({ agent_id: idOf("agt"), role }),
     response: grantRecord,
     errors: ["invalid_request", "last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
     handler: async ({ deps, actor, params, body }) => {
@@ -58,7 +58,7 @@ export const grantRoutes = [
     tags: ["grants"],
     auth: "required",
     scopes: ["grants:manage"],
-    params: z.object({ calendarId: z.string(), grantId: z.string() }),
+    params: z.object({ calendarId: idOf("cal"), grantId: idOf("grt") }),
     response: deleted,
     errors: ["last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
     handler: async ({ deps, actor, params }) => {

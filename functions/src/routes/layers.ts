@@ -4,7 +4,7 @@ import { requireCalendar } from "../domain/queries/access.js";
 import { listLayers } from "../domain/queries/layers.js";
 import { defineRoute } from "../http/route.js";
 import { presentLayer } from "../presenters/layers.js";
-import { calendarParams, deleted, pageQuery } from "./common.js";
+import { calendarParams, deleted, idOf, pageQuery } from "./common.js";
 
 export const LAYER_KEY = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
@@ -48,7 +48,7 @@ export const layerRoutes = [
     auth: "required",
     scopes: ["calendar:write"],
     params: calendarParams,
-    body: z.strictObject({ calendar_id: z.string().min(1, { message: "must not be empty" }), key: layerKey }),
+    body: z.strictObject({ calendar_id: idOf("cal"), key: layerKey }),
     response: layerRecord,
     errors: [
       "invalid_request",
@@ -75,7 +75,7 @@ export const layerRoutes = [
     tags: ["layers"],
     auth: "required",
     scopes: ["calendar:write"],
-    params: z.object({ calendarId: z.string(), layerId: z.string() }),
+    params: z.object({ calendarId: idOf("cal"), layerId: idOf("lyr") }),
     response: deleted,
     errors: ["unauthorized", "insufficient_scope", "forbidden", "not_found"],
     handler: async ({ deps, actor, params }) => {

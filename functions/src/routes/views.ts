@@ -6,7 +6,7 @@ import { isValidDate } from "../domain/recurrence/dates.js";
 import { SLUG_PATTERN } from "../domain/slugs.js";
 import { defineRoute } from "../http/route.js";
 import { presentView } from "../presenters/views.js";
-import { calendarParams, deleted, lens, pageQuery, trimmedName } from "./common.js";
+import { calendarParams, deleted, idOf, lens, pageQuery, trimmedName } from "./common.js";
 import { LAYER_KEY } from "./layers.js";
 
 const date = z.string().refine(isValidDate, { message: "must be a real date as YYYY-MM-DD" });
@@ -64,7 +64,7 @@ const viewRecord = z.object({
   revoked_at: z.string().nullable(),
 });
 
-const viewParams = z.object({ calendarId: z.string(), viewId: z.string() });
+const viewParams = z.object({ calendarId: idOf("cal"), viewId: idOf("viw") });
 
 /** Views expose a calendar to anyone holding the URL: owner and calendar:write for every operation. */
 export const viewRoutes = [

@@ -4,12 +4,31 @@
  *
  * Paths alternate collection and document ids: `calendars/cal_1/events/evt_2`.
  * A collection path has an odd number of segments, a document path an even one.
+ *
+ * Paths are typed: only `domain/paths.ts` builds them, from ids it has checked, so no caller
+ * can concatenate a request's input into a path. Every adapter checks each path it is given
+ * against the layout it was opened with as well (storage/paths-guard.ts).
  */
 export type DocData = Record<string, unknown>;
 
+declare const documentPath: unique symbol;
+declare const collectionPath: unique symbol;
+/** A document path built by domain/paths.ts: collection/id pairs. */
+export type DocPath = string & { readonly [documentPath]: true };
+/** A collection path built by domain/paths.ts: collection/id pairs and a last collection. */
+export type CollectionPath = string & { readonly [collectionPath]: true };
+
+/**
+ * The collections a store holds, each named by its collection names with the ids left out:
+ * `calendars/events` for `calendars/{id}/events`.
+ */
+export interface Layout {
+  has(shape: string): boolean;
+}
+
 export interface StoredDoc<T = DocData> {
   id: string;
-  path: string;
+  path: DocPath;
   data: T;
 }
 
@@ -22,29 +41,38 @@ export interface QuerySpec {
   limit?: number;
 }
 
-/** Reads happen before writes, as in Firestore; writes are applied together at commit. */
-export interface Transaction {
-  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
-  getAll<T = DocData>(paths: string[]): Promise<Array<StoredDoc<T> | null>>;
-  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+/**
+ * Reads happen before writes, as in Firestore; writes are applied together at commit.
+ * `D` and `C`: the path types, plain strings only for tests of the port itself (UncheckedStore).
+ */
+export interface Transaction<D extends string = DocPath, C extends string = CollectionPath> {
+  get<T = DocData>(path: D): Promise<StoredDoc<T> | null>;
+  getAll<T = DocData>(paths: D[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T = DocData>(collection: C, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
   /** Fails the commit with DocumentExistsError when the document exists. */
-  create(path: string, data: DocData): void;
-  set(path: string, data: DocData): void;
+  create(path: D, data: DocData): void;
+  set(path: D, data: DocData): void;
   /** Merges top-level fields; fails the commit with DocumentMissingError when absent. */
-  update(path: string, data: DocData): void;
-  delete(path: string): void;
+  update(path: D, data: DocData): void;
+  delete(path: D): void;
 }
 
-export interface Store {
+export interface Store<D extends string = DocPath, C extends string = CollectionPath> {
   /** True when one process owns the store (the SQLite file): whatever an earlier process left pending is dead. */
   readonly singleProcess?: boolean;
-  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
-  getAll<T = DocData>(paths: string[]): Promise<Array<StoredDoc<T> | null>>;
-  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+  get<T = DocData>(path: D): Promise<StoredDoc<T> | null>;
+  getAll<T = DocData>(paths: D[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T = DocData>(collection: C, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
   /** Runs fn in a transaction; fn may be run again on contention, so it must not have side effects beyond tx. */
-  runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  runTransaction<T>(fn: (tx: Transaction<D, C>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * The port with plain string paths, for tests of the port itself: the adapters still check
+ * every path against the layout they were opened with.
+ */
+export type UncheckedStore = Store<string, string>;
 
 export class DocumentExistsError extends Error {
   constructor(readonly path: string) {
@@ -57,6 +85,17 @@ export class DocumentMissingError extends Error {
   constructor(readonly path: string) {
     super(`document does not exist: ${path}`);
     this.name = "DocumentMissingError";
+  }
+}
+
+/**
+ * A path that is not collection/id pairs of the store's layout: empty segments, `.` or `..`,
+ * characters outside [A-Za-z0-9_-], or an undeclared collection. Nothing is read or written.
+ */
+export class StorePathError extends Error {
+  constructor(readonly reason: string) {
+    super(`refused store path: ${reason}`);
+    this.name = "StorePathError";
   }
 }
 

@@ -7,11 +7,15 @@ import {
   type Query,
   type Transaction as FsTransaction,
 } from "firebase-admin/firestore";
+import { LAYOUT } from "../../domain/paths.js";
+import { checkCollectionPath, checkDocPath } from "../paths-guard.js";
 import {
   ContentionError,
   DocumentExistsError,
   DocumentMissingError,
   type DocData,
+  type DocPath,
+  type Layout,
   type QuerySpec,
   type Store,
   type StoredDoc,
@@ -43,16 +47,22 @@ export class FirestoreStore implements Store {
     return shared.store;
   }
 
-  /** `db` should have `ignoreUndefinedProperties: true` set, as fromEnvironment does. */
-  constructor(private readonly db: Firestore) {}
+  /**
+   * `db` should have `ignoreUndefinedProperties: true` set, as fromEnvironment does. `layout`:
+   * the collections this store holds (default: the app's, domain/paths.ts); any other path is refused.
+   */
+  constructor(
+    private readonly db: Firestore,
+    private readonly layout: Layout = LAYOUT,
+  ) {}
 
-  async get<T = DocData>(path: string): Promise<StoredDoc<T> | null> {
-    return toStored<T>(await this.db.doc(path).get());
+  async get<T = DocData>(path: DocPath): Promise<StoredDoc<T> | null> {
+    return toStored<T>(await this.doc(path).get());
   }
 
-  async getAll<T = DocData>(paths: string[]): Promise<Array<StoredDoc<T> | null>> {
+  async getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
     if (paths.length === 0) return [];
-    const snaps = await this.db.getAll(...paths.map((p) => this.db.doc(p)));
+    const snaps = await this.db.getAll(...paths.map((p) => this.doc(p)));
     return snaps.map((s) => toStored<T>(s));
   }
 
@@ -90,13 +100,18 @@ export class FirestoreStore implements Store {
     }
   }
 
+  /** Every path the adapter hands to Firestore passes the layout check first. */
+  private doc(path: string) {
+    return this.db.doc(checkDocPath(path, this.layout));
+  }
+
   private wrap(t: FsTransaction, creates: string[], updates: string[]): Transaction {
-    const db = this.db;
+    const doc = (path: string) => this.doc(path);
     return {
-      get: async <T>(path: string) => toStored<T>(await t.get(db.doc(path))),
-      getAll: async <T>(paths: string[]) => {
+      get: async <T>(path: DocPath) => toStored<T>(await t.get(doc(path))),
+      getAll: async <T>(paths: DocPath[]) => {
         if (paths.length === 0) return [];
-        const snaps = await t.getAll(...paths.map((p) => db.doc(p)));
+        const snaps = await t.getAll(...paths.map((p) => doc(p)));
         return snaps.map((s) => toStored<T>(s));
       },
       query: async <T>(collection: string, spec?: QuerySpec) => {
@@ -104,26 +119,28 @@ export class FirestoreStore implements Store {
         return snap.docs.map((s) => toStored<T>(s)!);
       },
       create: (path, data) => {
+        const ref = doc(path);
         creates.push(path);
-        t.create(db.doc(path), data);
+        t.create(ref, data);
       },
-      set: (path, data) => void t.set(db.doc(path), data),
+      set: (path, data) => void t.set(doc(path), data),
       update: (path, data) => {
         // FieldPath per key: a key is one top-level field, never a dotted path into a map.
         const pairs = Object.entries(data)
           .filter(([, v]) => v !== undefined)
           .flatMap(([k, v]) => [new FieldPath(k), v]);
+        const ref = doc(path);
         if (pairs.length === 0) throw new Error(`update of ${path} has no fields`);
         updates.push(path);
         const [field, value, ...rest] = pairs;
-        t.update(db.doc(path), field as FieldPath, value, ...rest);
+        t.update(ref, field as FieldPath, value, ...rest);
       },
-      delete: (path) => void t.delete(db.doc(path)),
+      delete: (path) => void t.delete(doc(path)),
     };
   }
 
   private buildQuery(collection: string, spec: QuerySpec): Query {
-    let q: Query = this.db.collection(collection);
+    let q: Query = this.db.collection(checkCollectionPath(collection, this.layout));
     for (const [field, op, value] of spec.where ?? []) q = q.where(field, op, value);
     for (const [field, dir] of spec.orderBy ?? []) q = q.orderBy(field, dir);
     if (spec.limit !== undefined) q = q.limit(spec.limit);
@@ -133,7 +150,7 @@ export class FirestoreStore implements Store {
 
 function toStored<T>(snap: DocumentSnapshot): StoredDoc<T> | null {
   if (!snap.exists) return null;
-  return { id: snap.id, path: snap.ref.path, data: timestampsToDates(snap.data()) as T };
+  return { id: snap.id, path: snap.ref.path as DocPath, data: timestampsToDates(snap.data()) as T };
 }
 
 /** The path that the error message names (longest first, so `a/bc` wins over `a/b`), else the first. */

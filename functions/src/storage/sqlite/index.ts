@@ -3,11 +3,15 @@ import { dirname } from "node:path";
 // From node:timers, not the globals: fake timers in a test must not hold back the COMMIT.
 import { clearImmediate, setImmediate } from "node:timers";
 import Database from "better-sqlite3";
+import { LAYOUT } from "../../domain/paths.js";
+import { checkCollectionPath, checkDocPath } from "../paths-guard.js";
 import {
   DocumentExistsError,
   DocumentMissingError,
   splitPath,
   type DocData,
+  type DocPath,
+  type Layout,
   type QuerySpec,
   type Store,
   type StoredDoc,
@@ -16,8 +20,13 @@ import {
 import { decodeDoc, encodeDoc } from "./json.js";
 
 type Write =
-  | { kind: "create" | "set" | "update"; path: string; data: DocData }
-  | { kind: "delete"; path: string };
+  | { kind: "create" | "set" | "update"; path: DocPath; data: DocData }
+  | { kind: "delete"; path: DocPath };
+
+export interface SqliteStoreOptions {
+  /** The collections this store holds (default: the app's, domain/paths.ts); any other path is refused. */
+  layout?: Layout;
+}
 
 /** Hands a transaction's outcome to its caller: its result, or the COMMIT's error when given. */
 type Deliver = (commitError?: unknown) => void;
@@ -60,8 +69,10 @@ export class SqliteStore implements Store {
    * answered with the object parsed last time. It is frozen, since every reader shares it.
    */
   private readonly parsed = new Map<string, { text: string; data: unknown }>();
+  private readonly layout: Layout;
 
-  constructor(file: string) {
+  constructor(file: string, options: SqliteStoreOptions = {}) {
+    this.layout = options.layout ?? LAYOUT;
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma("journal_mode = WAL");
@@ -80,11 +91,11 @@ export class SqliteStore implements Store {
     });
   }
 
-  async get<T = DocData>(path: string): Promise<StoredDoc<T> | null> {
+  async get<T = DocData>(path: DocPath): Promise<StoredDoc<T> | null> {
     return this.read<T>(path);
   }
 
-  async getAll<T = DocData>(paths: string[]): Promise<Array<StoredDoc<T> | null>> {
+  async getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
     return paths.map((p) => this.read<T>(p));
   }
 
@@ -118,10 +129,11 @@ export class SqliteStore implements Store {
       get: async (path) => this.read(path),
       getAll: async (paths) => paths.map((p) => this.read(p)),
       query: async (collection, spec) => this.select(collection, spec ?? {}),
-      create: (path, data) => void writes.push({ kind: "create", path, data }),
-      set: (path, data) => void writes.push({ kind: "set", path, data }),
-      update: (path, data) => void writes.push({ kind: "update", path, data }),
-      delete: (path) => void writes.push({ kind: "delete", path }),
+      // Checked when queued, so the transaction's function sees the refusal where it wrote.
+      create: (path, data) => void writes.push({ kind: "create", path: this.checked(path), data }),
+      set: (path, data) => void writes.push({ kind: "set", path: this.checked(path), data }),
+      update: (path, data) => void writes.push({ kind: "update", path: this.checked(path), data }),
+      delete: (path) => void writes.push({ kind: "delete", path: this.checked(path) }),
     };
     const result = await fn(tx);
     if (writes.length > 0) {
@@ -200,8 +212,12 @@ export class SqliteStore implements Store {
     }
   }
 
-  private read<T>(path: string): StoredDoc<T> | null {
-    const { collection, id } = splitPath(path);
+  private checked(path: string): DocPath {
+    return checkDocPath(path, this.layout);
+  }
+
+  private read<T>(path: DocPath): StoredDoc<T> | null {
+    const { collection, id } = splitPath(this.checked(path));
     const row = this.stmt("SELECT data FROM docs WHERE collection = ? AND id = ?").get(collection, id) as
       | { data: string }
       | undefined;
@@ -209,6 +225,7 @@ export class SqliteStore implements Store {
   }
 
   private select<T>(collection: string, spec: QuerySpec): StoredDoc<T>[] {
+    checkCollectionPath(collection, this.layout);
     const params: unknown[] = [collection];
     let sql = "SELECT id, data FROM docs WHERE collection = ?";
     // Firestore semantics: values match only their own type, and `== null` needs an explicit null.
@@ -231,7 +248,7 @@ export class SqliteStore implements Store {
     }
     const rows = this.stmt(sql).all(...params) as Array<{ id: string; data: string }>;
     return rows.map((r) => {
-      const path = `${collection}/${r.id}`;
+      const path = `${collection}/${r.id}` as DocPath;
       return { id: r.id, path, data: this.parse<T>(path, r.data) };
     });
   }
