@@ -108,3 +108,23 @@ describe("the deployed functions' options", () => {
     }
   });
 });
+
+describe("what Cloud Build installs and runs", () => {
+  it("installs functions/package-lock.json: in step with functions/package.json, at the versions the tests ran with", async () => {
+    const { stdout } = await run(process.execPath, [join(ROOT, "scripts/functions-lockfile.mjs"), "--check"]);
+    expect(stdout).toContain("matches");
+  });
+
+  it("runs nodejs22, which firebase.json names; engines let Node 20 and 22 run everything locally", () => {
+    const functionsConfig = readJson("firebase.json").functions[0];
+    const { getRuntimeChoice } = requireTool("firebase-tools/lib/deploy/functions/runtimes/node/parseRuntimeAndValidateSDK.js");
+    // firebase.json's runtime wins over package.json's engines (which may then be a range).
+    expect(getRuntimeChoice(join(ROOT, "functions"), functionsConfig.runtime)).toBe("nodejs22");
+    const semver = createRequire(requireTool.resolve("firebase-tools/package.json"))("semver");
+    for (const manifest of ["package.json", "functions/package.json"]) {
+      const range = readJson(manifest).engines.node;
+      for (const version of ["20.19.0", "22.13.0"]) expect(semver.satisfies(version, range), `${manifest} ${range} ${version}`).toBe(true);
+      expect(semver.satisfies("24.0.0", range), `${manifest} ${range}`).toBe(false);
+    }
+  });
+});
