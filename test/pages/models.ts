@@ -28,7 +28,7 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     kind: "calendar",
     title: "Launch Plan",
     purpose: null,
-    links: { purposeMarkdown: "/c/launch-plan/purpose.md", feed: "/c/launch-plan.ics" },
+    links: { purposeMarkdown: "/c/launch-plan/purpose.md", feed: "/c/launch-plan.ics", occurrencesApi: null },
     timezone: "Europe/Paris",
     lens: "month",
     lenses: ["month", "week", "schedule", "timeline"],
@@ -36,6 +36,7 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     today: "2026-11-24",
     occurrences: [],
     someday: [],
+    omitted: { occurrences: 0, someday: 0 },
     noindex: false,
     ...fields,
   };

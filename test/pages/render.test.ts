@@ -133,7 +133,7 @@ describe("the page shell", () => {
   });
 
   it("marks noindex pages, and links a view page's stylesheet under /v/", () => {
-    const page = renderPage(pageModel({ kind: "view", noindex: true, links: { purposeMarkdown: null, feed: "/v/abc.ics" } }));
+    const page = renderPage(pageModel({ kind: "view", noindex: true, links: { purposeMarkdown: null, feed: "/v/abc.ics", occurrencesApi: null } }));
     expect(page).toContain('<meta name="robots" content="noindex">');
     expect(page).toContain(`href="/v/_assets/${STYLESHEET_NAME}"`);
     expect(page).not.toContain("/c/");

@@ -14,6 +14,8 @@ import { publishedSources, type EventSource } from "../domain/queries/sources.js
 import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
 import type { EventRecord } from "../domain/types.js";
 import { isTransientStoreError } from "../http/error-handler.js";
+import { todayIn } from "../domain/recurrence/index.js";
+import { withinFeedBudget } from "./feed-budget.js";
 import { buildIcs, type IcsSource } from "./ics.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 
@@ -38,7 +40,9 @@ export function feedRouter(deps: Deps): Router {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
     if (calendar === "not_found") return void sendText(res, 404, NOT_FOUND);
-    const sources = await loadSourceEvents(deps, await publishedSources(deps, calendar));
+    const loaded = await loadSourceEvents(deps, await publishedSources(deps, calendar));
+    const { sources, omitted } = withinFeedBudget(loaded, todayIn(calendar.timezone, deps.clock()));
+    if (omitted > 0) res.setHeader(OMITTED_HEADER, String(omitted));
     const body = buildIcs({
       name: calendar.name,
       description: calendar.purpose,
@@ -52,16 +56,19 @@ export function feedRouter(deps: Deps): Router {
     const resolved = await resolveViewSlug(deps, req.params.slug);
     if (!resolved) return void sendText(res, 404, NOT_FOUND);
     const { filter } = resolved.view;
-    const sources = await loadSourceEvents(deps, await viewEventSources(deps, resolved));
+    const loaded = await loadSourceEvents(deps, await viewEventSources(deps, resolved));
     const shown = (layer: string, e: EventRecord) =>
       viewShows(filter, { layer, kind: e.kind, category: e.category, date: e.kind === "one-off" ? e.date : null });
+    const filtered = loaded.map((s) => ({ ...s, events: s.events.filter((e) => shown(s.layer, e)) }));
+    const { sources, omitted } = withinFeedBudget(filtered, todayIn(resolved.calendar.timezone, deps.clock()));
+    if (omitted > 0) res.setHeader(OMITTED_HEADER, String(omitted));
     // Only the view's own name and address: nothing that names or links the calendar.
     const body = buildIcs({
       name: resolved.view.name,
       description: null,
       url: `${deps.baseUrl}/v/${resolved.view.slug}`,
       uidDomain: uidDomain(deps),
-      sources: sources.map((s) => icsSource(s, s.events.filter((e) => shown(s.layer, e)))),
+      sources: sources.map((s) => icsSource(s, s.events)),
       // Series are cut to the view's dates (one-off events are already filtered above).
       range: { from: filter.from, to: filter.to },
     });
@@ -74,6 +81,9 @@ export function feedRouter(deps: Deps): Router {
   router.use(feedErrors(deps));
   return router;
 }
+
+/** How many events a feed left out to stay within FEED_EVENT_BUDGET (budgets.ts); absent when none. */
+const OMITTED_HEADER = "X-Almanac-Events-Omitted";
 
 const icsSource = (source: EventSource, events: EventRecord[]): IcsSource => ({
   layer: source.layer,

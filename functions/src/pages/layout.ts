@@ -85,6 +85,25 @@ function periodBar(model: PageModel, period: Period): SafeHtml {
 </div>`;
 }
 
+const count = (n: number): string => n.toLocaleString("en-US");
+
+/** What the page's budgets (budgets.ts) left undrawn, and where to find it; nothing when all is drawn. */
+function budgetNote(model: PageModel): SafeHtml | string {
+  const { occurrences, someday } = model.omitted;
+  if (occurrences === 0 && someday === 0) return "";
+  const parts: SafeHtml[] = [];
+  if (occurrences > 0) {
+    const where = model.links.occurrencesApi
+      ? html` <a href="${model.links.occurrencesApi}">The API lists them all</a>, page by page.`
+      : html` Pick a shorter period to see more of each day.`;
+    parts.push(
+      html`This ${PERIOD_NAMES[model.lens]} holds more than one page draws: it shows ${count(model.occurrences.length)} occurrences, each day's earliest events; ${count(occurrences)} more occurrences are not drawn.${where}`,
+    );
+  }
+  if (someday > 0) parts.push(html`${parts.length ? " " : ""}The oldest ${count(model.someday.length)} someday plans are listed; ${count(someday)} more someday plans are not.`);
+  return html`<p class="budget-note" role="note">${parts}</p>`;
+}
+
 /** A calendar or share-view page in its lens. */
 export function renderPage(model: PageModel): string {
   const period = periodFor(model.lens, model.date);
@@ -95,7 +114,7 @@ export function renderPage(model: PageModel): string {
 ${lensTabs(model)}
 <main id="main" aria-labelledby="period-heading">
 ${periodBar(model, period)}
-${LENS_RENDERERS[model.lens](model, period)}
+${budgetNote(model)}${LENS_RENDERERS[model.lens](model, period)}
 </main>
 <footer>${model.kind === "calendar" ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : ""}All times ${model.timezone}.</footer>
 </div>`;

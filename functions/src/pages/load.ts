@@ -5,12 +5,13 @@
  * view page shows what its filter lets through of those.
  */
 import type { Deps } from "../domain/deps.js";
-import { expandOccurrences, loadSourceEvents } from "../domain/queries/events.js";
+import { budgetedOccurrences, loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import type { CalendarRecord, EventRecord, Lens, ViewFilter } from "../domain/types.js";
+import { PAGE_OCCURRENCE_BUDGET, PAGE_SOMEDAY_BUDGET } from "./budgets.js";
 import { categoryColours, toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "./model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";
 
@@ -48,35 +49,37 @@ async function loadShown(deps: Deps, sources: EventSource[], settings: Settings,
   const { today, lenses, lens, date } = at;
   const period = periodFor(lens, date);
   const { filter } = settings;
+  const shows = (layer: string, event: EventRecord, day: string | null) =>
+    !filter || viewShows(filter, { layer, kind: event.kind, category: event.category, date: day });
 
   const loaded = await loadSourceEvents(deps, sources);
   const colours = categoryColours(loaded.flatMap((source) => source.events.map((e) => e.category)));
-  // One PageEvent per event, shared by all its occurrences (renderers cache per event).
-  const pageEvents = new Map<string, PageEvent>();
-  const somedayRecords: Array<{ layer: string; event: EventRecord }> = [];
-  const withSomeday = lens === "schedule" || lens === "timeline";
-  for (const { layer, events } of loaded) {
-    for (const event of events) {
-      if (event.kind !== "someday") pageEvents.set(`${layer}/${event.id}`, toPageEvent(event, layer, colours));
-      else if (withSomeday && (!filter || viewShows(filter, { layer, kind: "someday", category: event.category, date: null }))) {
-        somedayRecords.push({ layer, event });
-      }
-    }
-  }
-  // Oldest first, as GET .../events lists them.
-  somedayRecords.sort((a, b) => (a.event.created_at < b.event.created_at ? -1 : a.event.created_at > b.event.created_at ? 1 : 0));
-  const someday = somedayRecords.map(({ layer, event }) => toPageEvent(event, layer, colours));
+  // One PageEvent per event drawn, shared by all its occurrences (renderers cache per event).
+  const pageEvents = new Map<EventRecord, PageEvent>();
+  const pageEvent = (layer: string, event: EventRecord): PageEvent => {
+    let made = pageEvents.get(event);
+    if (!made) pageEvents.set(event, (made = toPageEvent(event, layer, colours)));
+    return made;
+  };
 
-  const range = filter ? viewRange(filter, period.from, period.to) : { from: period.from, to: period.to };
-  const occurrences: PageOccurrence[] = [];
-  if (range) {
-    for (const o of expandOccurrences(loaded, range.from, range.to)) {
-      const event = pageEvents.get(`${o.layer}/${o.event_id}`)!;
-      if (filter && !viewShows(filter, { layer: o.layer, kind: event.kind, category: event.category, date: o.date })) continue;
-      occurrences.push({ date: o.date, event });
+  // Someday events, oldest first as GET .../events lists them, up to their budget.
+  const somedayRecords: Array<{ layer: string; event: EventRecord }> = [];
+  if (lens === "schedule" || lens === "timeline") {
+    for (const { layer, events } of loaded) {
+      for (const event of events) if (event.kind === "someday" && shows(layer, event, null)) somedayRecords.push({ layer, event });
     }
   }
-  return { timezone: settings.timezone, lens, lenses, date, today, occurrences, someday };
+  somedayRecords.sort((a, b) => (a.event.created_at < b.event.created_at ? -1 : a.event.created_at > b.event.created_at ? 1 : 0));
+  const someday = somedayRecords.slice(0, PAGE_SOMEDAY_BUDGET).map(({ layer, event }) => pageEvent(layer, event));
+
+  // A view's dates clip the period; its other filters leave whole events out.
+  const range = filter ? viewRange(filter, period.from, period.to) : { from: period.from, to: period.to };
+  const drawn = range
+    ? budgetedOccurrences(loaded, range.from, range.to, PAGE_OCCURRENCE_BUDGET, (layer, event) => shows(layer, event, null))
+    : { occurrences: [], omitted: 0 };
+  const occurrences: PageOccurrence[] = drawn.occurrences.map((o) => ({ date: o.date, event: pageEvent(o.layer, o.event) }));
+  const omitted = { occurrences: drawn.omitted, someday: somedayRecords.length - someday.length };
+  return { timezone: settings.timezone, lens, lenses, date, today, occurrences, someday, omitted };
 }
 
 /** `/c/{slug}`: a public or unlisted calendar, with the layers it publishes (DECISIONS section 7). */
@@ -90,7 +93,11 @@ export async function prepareCalendarPage(deps: Deps, calendar: CalendarRecord, 
       kind: "calendar",
       title: calendar.name,
       purpose: calendar.purpose,
-      links: { purposeMarkdown: `/c/${calendar.slug}/purpose.md`, feed: `/c/${calendar.slug}.ics` },
+      links: {
+        purposeMarkdown: `/c/${calendar.slug}/purpose.md`,
+        feed: `/c/${calendar.slug}.ics`,
+        occurrencesApi: occurrencesApi(calendar, at),
+      },
       noindex: calendar.visibility !== "public",
       ...(await loadShown(deps, sources, settings, at)),
     }),
@@ -118,9 +125,15 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
       kind: "view",
       title: view.name,
       purpose: null,
-      links: { purposeMarkdown: null, feed: `/v/${view.slug}.ics` },
+      links: { purposeMarkdown: null, feed: `/v/${view.slug}.ics`, occurrencesApi: null },
       noindex: true,
       ...(await loadShown(deps, sources, settings, at)),
     }),
   };
+}
+
+/** The API call listing every occurrence of a calendar page's period (paged), for the budget note. */
+function occurrencesApi(calendar: CalendarRecord, at: ReturnType<typeof coordinates>): string {
+  const { from, to } = periodFor(at.lens, at.date);
+  return `/v1/calendars/${calendar.id}/occurrences?from=${from}&to=${to}`;
 }

@@ -26,8 +26,11 @@ export interface PageModel {
   title: string;
   /** Markdown; calendar pages only (a view never reveals its calendar's purpose). */
   purpose: string | null;
-  /** Same-origin paths of the page's alternate formats. */
-  links: { purposeMarkdown: string | null; feed: string | null };
+  /**
+   * Same-origin paths of the page's alternate formats, and (calendar pages only) the API call
+   * that lists every occurrence of the period.
+   */
+  links: { purposeMarkdown: string | null; feed: string | null; occurrencesApi: string | null };
   timezone: string;
   lens: Lens;
   /** Allowed lenses, in canonical order. */
@@ -39,6 +42,8 @@ export interface PageModel {
   occurrences: PageOccurrence[];
   /** Undated events; shown by the schedule and timeline lenses. */
   someday: PageEvent[];
+  /** What the page's budgets (budgets.ts) left undrawn: occurrences of the period, someday events. */
+  omitted: { occurrences: number; someday: number };
   /** Unlisted calendars and share views: keep out of search engines. */
   noindex: boolean;
 }

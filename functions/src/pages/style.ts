@@ -77,6 +77,7 @@ h1{margin:.2rem 0 .4rem;font-size:clamp(1.6rem,4vw,2.4rem);line-height:1.15;lett
 main{padding-bottom:2rem}
 footer{color:var(--muted);font-size:.8rem;padding:1.5rem 0 2.5rem;border-top:1px solid var(--line)}
 .empty-state{color:var(--muted);font-style:italic}
+.budget-note{margin:.5rem 0 1rem;padding:.5rem .75rem;border:1px solid var(--line);border-left:4px solid var(--accent);border-radius:6px;background:var(--sunken);max-width:70ch}
 
 /* Event chips */
 .ev{--cat:var(--neutral);border-left:3px solid var(--cat);background:color-mix(in srgb,var(--cat) 12%,var(--surface));border-radius:4px;padding:.1rem .4rem;font-size:.8125rem;line-height:1.35;overflow-wrap:anywhere}

@@ -11,7 +11,7 @@ import type { Deps } from "../deps.js";
 import { instantFormatter, type InstantFormatter } from "../events/instants.js";
 import { paths } from "../paths.js";
 import { MinHeap } from "../heap.js";
-import { addDays, daysBetween, dayNumber, expandRecurrence, firstOccurrenceOnOrAfter, isValidDate, occursBetween, recurError, todayIn } from "../recurrence/index.js";
+import { addDays, countOccurrences, daysBetween, dayNumber, expandRecurrence, firstOccurrenceOnOrAfter, isValidDate, occursBetween, recurError, todayIn } from "../recurrence/index.js";
 import type { CalendarRecord, EventKind, EventRecord, Occurrence, Recur } from "../types.js";
 import type { EventSource } from "./sources.js";
 
@@ -239,6 +239,57 @@ export function pageOccurrences(sources: LoadedSource[], options: OccurrencePage
   }
   const more = heap.size > 0 && last !== null;
   return { occurrences, nextCursor: more ? encodeCursor(occurrenceKey(last!.date, last!.event, last!.source.layer)) : null };
+}
+
+/** One occurrence as pages draw it: the event, the layer it came through, its date. */
+export interface DatedEvent {
+  layer: string;
+  event: EventRecord;
+  date: string;
+}
+
+/**
+ * The occurrences in [from, to] that fit in `budget`, in order, and how many more there are.
+ * Events are taken in the order of a day, each with all its occurrences in the range, while
+ * they fit; from the first that does not, the rest are counted, not expanded. So every day
+ * shows its earliest events, an event shows all or none of its occurrences, and the work is
+ * one count per event plus the occurrences drawn. `include` leaves events out altogether (a
+ * share view's filter).
+ */
+export function budgetedOccurrences(
+  sources: LoadedSource[],
+  from: string,
+  to: string,
+  budget: number,
+  include: (layer: string, event: EventRecord) => boolean = () => true,
+): { occurrences: DatedEvent[]; omitted: number } {
+  const days = daysBetween(from, to) + 1;
+  if (days <= 0) return { occurrences: [], omitted: 0 };
+  const taken: DatedEvent[] = [];
+  let omitted = 0;
+  for (const { source, event } of orderedWithinDay(sources)) {
+    if (!include(source.layer, event)) continue;
+    if (omitted > 0 || taken.length + countIn(event, source.calendar, from, to) > budget) {
+      omitted += countIn(event, source.calendar, from, to);
+      continue;
+    }
+    for (const date of datesOf(event, source.calendar, from, to)) taken.push({ layer: source.layer, event, date });
+  }
+  // Counting sort by day; stable, so the order within a day holds.
+  const firstDay = dayNumber(from);
+  const perDay = new Array<number>(days + 1).fill(0);
+  for (const o of taken) perDay[dayNumber(o.date) - firstDay + 1]++;
+  for (let d = 1; d <= days; d++) perDay[d] += perDay[d - 1];
+  const occurrences = new Array<DatedEvent>(taken.length);
+  for (const o of taken) occurrences[perDay[dayNumber(o.date) - firstDay]++] = o;
+  return { occurrences, omitted };
+}
+
+/** How many occurrences the event has in [from, to], without listing a series'. */
+function countIn(event: EventRecord, calendar: CalendarRecord, from: string, to: string): number {
+  if (event.kind === "one-off") return event.date! >= from && event.date! <= to ? 1 : 0;
+  const rule = ruleOf(event, calendar);
+  return rule ? countOccurrences(rule.recur, rule.starts, from, to) : 0;
 }
 
 /**

@@ -190,6 +190,23 @@ export function firstOccurrenceOnOrAfter(recur: Recur, defaultStarts: string, da
   return c <= r.until ? fromDayNumber(c) : null; // NaN <= x is false
 }
 
+/**
+ * How many occurrences fall in [from, to] (inclusive): arithmetic for daily and weekly series,
+ * so a page can count what it does not draw without listing it.
+ */
+export function countOccurrences(recur: Recur, defaultStarts: string, from: string, to: string): number {
+  const r = toRule(recur, defaultStarts);
+  const lo = Math.max(dayNumber(from), r.start);
+  const hi = Math.min(dayNumber(to), r.until);
+  if (lo > hi) return 0;
+  if (r.type === "daily" || r.type === "weekly") {
+    const { first, step } = progression(r);
+    const c = first + ceilMultiple(lo - first, step);
+    return c > hi ? 0 : Math.floor((hi - c) / step) + 1;
+  }
+  return expandRule(r, lo, hi).length; // at most one a month
+}
+
 /** Whether the series has at least one occurrence in [from, to]. */
 export function occursBetween(recur: Recur, defaultStarts: string, from: string, to: string): boolean {
   const r = toRule(recur, defaultStarts);
