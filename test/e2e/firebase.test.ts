@@ -11,8 +11,7 @@
  * see docs/e2e.md.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -24,13 +23,14 @@ import { freePort } from "../helpers/ports.js";
 const ROOT = join(import.meta.dirname, "../..");
 const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
 const HAS_FIREBASE = existsSync(FIREBASE);
-const HOSTING = "http://127.0.0.1:5000";
-/** Firebase's Firestore emulator (port 8080 in firebase.json) instead of @firestore-emulator/server. */
+/** Firebase's own Firestore emulator (Java 21) instead of @firestore-emulator/server. */
 const REAL_FIRESTORE = process.env.ALMANAC_E2E_FIRESTORE === "emulator";
 const ONLY = REAL_FIRESTORE ? "functions,hosting,firestore" : "functions,hosting";
-/** firebase.json's ports, and those of the emulators that start with them (hub, logging, eventarc, tasks). */
-const EMULATOR_PORTS = [5000, 5001, 4400, 4500, 9299, 9499, ...(REAL_FIRESTORE ? [8080] : [])];
 const STEP = { timeout: 120_000 };
+/** The Hosting emulator's origin, on a port picked when the test starts. */
+let HOSTING = "";
+/** firebase.json with free ports, beside it in the repository (the CLI takes paths relative to its config file). */
+let configFile: string | undefined;
 
 let firestore: FirestoreServer | undefined;
 let emulators: ChildProcess | undefined;
@@ -40,12 +40,35 @@ let output = "";
 
 const run = promisify(execFile);
 
-async function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
+/** Distinct ports free right now. */
+async function freePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+/**
+ * A copy of firebase.json whose emulators (and those that start with them: hub, logging,
+ * eventarc, tasks) listen on free ports, so that the test runs beside other servers and runs.
+ */
+async function writeEmulatorConfig(): Promise<string> {
+  const config = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8"));
+  const [hosting, functions, hub, logging, eventarc, tasks, firestorePort, websocket] = await freePorts(8);
+  config.emulators = {
+    ...config.emulators,
+    hosting: { host: "127.0.0.1", port: hosting },
+    functions: { host: "127.0.0.1", port: functions },
+    hub: { host: "127.0.0.1", port: hub },
+    logging: { host: "127.0.0.1", port: logging },
+    eventarc: { host: "127.0.0.1", port: eventarc },
+    tasks: { host: "127.0.0.1", port: tasks },
+    firestore: { host: "127.0.0.1", port: firestorePort, websocketPort: websocket },
+    ui: { enabled: false },
+  };
+  HOSTING = `http://127.0.0.1:${hosting}`;
+  const file = join(ROOT, `firebase.e2e-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
 }
 
 const tail = () => output.split("\n").slice(-40).join("\n");
@@ -64,10 +87,7 @@ async function waitForReady(limitMs: number): Promise<void> {
 
 beforeAll(async () => {
   if (!HAS_FIREBASE) return;
-  const busy = [];
-  for (const port of EMULATOR_PORTS) if (!(await portIsFree(port))) busy.push(port);
-  if (busy.length > 0) throw new Error(`ports ${busy.join(", ")} are in use; the emulators need them (see firebase.json)`);
-
+  configFile = await writeEmulatorConfig();
   await run("npm", ["run", "build"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
 
   // The functions emulator passes its environment on to the functions it runs; with the
@@ -83,7 +103,8 @@ beforeAll(async () => {
 
   signalDir = mkdtempSync(join(tmpdir(), "almanac-e2e-"));
   const script = `node test/e2e/hold-emulators.mjs ${signalDir} 600000`;
-  emulators = spawn(FIREBASE, ["emulators:exec", "--only", ONLY, "--project", "demo-almanac", script], {
+  const args = ["emulators:exec", "--config", configFile, "--only", ONLY, "--project", "demo-almanac", script];
+  emulators = spawn(FIREBASE, args, {
     cwd: ROOT,
     env,
     detached: true, // its own process group, so that a stuck run can be stopped with its children
@@ -104,6 +125,7 @@ afterAll(async () => {
   }
   await firestore?.stop();
   if (signalDir) rmSync(signalDir, { recursive: true, force: true });
+  if (configFile) rmSync(configFile, { force: true });
 }, 90_000);
 
 const http = (path: string, init: RequestInit = {}) => fetch(`${HOSTING}${path}`, { redirect: "manual", ...init });
@@ -161,7 +183,10 @@ describe.skipIf(!HAS_FIREBASE)(
     });
 
     it("answers API errors with the JSON envelope where the app sees the request", STEP, async () => {
-      const missing = await json(await http("/v1/no-such-route"), 404);
+      const notFound = await http("/v1/no-such-route");
+      // Hosting's CDN would keep a function's 404 for 10 minutes without it (DECISIONS section 1).
+      expect(notFound.headers.get("cache-control")).toBe("no-store");
+      const missing = await json(notFound, 404);
       expect(missing.error.code).toBe("not_found");
       const unauthorized = await json(await http("/v1/me"), 401);
       expect(unauthorized.error.code).toBe("unauthorized");
@@ -195,6 +220,10 @@ describe.skipIf(!HAS_FIREBASE)(
       expect(page.headers.get("x-robots-tag")).toBe("noindex");
       expect(html).toContain("E2E Launch");
       expect(html).toContain("E2E standup");
+      // Revalidated on every use, and unchanged it costs a 304 through Hosting.
+      expect(page.headers.get("cache-control")).toBe("no-cache");
+      const again = await http(`/c/${slug}?view=month&date=2027-01-04`, { headers: { "If-None-Match": page.headers.get("etag")! } });
+      expect(again.status).toBe(304);
     });
 
     it("serves the calendar feed with the series as an RRULE, and 304 for its ETag", STEP, async () => {
