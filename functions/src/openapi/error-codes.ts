@@ -22,7 +22,12 @@ export function documentedErrors(route: AnyRoute): ErrorCode[] {
   codes.add("method_not_allowed");
   codes.add("internal");
   codes.add("unavailable");
-  if (route.params || route.query) codes.add("invalid_request");
+  // Before any operation (http/edge.ts): a query value over 1,000 characters, an undecodable
+  // path, a compressed body.
+  codes.add("invalid_request");
+  codes.add("unsupported_media_type");
+  // A path id that is not an id is 404, like an unknown one.
+  if (route.params) codes.add("not_found");
   if (route.method === "post" || route.method === "patch") {
     for (const code of ["invalid_json", "payload_too_large", "unsupported_media_type"] as const) codes.add(code);
   }
@@ -41,6 +46,7 @@ export function documentedErrors(route: AnyRoute): ErrorCode[] {
 /** Codes a request can meet before it reaches any operation (unknown path, unreadable body). */
 export const UNROUTED_ERRORS: ErrorCode[] = [
   "invalid_json",
+  "invalid_request",
   "not_found",
   "method_not_allowed",
   "payload_too_large",

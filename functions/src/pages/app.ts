@@ -8,8 +8,8 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import helmet from "helmet";
 import type { Deps } from "../domain/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
-import { isTransientStoreError } from "../http/error-handler.js";
-import { ApiError } from "../http/errors.js";
+import { overlongQueryParam } from "../http/edge.js";
+import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { sendRevalidated } from "./conditional.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
@@ -25,6 +25,7 @@ export function createPagesApp(deps: Deps): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(requestLog(deps));
+  app.use(refuseLongQueries);
   // Feeds first: `/c/:slug` would otherwise take `foo.ics` for a slug. They set their own headers.
   app.use(feedRouter(deps));
   app.use(pageHeaders);
@@ -119,12 +120,27 @@ function notFound(req: Request, res: Response): void {
   sendError(res, "c", 404, "Calendar not found", "There is no public calendar at this address. Check the link; private calendars have no public page.");
 }
 
+function badAddress(req: Request, res: Response): void {
+  sendError(res, areaOf(req), 400, "This address is not valid", "The address of this page is malformed (a broken %-escape, or a value over 1,000 characters). Check the link you followed.");
+}
+
+/** DECISIONS section 12: a query value over 1,000 characters is 400, before any page or feed is looked up. */
+const refuseLongQueries: RequestHandler = (req, res, next) => {
+  if (overlongQueryParam(req.query as Record<string, unknown>) === null) return next();
+  if (!req.path.endsWith(".ics")) return badAddress(req, res);
+  res.setHeader("Cache-Control", "no-store");
+  res.status(400).type("text/plain; charset=utf-8").send("This feed address has a query value over 1,000 characters; remove it.\n");
+};
+
 /** Anything thrown becomes an HTML page; unexpected errors are logged and never shown. */
 function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
-    if (err instanceof ApiError && err.status === 404) return notFound(req, res);
-    if (err instanceof ApiError && err.status < 500) return sendError(res, areaOf(req), err.status, "This page cannot be shown", err.message);
+    // A thrown ApiError, a slug or id no record can have (404), a path that cannot be decoded (400).
+    const apiError = asApiError(err);
+    if (apiError?.status === 404) return notFound(req, res);
+    if (apiError?.status === 400) return badAddress(req, res);
+    if (apiError && apiError.status < 500) return sendError(res, areaOf(req), apiError.status, "This page cannot be shown", apiError.message);
     if (isTransientStoreError(err)) {
       res.setHeader("Retry-After", "1");
       return sendError(res, areaOf(req), 503, "Busy for a moment", "The calendar store is busy. Reload the page in a moment.");

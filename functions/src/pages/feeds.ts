@@ -13,7 +13,7 @@ import { loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
 import type { EventRecord } from "../domain/types.js";
-import { isTransientStoreError } from "../http/error-handler.js";
+import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { withinFeedBudget } from "./feed-budget.js";
 import { buildIcs, type IcsSource } from "./ics.js";
@@ -137,6 +137,10 @@ function feedErrors(deps: Pick<Deps, "log">): ErrorRequestHandler {
       res.setHeader("Retry-After", "1");
       return void sendText(res, 503, "The calendar store is busy. Retry in a moment.\n");
     }
+    // A slug no record can have is 404; a path that cannot be percent-decoded (`%ZZ`) is 400.
+    const apiError = asApiError(err);
+    if (apiError?.status === 404) return void sendText(res, 404, NOT_FOUND);
+    if (apiError && apiError.status < 500) return void sendText(res, apiError.status, "This feed address is not valid (a broken %-escape?); check it.\n");
     deps.log(`feed error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
     sendText(res, 500, "Something went wrong on our side while building this feed. Retry in a moment.\n");
   };
