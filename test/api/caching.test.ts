@@ -41,23 +41,25 @@ describe("cached lists and pages follow every write", () => {
     await request(t.app).patch(`/v1/calendars/${calendarId}`).set(owner.auth).send({ name: "Team Renamed" }).expect(200);
     expect(await page()).toContain("Team Renamed");
 
-    const design = await newCalendar(t, owner, { name: "Design", slug: "design", visibility: "public" });
-    await post(t, `/v1/calendars/${design.id}/events`, owner.auth).send({ name: "Review", date: "2026-12-03" }).expect(200);
+    // Another agent's calendar: a private layer shows on the host's page only while a host owner owns it (DECISIONS 7).
+    const designer = await mintAgent(t, "Designer");
+    const design = await newCalendar(t, designer, { name: "Design", slug: "design", visibility: "public" });
+    await post(t, `/v1/calendars/${design.id}/events`, designer.auth).send({ name: "Review", date: "2026-12-03" }).expect(200);
     const all = `/v1/calendars/${calendarId}/events?layers=all`;
     expect(await names(all)).toEqual([]);
     const layer = await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth).send({ calendar_id: design.id, key: "design" }).expect(200);
     expect(await names(all)).toEqual(["Review"]);
     expect(await page()).toContain("Review");
 
-    await post(t, `/v1/calendars/${design.id}/events`, owner.auth).send({ name: "Critique", date: "2026-12-04" }).expect(200);
+    await post(t, `/v1/calendars/${design.id}/events`, designer.auth).send({ name: "Critique", date: "2026-12-04" }).expect(200);
     expect(await names(all)).toEqual(["Review", "Critique"]);
     expect(await page()).toContain("Critique");
 
-    await request(t.app).patch(`/v1/calendars/${design.id}`).set(owner.auth).send({ visibility: "private" }).expect(200);
+    await request(t.app).patch(`/v1/calendars/${design.id}`).set(designer.auth).send({ visibility: "private" }).expect(200);
     expect(await names(`/v1/calendars/${calendarId}/events?layers=all`)).toEqual([]);
     expect(await page()).not.toContain("Critique");
 
-    await request(t.app).patch(`/v1/calendars/${design.id}`).set(owner.auth).send({ visibility: "public" }).expect(200);
+    await request(t.app).patch(`/v1/calendars/${design.id}`).set(designer.auth).send({ visibility: "public" }).expect(200);
     await request(t.app).delete(`/v1/calendars/${calendarId}/layers/${layer.body.id}`).set(owner.auth).expect(200);
     expect(await names(all)).toEqual([]);
     expect(await page()).not.toContain("Critique");

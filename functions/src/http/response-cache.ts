@@ -1,23 +1,50 @@
 /**
  * Serialized responses (JSON and HTML) kept in process memory, keyed by everything they were
- * computed from: callers build keys from calendar revisions (domain/revision.ts), so a key
- * can never answer stale data; a write makes new keys and old entries age out. Least recently
- * used entries go first once the byte budget is spent. Bodies are kept encoded, ready to send.
+ * computed from: callers build keys from calendar revisions (domain/revision.ts) and the
+ * parsed, canonical query, never from raw input, so a key can never answer stale data; a
+ * write makes new keys and old entries age out. Least recently used entries go first once the
+ * byte budget is spent. Bodies are kept encoded, ready to send.
+ *
+ * The budget counts everything an entry holds: the key (issue 9: 40,000 requests with unique
+ * 14 KB query values grew a process from 113 MB to 815 MB while the values counted were tiny),
+ * the value, and a fixed overhead per entry. Keys longer than MAX_KEY_LENGTH are answered but
+ * not kept: only a long free-text filter makes one, and such a query is rarely asked twice.
  */
-export class ResponseCache {
-  private readonly entries = new Map<string, Buffer>();
-  private size = 0;
 
-  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+/** Map entry, key string header, Buffer object and its allocation, in bytes (measured order of magnitude). */
+export const ENTRY_OVERHEAD_BYTES = 256;
+
+/** Longer keys are not kept (the canonical keys of lists and pages stay well under it). */
+export const MAX_KEY_LENGTH = 512;
+
+const DEFAULT_BUDGET_BYTES = 32 * 1024 * 1024;
+
+interface Entry {
+  value: Buffer;
+  cost: number;
+}
+
+/** What a key and its value cost: JS strings may take two bytes a character. */
+const costOf = (key: string, value: Buffer): number => key.length * 2 + value.length + ENTRY_OVERHEAD_BYTES;
+
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = DEFAULT_BUDGET_BYTES) {}
 
   async body(key: string, compute: () => Promise<string>): Promise<Buffer> {
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit;
+      return hit.value;
     }
-    const value = Buffer.from(await compute());
+    const text = await compute();
+    if (key.length > MAX_KEY_LENGTH) return Buffer.from(text);
+    // Its own allocation, not a slice of Node's shared 8 KB pool: a small kept value would pin a whole slab.
+    const value = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+    value.write(text);
     this.store(key, value);
     return value;
   }
@@ -27,14 +54,23 @@ export class ResponseCache {
     return new PreparedJson(await this.body(key, async () => JSON.stringify(await compute())));
   }
 
+  /** Entries kept and the bytes they are counted for. */
+  stats(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
   private store(key: string, value: Buffer): void {
-    if (value.length > this.maxBytes / 4) return;
-    this.entries.set(key, value);
-    this.size += value.length;
-    for (const [oldKey, oldValue] of this.entries) {
-      if (this.size <= this.maxBytes) break;
+    const cost = costOf(key, value);
+    if (cost > this.maxBytes / 4) return;
+    // Two requests may have computed the same key at once: count it once.
+    const previous = this.entries.get(key);
+    if (previous) this.bytes -= previous.cost;
+    this.entries.set(key, { value, cost });
+    this.bytes += cost;
+    for (const [oldKey, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldKey);
-      this.size -= oldValue.length;
+      this.bytes -= old.cost;
     }
   }
 }

@@ -137,8 +137,10 @@ export const eventRoutes = [
       const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
       const withLayers = query.layers === "all";
       const sources = withLayers ? await eventSources(deps, calendar, actor) : [{ layer: "main", calendar }];
-      // The page depends only on the sources' revisions and the query.
-      return deps.cache.json(`events|${revisionsKey(sources)}|${JSON.stringify(query)}`, async () => {
+      // The page depends only on the sources' revisions and the query: the parsed one, field by
+      // field (defaults applied), so every spelling of a query shares one entry.
+      const canonical = [query.from, query.to, query.kind, query.category, query.layers, query.limit, query.cursor];
+      return deps.cache.json(`events|${revisionsKey(sources)}|${JSON.stringify(canonical)}`, async () => {
         const page = await listEvents(deps, sources, query);
         return {
           events: page.events.map(({ layer, event }) => presentEvent(event, withLayers ? layer : undefined)),

@@ -1,0 +1,42 @@
+/**
+ * The response cache keeps only canonical queries (issue 9): keys are built from the parsed
+ * query, so the same list asked in another spelling shares one entry, and unique long query
+ * values are answered without being kept.
+ */
+import request from "supertest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+
+let t: TestApp;
+let owner: MintedAgent;
+let events: string;
+
+beforeEach(async () => {
+  t = createTestApp();
+  owner = await mintAgent(t, "Owner");
+  events = `/v1/calendars/${owner.calendarId}/events`;
+  await post(t, events, owner.auth).send({ name: "Kickoff", date: "2026-12-02", category: "team" }).expect(200);
+});
+afterEach(() => t.close());
+
+const list = async (query: string) => (await request(t.app).get(`${events}?${query}`).expect(200)).body.events as Array<{ name: string }>;
+
+describe("the response cache of event lists", () => {
+  it("shares one entry between spellings of the same query", async () => {
+    const before = t.deps.cache.stats().entries;
+    expect(await list("kind=one-off&from=2026-12-01&category=team")).toHaveLength(1);
+    expect(await list("category=team&from=2026-12-01&kind=one-off&limit=1000&layers=main")).toHaveLength(1);
+    expect(await list("from=2026-12-01&category=team&kind=one-off")).toHaveLength(1);
+    expect(t.deps.cache.stats().entries).toBe(before + 1);
+  });
+
+  it("answers unique long filter values without keeping them", async () => {
+    await list("");
+    const before = t.deps.cache.stats();
+    for (let i = 0; i < 200; i++) {
+      const category = `${i}-${"c".repeat(900)}`;
+      expect(await list(`category=${category}`)).toEqual([]);
+    }
+    expect(t.deps.cache.stats()).toEqual(before);
+  });
+});
