@@ -29,9 +29,10 @@ describe("concurrent sharing writes", () => {
         post(t, `/v1/calendars/${cal.id}/grants`, b.auth).send({ agent_id: a.agentId, role: "writer" }),
       ]);
       const statuses = [byA.status, byB.status].sort();
-      expect(statuses, JSON.stringify([byA.body, byB.body])).toEqual([200, 400]);
-      const loser = byA.status === 400 ? byA : byB;
-      expect(loser.body.error.code).toBe("last_owner");
+      expect(statuses, JSON.stringify([byA.body, byB.body])).toEqual([200, 403]);
+      // The second to commit is no longer an owner: its role is judged first (DECISIONS section 6).
+      const loser = byA.status === 403 ? byA : byB;
+      expect(loser.body.error.code).toBe("forbidden");
       const winner = byA.status === 200 ? a : b;
       expect((await liveOwners(t, cal.id)).map((g) => g.agent_id)).toEqual([winner.agentId]);
     }

@@ -157,3 +157,39 @@ describe("DELETE /v1/calendars/{calendarId}/grants/{grantId}", () => {
     expect((await t.deps.store.get<GrantRecord>(paths.grant(otherCal, foreign)))?.data.revoked_at).toBeNull();
   });
 });
+
+/**
+ * DECISIONS section 6: a caller without the owner role who tries to change or revoke a grant
+ * gets 403 forbidden before any last-owner check, so the answer never tells a stranger, a
+ * reader or a writer that the grant they aimed at is the only owner's.
+ */
+describe("the role is judged before the last-owner rule", () => {
+  it("a stranger, a reader and a writer of a visible calendar get 403 forbidden, never last_owner", async () => {
+    const visible = await newCalendar(t, owner, { name: "Open Plans", visibility: "public" });
+    const ownGrant = (await membershipOf(t, owner.agentId, visible.id))!.grant_id;
+    const reader = await mintAgent(t, "Reader");
+    const writer = await mintAgent(t, "Writer");
+    await grantRole(t, owner.auth, visible.id, reader.agentId, "reader");
+    await grantRole(t, owner.auth, visible.id, writer.agentId, "writer");
+    for (const caller of [other, reader, writer]) {
+      for (const role of ["reader", "writer"] as const) {
+        const demote = await post(t, grantsPath(visible.id), caller.auth).send({ agent_id: owner.agentId, role });
+        expectError(demote, 403, "forbidden");
+      }
+      expectError(await del(t, `${grantsPath(visible.id)}/${ownGrant}`, caller.auth), 403, "forbidden");
+    }
+    expect((await liveOwners(t, visible.id)).map((g) => g.id)).toEqual([ownGrant]);
+  });
+
+  it("an owner demoted a moment ago is judged on the committed state: 403, not last_owner", async () => {
+    await grantRole(t, owner.auth, calId, other.agentId, "owner");
+    await grantRole(t, other.auth, calId, owner.agentId, "writer");
+    const ownerGrant = (await membershipOf(t, owner.agentId, calId))!.grant_id;
+    const otherGrant = (await membershipOf(t, other.agentId, calId))!.grant_id;
+    expectError(await post(t, grantsPath(), owner.auth).send({ agent_id: other.agentId, role: "writer" }), 403, "forbidden");
+    expectError(await del(t, `${grantsPath()}/${otherGrant}`, owner.auth), 403, "forbidden");
+    // The sole owner still meets the rule itself.
+    expectError(await del(t, `${grantsPath()}/${otherGrant}`, other.auth), 400, "last_owner");
+    expect((await membershipOf(t, owner.agentId, calId))?.grant_id).toBe(ownerGrant);
+  });
+});

@@ -32,9 +32,10 @@ export function putGrantInTx(
 
 /**
  * POST grants: one live grant per agent and calendar; the role is replaced in place.
- * The caller's role is judged here, on the state this transaction reads, and after the
- * last-owner rule: of two owners demoting each other at once, the second to commit meets
- * `last_owner`, whichever order their requests were checked in.
+ * The caller's role is judged here, on the state this transaction reads, and BEFORE the
+ * last-owner rule (DECISIONS section 6): a caller who is not an owner gets 403 and learns
+ * nothing about who the owners are. Of two owners demoting each other at once, the second to
+ * commit is no longer an owner and gets 403; the calendar keeps its owner either way.
  */
 export async function setGrant(deps: Deps, actor: Actor, calendarId: string, input: { agent_id: string; role: Role }): Promise<GrantRecord> {
   const now = deps.clock().toISOString();
@@ -45,8 +46,8 @@ export async function setGrant(deps: Deps, actor: Actor, calendarId: string, inp
       liveOwnersInTx(tx, calendarId),
       roleInTx(tx, calendarId, actor.agentId),
     ]);
-    if (existing?.data.role === "owner" && input.role !== "owner" && owners.length <= 1) throw lastOwner();
     authorizeRole(callerRole, "grants.manage");
+    if (existing?.data.role === "owner" && input.role !== "owner" && owners.length <= 1) throw lastOwner();
     if (!agent) {
       throw errors.invalid("invalid_request", "`agent_id` names no agent; send the `agt_` id of an existing agent", { field: "agent_id" });
     }
@@ -72,8 +73,8 @@ export async function revokeGrant(deps: Deps, actor: Actor, calendarId: string, 
       roleInTx(tx, calendarId, actor.agentId),
     ]);
     const live = grant && !grant.data.revoked_at ? grant : null;
-    if (live?.data.role === "owner" && owners.length <= 1) throw lastOwner();
     authorizeRole(callerRole, "grants.manage");
+    if (live?.data.role === "owner" && owners.length <= 1) throw lastOwner();
     if (!live) throw errors.notFound("grant");
     tx.update(live.path, { revoked_at: now, updated_at: now });
     tx.delete(paths.membership(live.data.agent_id, calendarId));
