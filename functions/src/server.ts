@@ -12,6 +12,7 @@ import { createPagesApp } from "./pages/app.js";
 import type { Deps } from "./domain/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore } from "./storage/index.js";
+import { startSweeper } from "./storage/sqlite/sweep.js";
 
 export interface LocalServerOptions {
   port: number;
@@ -30,6 +31,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
     log: options.log ?? ((line) => console.log(line)),
     cache: new ResponseCache(),
   };
+  const stopSweeper = startSweeper(store, deps.clock, deps.log);
   const api = createApiApp(deps);
   const pages = createPagesApp(deps);
   // Everything else: the static files of hosting/ (llms.txt, docs/*.md), as Firebase Hosting serves them.
@@ -42,6 +44,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
   });
   await new Promise<void>((done) => server.listen(options.port, done));
   const close = async () => {
+    stopSweeper();
     await new Promise<void>((done) => server.close(() => done()));
     await store.close();
   };

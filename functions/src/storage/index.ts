@@ -1,7 +1,8 @@
 import type { Store } from "./port.js";
+import type { SqliteStore } from "./sqlite/index.js";
 
 /** Loaded lazily so that the deployed function never needs better-sqlite3. */
-export async function openSqliteStore(file: string): Promise<Store> {
+export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const { SqliteStore } = await import("./sqlite/index.js");
   return new SqliteStore(file);
 }

@@ -117,6 +117,19 @@ export class SqliteStore implements Store {
     });
   }
 
+  /**
+   * Deletes the documents of a top-level collection whose Date field `field` is at or before
+   * `now`, and returns how many went. Should a group-commit batch be open, the DELETE joins it.
+   */
+  purgeExpired(collection: string, field: string, now: Date): number {
+    checkCollectionPath(collection, this.layout);
+    const instant = `json_extract(data, '$.${checkedField(field)}."$date"')`;
+    const sql = `DELETE FROM docs WHERE collection = ? AND ${instant} IS NOT NULL AND ${instant} <= ?`;
+    const removed = this.stmt(sql).run(collection, now.toISOString()).changes;
+    if (removed > 0) this.parsed.clear();
+    return removed;
+  }
+
   async close(): Promise<void> {
     await this.queue;
     this.commit();
