@@ -1,5 +1,6 @@
 import type { ResponseCache } from "../http/response-cache.js";
 import type { Store } from "../storage/port.js";
+import type { QuotaLimits } from "./quotas.js";
 
 /** What the apps need from the outside world; tests pass their own clock and store. */
 export interface Deps {
@@ -11,6 +12,8 @@ export interface Deps {
   log: (line: string, fields?: LogFields) => void;
   /** Rendered responses of this process, keyed by calendar revisions. */
   cache: ResponseCache;
+  /** Quotas (DECISIONS section 12); when absent, the environment's (domain/quotas.ts). */
+  quotas?: QuotaLimits;
 }
 
 /** Fields of a log line; `severity` as Cloud Logging names it (INFO when absent). */

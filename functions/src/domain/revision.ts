@@ -1,4 +1,4 @@
-import type { Transaction } from "../storage/port.js";
+import type { DocData, Transaction } from "../storage/port.js";
 import { randomString } from "./ids.js";
 import { paths } from "./paths.js";
 
@@ -10,8 +10,9 @@ import { paths } from "./paths.js";
  */
 export const newRevision = (): string => randomString(12);
 
-export function touchCalendar(tx: Transaction, calendarId: string): void {
-  tx.update(paths.calendar(calendarId), { revision: newRevision() });
+/** `also`: other fields of the calendar document written with the new revision (a quota counter). */
+export function touchCalendar(tx: Transaction, calendarId: string, also: DocData = {}): void {
+  tx.update(paths.calendar(calendarId), { ...also, revision: newRevision() });
 }
 
 /** The cache key part of a set of calendars shown together (layer key, id and revision of each). */

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   invalid_onboard_token: 401,
   insufficient_scope: 403,
   forbidden: 403,
+  quota_exceeded: 403,
   not_found: 404,
   method_not_allowed: 405,
   slug_taken: 409,
@@ -109,4 +110,7 @@ export const errors = {
   internal: () => new ApiError("internal", "something went wrong on our side; retry, and if it persists, report it"),
   unavailable: () =>
     new ApiError("unavailable", "the store is busy with conflicting writes; retry in a moment", undefined, { "Retry-After": "1" }),
+  /** Over a rate limit (http/rate-limit.ts), with the next request allowed in `retry_after` seconds. */
+  rateLimited: (message: string, details: { limit: number; window_seconds: number; retry_after: number }) =>
+    new ApiError("rate_limited", message, details, { "Retry-After": String(details.retry_after) }),
 };

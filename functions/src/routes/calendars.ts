@@ -33,7 +33,7 @@ export const calendarRoutes = [
     scopes: ["calendar:write"],
     body: createBody,
     response: calendarRecord,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "slug_taken"],
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "slug_taken", "quota_exceeded"],
     handler: async ({ deps, actor, body }) => presentCalendar(await createCalendar(deps, actor!, body), "owner", deps.baseUrl),
   }),
   defineRoute({
@@ -61,7 +61,7 @@ export const calendarRoutes = [
     params: calendarParams,
     body: patchBody,
     response: calendarRecord,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken"],
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken", "quota_exceeded"],
     handler: async ({ deps, actor, params, body }) => {
       const { role } = await requireCalendar(deps, params.calendarId, actor, "calendar.update");
       return presentCalendar(await updateCalendar(deps, params.calendarId, body), role, deps.baseUrl);

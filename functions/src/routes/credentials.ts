@@ -33,7 +33,7 @@ export const credentialRoutes = [
     bodyOptional: true,
     secretFields: ["token"],
     response: z.object({ token: z.string().optional(), credential: credentialRecord }),
-    errors: ["invalid_request", "unauthorized"],
+    errors: ["invalid_request", "unauthorized", "quota_exceeded"],
     handler: async ({ deps, actor, body }) => {
       const { token, credential } = await createCredential(deps, actor!, body.label ?? null);
       return { token, credential: presentCredential(credential) };

@@ -160,7 +160,7 @@ export const eventRoutes = [
     body: createBody,
     invalidCode: "invalid_event",
     response: eventRecord,
-    errors: [...WRITE_ERRORS],
+    errors: [...WRITE_ERRORS, "quota_exceeded"],
     handler: async ({ deps, actor, params, body }) => {
       await requireCalendar(deps, params.calendarId, actor, "event.write");
       return presentEvent(await createEvent(deps, actor!, params.calendarId, body));

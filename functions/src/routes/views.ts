@@ -103,7 +103,7 @@ export const viewRoutes = [
       display: viewDisplay.optional(),
     }),
     response: viewRecord,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken"],
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken", "quota_exceeded"],
     handler: async ({ deps, actor, params, body }) => {
       await requireCalendar(deps, params.calendarId, actor, "views.manage");
       return presentView(await createView(deps, params.calendarId, body), deps.baseUrl);

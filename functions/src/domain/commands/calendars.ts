@@ -2,10 +2,12 @@ import { errors } from "../../http/errors.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
+import { takeQuota, writeCounter } from "../quotas.js";
 import { newRevision } from "../revision.js";
 import { claimSlug, type SlugOwner } from "../slugs.js";
 import type { CalendarRecord, Lens } from "../types.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
+import { readAgent } from "./identity.js";
 
 /** Any of the creation fields; null clears purpose and default_view, and null or [] views mean all lenses. */
 export type CalendarPatch = Partial<NewCalendar>;
@@ -26,18 +28,24 @@ function checkLenses(views: Lens[] | null, defaultView: Lens | null, blame: "vie
 
 const normalizeViews = (views: Lens[] | null | undefined): Lens[] | null => (views && views.length > 0 ? views : null);
 
-/** POST /v1/calendars: the calendar, its slug and the caller's owner grant, in one transaction. */
+/** POST /v1/calendars: the calendar, its slug and the caller's owner grant, in one transaction, within the caller's quota. */
 export async function createCalendar(deps: Deps, actor: Actor, input: NewCalendar): Promise<CalendarRecord> {
   checkLenses(normalizeViews(input.views), input.default_view ?? null, "default_view");
   const nowIso = deps.clock().toISOString();
-  const { calendar } = await deps.store.runTransaction((tx) => createCalendarInTx(tx, actor, input, nowIso));
-  return calendar;
+  return deps.store.runTransaction(async (tx) => {
+    const agent = await readAgent(tx, actor.agentId);
+    const counted = await takeQuota(deps, tx, "calendars_per_agent", agent);
+    const { calendar } = await createCalendarInTx(tx, actor, input, nowIso);
+    writeCounter(tx, agent.path, counted);
+    return calendar;
+  });
 }
 
 /**
  * PATCH /v1/calendars/{id} (owner; checked by the route). A new slug is claimed in the same
  * transaction; the old slug documents stay, owned by this calendar forever, so old
- * addresses can redirect and the calendar can take an old slug back.
+ * addresses can redirect and the calendar can take an old slug back. A slug the calendar never
+ * held counts against its slug quota; taking an old one back is free.
  */
 export async function updateCalendar(deps: Deps, calendarId: string, patch: CalendarPatch): Promise<CalendarRecord> {
   const nowIso = deps.clock().toISOString();
@@ -62,6 +70,7 @@ export async function updateCalendar(deps: Deps, calendarId: string, patch: Cale
       next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
       // Either a slug no calendar ever held, or one of this calendar's own earlier slugs.
       slugIsNew = (await tx.get<SlugOwner>(paths.slug(next.slug))) === null;
+      if (slugIsNew) Object.assign(next, await takeQuota(deps, tx, "slugs_per_calendar", doc));
     }
 
     const changed = (Object.keys(next) as Array<keyof CalendarRecord>).some(

@@ -1,6 +1,7 @@
 import type { Actor } from "../actor.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
+import { newCalendarCounters } from "../quotas.js";
 import { newRevision } from "../revision.js";
 import { claimSlug } from "../slugs.js";
 import type { CalendarRecord, GrantRecord, Lens, MembershipRecord, Visibility } from "../types.js";
@@ -18,7 +19,8 @@ export interface NewCalendar {
 
 /**
  * Writes a calendar, its slug and its first owner's grant in the caller's transaction
- * (shared by mint and POST /v1/calendars). Reads happen first, as Firestore requires.
+ * (shared by mint and POST /v1/calendars). Reads happen first, as Firestore requires. The
+ * creator's calendar quota is the caller's to take (a minted agent starts with this one).
  */
 export async function createCalendarInTx(
   tx: Transaction,
@@ -53,7 +55,7 @@ export async function createCalendarInTx(
     revoked_at: null,
   };
   const membership: MembershipRecord = { calendar_id: id, grant_id: grant.id, role: "owner" };
-  tx.create(paths.calendar(id), { ...calendar });
+  tx.create(paths.calendar(id), { ...calendar, ...newCalendarCounters() });
   tx.create(paths.slug(slug), { owner_id: id });
   tx.create(paths.grant(id, grant.id), { ...grant });
   tx.set(paths.membership(owner.agentId, id), { ...membership });

@@ -4,6 +4,7 @@ import type { Deps } from "../deps.js";
 import { applyEventPatch, eventFieldsFromCreate, type EventInput } from "../events/rules.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
+import { releaseQuota, takeQuota } from "../quotas.js";
 import { defaultStartsOf } from "../queries/events.js";
 import { todayIn } from "../recurrence/index.js";
 import { touchCalendar } from "../revision.js";
@@ -26,6 +27,7 @@ export async function createEvent(
     if (!calendar) throw errors.notFound("calendar");
     // A series without `starts` begins on the creation date in the calendar's timezone, stored explicitly.
     const fields = eventFieldsFromCreate(input, todayIn(calendar.data.timezone, now));
+    const counted = await takeQuota(deps, tx, "events_per_calendar", calendar);
     const event: EventRecord = {
       id: newId("evt"),
       calendar_id: calendarId,
@@ -35,7 +37,7 @@ export async function createEvent(
       updated_at: nowIso,
     };
     tx.create(paths.event(calendarId, event.id), { ...event });
-    touchCalendar(tx, calendarId);
+    touchCalendar(tx, calendarId, counted);
     return event;
   });
 }
@@ -59,12 +61,17 @@ export async function updateEvent(deps: Deps, calendarId: string, eventId: strin
   });
 }
 
+/** Deleting an event gives its place in the calendar's event quota back. */
 export async function deleteEvent(deps: Deps, calendarId: string, eventId: string): Promise<string> {
   return deps.store.runTransaction(async (tx) => {
-    const event = await tx.get<EventRecord>(paths.event(calendarId, eventId));
+    const [calendar, event] = await tx.getAll<CalendarRecord | EventRecord>([
+      paths.calendar(calendarId),
+      paths.event(calendarId, eventId),
+    ]);
+    if (!calendar) throw errors.notFound("calendar");
     if (!event) throw errors.notFound("event");
     tx.delete(event.path);
-    touchCalendar(tx, calendarId);
-    return event.data.id;
+    touchCalendar(tx, calendarId, releaseQuota("events_per_calendar", calendar));
+    return event.id;
   });
 }

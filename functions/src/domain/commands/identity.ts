@@ -3,6 +3,7 @@ import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
+import { newAgentCounters, releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { SCOPES, type AgentRecord, type CalendarRecord, type CredentialRecord, type Scope, type TokenRecord } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 import { createCalendarInTx } from "./create-calendar.js";
@@ -61,7 +62,8 @@ export async function mint(deps: Deps, input: MintInput): Promise<Minted> {
       { name: input.calendar?.name ?? input.name, timezone: input.calendar?.timezone },
       nowIso,
     );
-    tx.create(paths.agent(agent.id), { ...agent });
+    // Its first calendar and credential count against its quotas from the start.
+    tx.create(paths.agent(agent.id), { ...agent, ...newAgentCounters() });
     const { token, credential } = issueCredential(tx, agent, [...SCOPES], null, nowIso);
     let claimToken: string | null = null;
     if (onboard) {
@@ -129,9 +131,21 @@ function issueCredential(
 
 export async function createCredential(deps: Deps, actor: Actor, label: string | null) {
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) =>
-    issueCredential(tx, { id: actor.agentId, name: actor.agentName }, LATER_SCOPES, label, nowIso),
-  );
+  return deps.store.runTransaction(async (tx) => {
+    const agent = await readAgent(tx, actor.agentId);
+    const counted = await takeQuota(deps, tx, "credentials_per_agent", agent);
+    const issued = issueCredential(tx, { id: actor.agentId, name: actor.agentName }, LATER_SCOPES, label, nowIso);
+    writeCounter(tx, agent.path, counted);
+    return issued;
+  });
+}
+
+/** The caller's agent record, which carries its quota counters. */
+export async function readAgent(tx: Transaction, agentId: string) {
+  const agent = await tx.get<AgentRecord>(paths.agent(agentId));
+  // A token whose agent record is gone is as good as revoked.
+  if (!agent) throw errors.invalidToken();
+  return agent;
 }
 
 export async function revokeCredential(deps: Deps, actor: Actor, credentialId: string): Promise<CredentialRecord> {
@@ -143,8 +157,10 @@ export async function revokeCredential(deps: Deps, actor: Actor, credentialId: s
     if (active.length < 2) {
       throw new ApiError("last_credential", "this is the agent's only active credential; create another before revoking it");
     }
+    const agent = await readAgent(tx, actor.agentId);
     tx.update(doc.path, { revoked_at: nowIso });
     tx.update(paths.token(doc.data.token_hash), { revoked_at: nowIso });
+    writeCounter(tx, agent.path, releaseQuota("credentials_per_agent", agent));
     return { ...doc.data, revoked_at: nowIso };
   });
 }

@@ -3,8 +3,9 @@ import type { Transaction } from "../../storage/port.js";
 import type { Deps } from "../deps.js";
 import { newId, randomSlugSuffix } from "../ids.js";
 import { paths } from "../paths.js";
+import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { claimSlug } from "../slugs.js";
-import type { LayerRecord, ShareViewRecord, ViewDisplay, ViewFilter } from "../types.js";
+import type { CalendarRecord, LayerRecord, ShareViewRecord, ViewDisplay, ViewFilter } from "../types.js";
 
 /** 26 characters of [a-z0-9] carry about 134 bits: a capability URL nobody guesses. */
 export const GENERATED_VIEW_SLUG_LENGTH = 26;
@@ -52,12 +53,21 @@ export interface NewView {
   display?: Partial<ViewDisplay>;
 }
 
+async function readCalendar(tx: Transaction, calendarId: string) {
+  const calendar = await tx.get<CalendarRecord>(paths.calendar(calendarId));
+  if (!calendar) throw errors.notFound("calendar");
+  return calendar;
+}
+
+/** A live view counts against the calendar's view quota until it is revoked. */
 export async function createView(deps: Deps, calendarId: string, input: NewView): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
     const id = newId("viw");
     const filter = completeFilter(input.filter);
+    const calendar = await readCalendar(tx, calendarId);
     await assertKnownLayers(tx, calendarId, filter);
+    const counted = await takeQuota(deps, tx, "views_per_calendar", calendar);
     const requested = input.slug ?? randomSlugSuffix(GENERATED_VIEW_SLUG_LENGTH);
     const slug = await claimSlug(tx, "view_slugs", { requested, name: input.name, ownerId: id });
     const view: ShareViewRecord = {
@@ -74,6 +84,7 @@ export async function createView(deps: Deps, calendarId: string, input: NewView)
     const slugRecord: ViewSlugRecord = { owner_id: id, calendar_id: calendarId };
     tx.create(paths.view(calendarId, id), { ...view });
     tx.create(paths.viewSlug(slug), { ...slugRecord });
+    writeCounter(tx, calendar.path, counted);
     return view;
   });
 }
@@ -108,7 +119,9 @@ export async function revokeView(deps: Deps, calendarId: string, viewId: string)
   return deps.store.runTransaction(async (tx) => {
     const doc = await tx.get<ShareViewRecord>(paths.view(calendarId, viewId));
     if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
+    const calendar = await readCalendar(tx, calendarId);
     tx.update(doc.path, { revoked_at: now, updated_at: now });
+    writeCounter(tx, calendar.path, releaseQuota("views_per_calendar", calendar));
     return { ...doc.data, revoked_at: now, updated_at: now };
   });
 }

@@ -1,0 +1,136 @@
+/**
+ * Quotas (DECISIONS section 12): how many records an agent or a calendar may hold, answered
+ * `403 quota_exceeded` with `details: {quota, limit}`.
+ *
+ * Each quota is a counter on the parent document (the agent or the calendar record), read and
+ * written in the transaction that creates or removes the record, so concurrent creates
+ * conflict on that one document and cannot overshoot, and no create scans a collection.
+ * A record written before its counter existed has none: the first create counts the existing
+ * records once, reading at most limit + 1 of them, and stores the count. Removing a record
+ * (a deleted event, a revoked credential or view) gives its place back; a missing counter is
+ * left missing, so the one-off count stays exact.
+ *
+ * Counters are internal fields: presenters pick the fields they show, so none reaches a caller.
+ * Events keep theirs on the calendar record, which every event write updates anyway (its
+ * revision); should event writes stop serializing on that document, only this module moves.
+ */
+import { ApiError } from "../http/errors.js";
+import type { DocData, DocPath, StoredDoc, Transaction } from "../storage/port.js";
+import type { Deps } from "./deps.js";
+import { paths } from "./paths.js";
+
+export interface QuotaLimits {
+  calendars_per_agent: number;
+  events_per_calendar: number;
+  credentials_per_agent: number;
+  /** Slugs a calendar has ever held (an old slug stays reserved to it, and taking it back is free). */
+  slugs_per_calendar: number;
+  views_per_calendar: number;
+}
+
+export type QuotaName = keyof QuotaLimits;
+
+export const DEFAULT_QUOTAS: QuotaLimits = {
+  calendars_per_agent: 100,
+  events_per_calendar: 10_000,
+  credentials_per_agent: 10,
+  slugs_per_calendar: 50,
+  views_per_calendar: 100,
+};
+
+/** `QUOTA_EVENTS_PER_CALENDAR=20000` and so on: the quota's name in upper case. */
+export const quotaEnvName = (quota: QuotaName): string => `QUOTA_${quota.toUpperCase()}`;
+
+/** The quotas from the environment, each a whole number >= 1; anything else stops the start. */
+export function quotasFromEnv(env: Record<string, string | undefined> = process.env): QuotaLimits {
+  const limits = { ...DEFAULT_QUOTAS };
+  for (const quota of Object.keys(limits) as QuotaName[]) {
+    const name = quotaEnvName(quota);
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    if (!/^[1-9][0-9]*$/.test(raw.trim())) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
+    limits[quota] = Number(raw.trim());
+  }
+  return limits;
+}
+
+let fromEnv: QuotaLimits | undefined;
+/** Deps may carry their own limits (tests); otherwise the environment's, read once. */
+export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quotas ?? (fromEnv ??= quotasFromEnv());
+
+/** The counter field of each quota and, for records older than it, how to count them once. */
+const COUNTERS: Record<QuotaName, { field: string; countExisting: (tx: Transaction, ownerId: string, max: number) => Promise<number> }> = {
+  calendars_per_agent: {
+    field: "calendar_count",
+    // Calendars have no creator field; the calendars the agent owns stand in for the ones it created.
+    countExisting: async (tx, agentId, max) =>
+      (await tx.query(paths.memberships(agentId), { where: [["role", "==", "owner"]], limit: max })).length,
+  },
+  credentials_per_agent: {
+    field: "live_credential_count",
+    countExisting: async (tx, agentId, max) =>
+      (await tx.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]], limit: max })).length,
+  },
+  events_per_calendar: {
+    field: "event_count",
+    countExisting: async (tx, calendarId, max) => (await tx.query(paths.events(calendarId), { limit: max })).length,
+  },
+  slugs_per_calendar: {
+    field: "slug_count",
+    countExisting: async (tx, calendarId, max) =>
+      (await tx.query(paths.slugs(), { where: [["owner_id", "==", calendarId]], limit: max })).length,
+  },
+  views_per_calendar: {
+    field: "live_view_count",
+    countExisting: async (tx, calendarId, max) =>
+      (await tx.query(paths.views(calendarId), { where: [["revoked_at", "==", null]], limit: max })).length,
+  },
+};
+
+/** The counters a new agent starts with: mint creates its first calendar and credential with it. */
+export const newAgentCounters = (): DocData => ({ calendar_count: 1, live_credential_count: 1 });
+
+/** The counters a new calendar starts with: its first slug, no events, no views. */
+export const newCalendarCounters = (): DocData => ({ slug_count: 1, event_count: 0, live_view_count: 0 });
+
+/**
+ * Takes one place of `quota` on `owner` (the agent or calendar document, read in this
+ * transaction), or throws 403 quota_exceeded when none is left. Returns the counter update,
+ * for the caller to write with its own writes (reads come first in a transaction).
+ */
+export async function takeQuota(
+  deps: Pick<Deps, "quotas">,
+  tx: Transaction,
+  quota: QuotaName,
+  owner: StoredDoc<object>,
+): Promise<DocData> {
+  const limit = quotaLimits(deps)[quota];
+  const { field, countExisting } = COUNTERS[quota];
+  const stored = (owner.data as DocData)[field];
+  const used = typeof stored === "number" ? stored : await countExisting(tx, owner.id, limit + 1);
+  if (used >= limit) throw quotaExceeded(quota, limit);
+  return { [field]: used + 1 };
+}
+
+/** Gives one place of `quota` back (a record was deleted or revoked): the counter update, if there is a counter. */
+export function releaseQuota(quota: QuotaName, owner: StoredDoc<object>): DocData {
+  const { field } = COUNTERS[quota];
+  const stored = (owner.data as DocData)[field];
+  return typeof stored === "number" ? { [field]: Math.max(0, stored - 1) } : {};
+}
+
+/** Writes a counter update unless it is empty. */
+export function writeCounter(tx: Transaction, path: DocPath, update: DocData): void {
+  if (Object.keys(update).length > 0) tx.update(path, update);
+}
+
+const WHAT: Record<QuotaName, string> = {
+  calendars_per_agent: "this agent already has %d calendars, the most it may create",
+  events_per_calendar: "this calendar already holds %d events, the most it may hold; delete events you no longer need",
+  credentials_per_agent: "this agent already has %d live credentials, the most it may hold; revoke one it no longer uses (DELETE /v1/agent-credentials/{id})",
+  slugs_per_calendar: "this calendar has held %d slugs, the most it may hold; take back one of its earlier slugs or keep the current one",
+  views_per_calendar: "this calendar already has %d live share views, the most it may hold; revoke one it no longer needs",
+};
+
+export const quotaExceeded = (quota: QuotaName, limit: number): ApiError =>
+  new ApiError("quota_exceeded", WHAT[quota].replace("%d", limit.toLocaleString("en-US")), { quota, limit });
