@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Rate limits off, as for the benchmarks: suites send thousands of requests from one
+    // address. test/api/rate-limits.test.ts turns them on with small limits of its own.
+    env: { RATE_LIMITS: "off" },
   },
 });

@@ -18,6 +18,9 @@ import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchOccurrences } from "./occurrences.mjs";
 import { seed } from "./seed.mjs";
 
+// The servers measure the service, not its rate limits (which would answer 429 within a
+// second); the child processes inherit this. Set RATE_LIMITS=on to measure with them.
+process.env.RATE_LIMITS ??= "off";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Math.min(2, DURATION);
 /** Seconds of the Express baseline measured right before each case. */

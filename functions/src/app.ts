@@ -3,6 +3,7 @@ import type { Deps } from "./domain/deps.js";
 import { errors } from "./http/errors.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
+import { apiRateLimits, rateLimitsFromEnv, trustProxySetting, type RateLimitConfig } from "./http/rate-limit.js";
 import { expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
 import { checkResponses } from "./openapi/check-responses.js";
 import { openApiRoute } from "./openapi/route.js";
@@ -15,6 +16,10 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 export interface ApiAppOptions {
   /** Tests: answer 500 when a response strays from its documented schema or error codes. */
   checkResponses?: boolean;
+  /** Rate limits (http/rate-limit.ts); by default the environment's (`RATE_LIMITS=off` and the rest). */
+  rateLimits?: RateLimitConfig;
+  /** Deployed behind Firebase Hosting: the client address comes from X-Forwarded-For (`TRUST_PROXY_HOPS`). */
+  behindProxy?: boolean;
 }
 
 export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options: ApiAppOptions = {}): Express {
@@ -22,6 +27,7 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  if (options.behindProxy) app.set("trust proxy", trustProxySetting());
   // Before anything can answer: no /v1 response, an error or a 404 included, may be kept by
   // Hosting's CDN or a browser (DECISIONS section 1).
   app.use(noStore);
@@ -29,6 +35,8 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
 
   app.use(requestLog(deps));
   app.use(cors);
+  // Before the body is read: a request over its limit is neither parsed nor run.
+  app.use(apiRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv()));
   app.use(refuseContentEncoding);
   app.use(refuseLongQueryValues);
   app.use(requireJsonBody);

@@ -91,7 +91,8 @@ function lazyApp(build: () => Promise<Express>, answerUnavailable: (res: Respons
 export const api = lazyApp(
   async () => {
     const { createApiApp } = await import("./app.js");
-    return createApiApp(await productionDeps());
+    // Behind Hosting: the client address for rate limits is in X-Forwarded-For (http/rate-limit.ts).
+    return createApiApp(await productionDeps(), undefined, { behindProxy: true });
   },
   (res, detail) => {
     const message = `the service could not start; retry in a moment${detail ? ` (${detail})` : ""} (see /docs/errors.md)`;
@@ -102,7 +103,7 @@ export const api = lazyApp(
 export const pages = lazyApp(
   async () => {
     const { createPagesApp } = await import("./pages/app.js");
-    return createPagesApp(await productionDeps());
+    return createPagesApp(await productionDeps(), { behindProxy: true });
   },
   (res, detail) => {
     res.status(503).type("text/plain; charset=utf-8").send(`The calendar service could not start. Reload in a moment.\n${detail ? `\n${detail}\n` : ""}`);

@@ -22,6 +22,8 @@ export function documentedErrors(route: AnyRoute): ErrorCode[] {
   codes.add("method_not_allowed");
   codes.add("internal");
   codes.add("unavailable");
+  // Every request counts against a rate limit (http/rate-limit.ts).
+  codes.add("rate_limited");
   // Before any operation (http/edge.ts): a query value over 1,000 characters, an undecodable
   // path, a compressed body.
   codes.add("invalid_request");
@@ -51,6 +53,7 @@ export const UNROUTED_ERRORS: ErrorCode[] = [
   "method_not_allowed",
   "payload_too_large",
   "unsupported_media_type",
+  "rate_limited",
   "internal",
 ];
 

@@ -10,6 +10,7 @@ import type { Deps } from "../domain/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
 import { overlongQueryParam } from "../http/edge.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
+import { pageRateLimits, rateLimitsFromEnv, trustProxySetting, type PageLimitAnswer, type RateLimitConfig } from "../http/rate-limit.js";
 import { sendRevalidated } from "./conditional.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
@@ -19,12 +20,21 @@ import { STYLESHEET, STYLESHEET_NAME } from "./style.js";
 
 type SlugRequest = Request<{ slug: string }>;
 
-export function createPagesApp(deps: Deps): Express {
+export interface PagesAppOptions {
+  /** Rate limits (http/rate-limit.ts); by default the environment's (`RATE_LIMITS=off` and the rest). */
+  rateLimits?: RateLimitConfig;
+  /** Deployed behind Firebase Hosting: the client address comes from X-Forwarded-For (`TRUST_PROXY_HOPS`). */
+  behindProxy?: boolean;
+}
+
+export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  if (options.behindProxy) app.set("trust proxy", trustProxySetting());
   app.use(requestLog(deps));
+  app.use(pageRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv(), tooManyRequests));
   app.use(refuseLongQueries);
   // Feeds first: `/c/:slug` would otherwise take `foo.ics` for a slug. They set their own headers.
   app.use(feedRouter(deps));
@@ -123,6 +133,14 @@ function notFound(req: Request, res: Response): void {
 function badAddress(req: Request, res: Response): void {
   sendError(res, areaOf(req), 400, "This address is not valid", "The address of this page is malformed (a broken %-escape, or a value over 1,000 characters). Check the link you followed.");
 }
+
+/** Over the rate limit of pages and feeds (`Retry-After` is set): an HTML page, or plain text for a feed. */
+const tooManyRequests: PageLimitAnswer = (req, res, message) => {
+  if (!req.path.endsWith(".ics")) return sendError(res, areaOf(req), 429, "Too many requests", message);
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Cache-Control", "no-store");
+  res.status(429).type("text/plain; charset=utf-8").send(`${message}\n`);
+};
 
 /** DECISIONS section 12: a query value over 1,000 characters is 400, before any page or feed is looked up. */
 const refuseLongQueries: RequestHandler = (req, res, next) => {

@@ -1,0 +1,257 @@
+/**
+ * Rate limits (DECISIONS section 12), with express-rate-limit:
+ *   POST /v1/mint            20 per hour per client address
+ *   other /v1 writes         600 per minute per agent (per client address without a token)
+ *   /v1 reads                3,000 per minute per agent, or per client address when anonymous
+ *   pages and feeds          600 per minute per client address
+ * Over a limit: 429 `rate_limited` with `Retry-After` (seconds); the envelope on /v1, an HTML
+ * page or plain text on pages and feeds (the pages app decides). `RATE_LIMITS=off` turns them
+ * all off (the test suite and the benchmarks); each limit is an environment variable.
+ *
+ * Counts live in this process's memory: each Cloud Functions instance counts on its own, so
+ * the effective limit is the limit times the instances (docs/ARCHITECTURE.md).
+ *
+ * The agent: the limiter runs before the route authenticates, so it finds the agent itself,
+ * from the bearer token's hash, once per token and process (a token's agent never changes, so
+ * the answer can be kept; revocation is still the route's check). All credentials of an agent
+ * share its budget. A token that is unknown counts against the client address, so random
+ * tokens buy no fresh budget.
+ *
+ * The client address: the socket's peer, or behind Firebase Hosting the X-Forwarded-For entry
+ * that Express's `trust proxy` picks (see `trustProxySetting`). Anything that is not an IP
+ * address counts as the peer's; IPv6 addresses count per /56 network, as an ISP assigns them.
+ */
+import { isIP } from "node:net";
+import type { Request, RequestHandler, Response } from "express";
+import { MemoryStore, ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Options, type RateLimitInfo } from "express-rate-limit";
+import type { Deps } from "../domain/deps.js";
+import { sha256 } from "../domain/ids.js";
+import { paths } from "../domain/paths.js";
+import type { TokenRecord } from "../domain/types.js";
+import { errors } from "./errors.js";
+
+export interface RateWindow {
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  mint: RateWindow;
+  writes: RateWindow;
+  reads: RateWindow;
+  pages: RateWindow;
+  /**
+   * Most clients one limiter remembers in a window. Beyond it (a flood of forged addresses),
+   * new clients share one budget, so memory stays bounded: about 200 bytes a client.
+   */
+  maxClients: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
+  enabled: true,
+  mint: { limit: 20, windowMs: HOUR },
+  writes: { limit: 600, windowMs: MINUTE },
+  reads: { limit: 3_000, windowMs: MINUTE },
+  pages: { limit: 600, windowMs: MINUTE },
+  maxClients: 50_000,
+};
+
+/** The variable that sets each limit, and the window it counts in. */
+export const RATE_LIMIT_VARIABLES = {
+  mint: "RATE_LIMIT_MINT_PER_HOUR",
+  writes: "RATE_LIMIT_WRITES_PER_MINUTE",
+  reads: "RATE_LIMIT_READS_PER_MINUTE",
+  pages: "RATE_LIMIT_PAGES_PER_MINUTE",
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+/** `RATE_LIMITS=off` (or `0`, `false`) turns every limit off; a malformed number stops the start. */
+export function rateLimitsFromEnv(env: Env = process.env): RateLimitConfig {
+  const switchValue = (env.RATE_LIMITS ?? "on").trim().toLowerCase();
+  if (!["on", "off", "true", "false", "1", "0", ""].includes(switchValue)) {
+    throw new Error(`RATE_LIMITS must be "on" or "off", not "${env.RATE_LIMITS}"`);
+  }
+  const config: RateLimitConfig = { ...DEFAULT_RATE_LIMITS, enabled: !["off", "false", "0"].includes(switchValue) };
+  for (const kind of Object.keys(RATE_LIMIT_VARIABLES) as Array<keyof typeof RATE_LIMIT_VARIABLES>) {
+    const name = RATE_LIMIT_VARIABLES[kind];
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === "") continue;
+    if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
+    config[kind] = { ...config[kind], limit: Number(raw) };
+  }
+  return config;
+}
+
+/**
+ * Express's `trust proxy` for the deployed apps, behind Firebase Hosting and Google's front
+ * end. Unset: the first X-Forwarded-For entry is the client (`true`). A client can forge that
+ * entry (the proxies append to what it sends), so once the number of entries the proxies add
+ * is known, `TRUST_PROXY_HOPS=<n>` takes the n-th entry from the right instead, which only
+ * the proxies write. Locally nothing is trusted: the socket's peer is the client.
+ */
+export function trustProxySetting(env: Env = process.env): boolean | number {
+  const raw = env.TRUST_PROXY_HOPS?.trim();
+  if (raw === undefined || raw === "") return true;
+  if (!/^[1-9][0-9]?$/.test(raw)) throw new Error(`TRUST_PROXY_HOPS must be a whole number from 1 to 99, not "${raw}"`);
+  return Number(raw);
+}
+
+/** The key of the caller's address: an IP (IPv6 per /56), or the socket's peer when the header gave no IP. */
+export function clientAddress(req: Request): string {
+  const candidate = req.ip ?? "";
+  const ip = isIP(candidate) ? candidate : (req.socket.remoteAddress ?? "unknown");
+  return isIP(ip) ? ipKeyGenerator(ip, 56) : "unknown";
+}
+
+/** The /v1 limits: mint per address, other writes and reads per agent (per address when anonymous). */
+export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLimitConfig): RequestHandler {
+  if (!config.enabled) return (_req, _res, next) => next();
+  const agents = new TokenAgents(deps, config.maxClients);
+  const callerKey = async (req: Request): Promise<string> => {
+    const agentId = await agents.of(req.get("authorization"));
+    return agentId ? `agent:${agentId}` : `addr:${clientAddress(req)}`;
+  };
+  const apiAnswer = (what: string) => (req: Request, res: Response, next: (err?: unknown) => void, window: RateWindow) => {
+    const wait = retryAfterSeconds(req, res);
+    const who = req.get("authorization") && what !== "mints" ? "an agent" : "one client address";
+    const message = `too many requests: ${who} may send ${window.limit} ${what} per ${per(window)}; wait ${wait} s (the Retry-After header), then retry`;
+    next(errors.rateLimited(message, { limit: window.limit, window_seconds: window.windowMs / 1000, retry_after: wait }));
+  };
+  const byAddress = (req: Request) => `addr:${clientAddress(req)}`;
+  const mint = limiter(deps, config.mint, config.maxClients, byAddress, apiAnswer("mints"), true);
+  const writes = limiter(deps, config.writes, config.maxClients, callerKey, apiAnswer("writes"), true);
+  const reads = limiter(deps, config.reads, config.maxClients, callerKey, apiAnswer("reads"), true);
+  return (req, res, next) => {
+    if (req.method === "POST" && req.path === "/v1/mint") return mint(req, res, next);
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return reads(req, res, next);
+    return writes(req, res, next);
+  };
+}
+
+/** What a page or feed answers over its limit: `message` says how long to wait. */
+export type PageLimitAnswer = (req: Request, res: Response, message: string) => void;
+
+/** Pages and feeds: one budget per client address. `Retry-After` is set before `answer` runs. */
+export function pageRateLimits(deps: Pick<Deps, "log">, config: RateLimitConfig, answer: PageLimitAnswer): RequestHandler {
+  if (!config.enabled) return (_req, _res, next) => next();
+  const window = config.pages;
+  const answerOverLimit = (req: Request, res: Response) => {
+    const wait = retryAfterSeconds(req, res);
+    answer(req, res, `Too many requests from your address: at most ${window.limit} pages and feeds per ${per(window)}. Wait ${wait} seconds, then reload.`);
+  };
+  return limiter(deps, window, config.maxClients, (req) => `addr:${clientAddress(req)}`, answerOverLimit, false);
+}
+
+const per = (window: RateWindow): string =>
+  window.windowMs === HOUR ? "hour" : window.windowMs === MINUTE ? "minute" : `${window.windowMs / 1000} seconds`;
+
+type LimitAnswer = (req: Request, res: Response, next: (err?: unknown) => void, window: RateWindow) => void;
+
+function limiter(
+  deps: Pick<Deps, "log">,
+  window: RateWindow,
+  maxClients: number,
+  key: (req: Request) => string | Promise<string>,
+  answer: LimitAnswer,
+  rateLimitHeaders: boolean,
+): RequestHandler {
+  const options: Partial<Options> = {
+    windowMs: window.windowMs,
+    limit: window.limit,
+    keyGenerator: key,
+    store: new BoundedMemoryStore(maxClients),
+    // `RateLimit` and `RateLimit-Policy` on every /v1 answer, so an agent can pace itself.
+    // Not on pages: a shared cache must not hand one client's budget to another.
+    standardHeaders: rateLimitHeaders ? "draft-7" : false,
+    legacyHeaders: false,
+    handler: (req, res, next) => answer(req, res, next, window),
+    // Addresses are this module's choice (clientAddress), documented above.
+    validate: { ip: false, trustProxy: false, xForwardedForHeader: false, forwardedHeader: false, keyGeneratorIpFallback: false },
+    logger: {
+      error: (err, message) => deps.log(`rate limit: ${message ?? ""} ${String(err)}`, { severity: "ERROR" }),
+      warn: (err, message) => deps.log(`rate limit: ${message ?? ""} ${String(err)}`, { severity: "WARNING" }),
+    },
+  };
+  return rateLimit(options);
+}
+
+/** Whole seconds until the client's window resets, at least 1; also set as `Retry-After`. */
+function retryAfterSeconds(req: Request, res: Response): number {
+  const info = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit;
+  const resetAt = info?.resetTime?.getTime() ?? Date.now() + 1000;
+  const seconds = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
+  res.setHeader("Retry-After", String(seconds));
+  return seconds;
+}
+
+/** The keys of clients beyond `maxClients` in a window: they share this one budget. */
+const OVERFLOW_KEY = "overflow";
+
+/** express-rate-limit's memory store, with a bound on the clients it remembers. */
+class BoundedMemoryStore extends MemoryStore {
+  constructor(private readonly maxClients: number) {
+    super();
+  }
+
+  private admitted(key: string): string {
+    if (this.current.has(key) || this.previous.has(key)) return key;
+    return this.current.size + this.previous.size < this.maxClients ? key : OVERFLOW_KEY;
+  }
+
+  override get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return super.get(this.admitted(key));
+  }
+
+  override increment(key: string): Promise<ClientRateLimitInfo> {
+    return super.increment(this.admitted(key));
+  }
+
+  override decrement(key: string): Promise<void> {
+    return super.decrement(this.admitted(key));
+  }
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The agent behind a bearer token, by one store read per token and process. The mapping of a
+ * token to its agent never changes, so it is kept (the most recent `max` tokens); an unknown
+ * token is not kept, so it is looked up again, and counts against the client address.
+ */
+class TokenAgents {
+  private readonly known = new Map<string, string>();
+
+  constructor(
+    private readonly deps: Pick<Deps, "store" | "log">,
+    private readonly max: number,
+  ) {}
+
+  async of(header: string | undefined): Promise<string | null> {
+    const token = header ? BEARER.exec(header)?.[1] : undefined;
+    if (!token) return null;
+    const hash = sha256(token);
+    const hit = this.known.get(hash);
+    if (hit !== undefined) {
+      // Most recently used last, so the oldest is the first to go.
+      this.known.delete(hash);
+      this.known.set(hash, hit);
+      return hit;
+    }
+    let agentId: string | null = null;
+    try {
+      agentId = (await this.deps.store.get<TokenRecord>(paths.token(hash)))?.data.agent_id ?? null;
+    } catch (err) {
+      // The route's own authentication meets the same failure and answers it; count by address.
+      this.deps.log(`rate limit: token lookup failed: ${err instanceof Error ? err.message : String(err)}`, { severity: "WARNING" });
+    }
+    if (agentId === null) return null;
+    this.known.set(hash, agentId);
+    if (this.known.size > this.max) this.known.delete(this.known.keys().next().value!);
+    return agentId;
+  }
+}
