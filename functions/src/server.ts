@@ -20,7 +20,26 @@ export interface LocalServerOptions {
   baseUrl?: string;
   log?: (line: string) => void;
   clock?: () => Date;
+  /** Overrides of SERVER_TIMEOUTS (tests use short ones). */
+  timeouts?: Partial<ServerTimeouts>;
 }
+
+export interface ServerTimeouts {
+  /** All of a request's headers must arrive within this, from its first byte (else 408, socket closed). */
+  headersMs: number;
+  /** The whole request, body included (at most 64 KiB), must arrive within this. */
+  requestMs: number;
+  /** An idle kept-alive socket is closed after this; shorter than headersMs, as Node advises. */
+  keepAliveMs: number;
+  /** How often Node checks the two limits above on open sockets. */
+  checkIntervalMs: number;
+}
+
+/**
+ * A slow or stalled client cannot hold a socket for minutes (issue 9; Node's defaults are
+ * 60 s for headers and 300 s for a request). Bodies are at most 64 KiB, so 30 s is generous.
+ */
+export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
 
 export async function startLocalServer(options: LocalServerOptions): Promise<{ server: Server; deps: Deps; close: () => Promise<void> }> {
   const store = await openSqliteStore(resolve(options.dataDir, "almanac.sqlite"));
@@ -37,11 +56,15 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
   // Everything else: the static files of hosting/ (llms.txt, docs/*.md), as Firebase Hosting serves them.
   const hosting = express().disable("x-powered-by").use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
   // Each app answers its own 404s; requests are dispatched by path, as Hosting rewrites do.
-  const server = createServer((req, res) => {
+  const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+  const server = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, (req, res) => {
     const path = (req.url ?? "/").split("?", 1)[0];
     const app = isApiPath(path) ? api : isPagesPath(path) ? pages : hosting;
     app(req, res);
   });
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.keepAliveTimeout = timeouts.keepAliveMs;
   await new Promise<void>((done) => server.listen(options.port, done));
   const close = async () => {
     stopSweeper();
