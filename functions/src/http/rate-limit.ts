@@ -42,8 +42,9 @@ export interface RateLimitConfig {
   reads: RateWindow;
   pages: RateWindow;
   /**
-   * Most clients one limiter remembers in a window. Beyond it (a flood of forged addresses),
-   * new clients share one budget, so memory stays bounded: about 200 bytes a client.
+   * Most clients one limiter remembers (for up to two windows). Beyond it (a flood of forged
+   * addresses), new clients share one budget, so memory stays bounded: about 310 bytes a
+   * client, 6 MB at the default.
    */
   maxClients: number;
 }
@@ -57,7 +58,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   writes: { limit: 600, windowMs: MINUTE },
   reads: { limit: 3_000, windowMs: MINUTE },
   pages: { limit: 600, windowMs: MINUTE },
-  maxClients: 50_000,
+  maxClients: 20_000,
 };
 
 /** The variable that sets each limit, and the window it counts in. */
