@@ -40,3 +40,16 @@ describe("the response cache of event lists", () => {
     expect(t.deps.cache.stats()).toEqual(before);
   });
 });
+
+describe("the response cache of occurrences", () => {
+  it("answers a repeated page from one entry, and a write changes it", async () => {
+    const occurrences = (query: string) =>
+      request(t.app).get(`/v1/calendars/${owner.calendarId}/occurrences?${query}`).expect(200).then((r) => r.body.occurrences.map((o: { name: string }) => o.name));
+    const before = t.deps.cache.stats().entries;
+    expect(await occurrences("from=2026-12-01&to=2026-12-31")).toEqual(["Kickoff"]);
+    expect(await occurrences("to=2026-12-31&limit=1000&from=2026-12-01")).toEqual(["Kickoff"]);
+    expect(t.deps.cache.stats().entries).toBe(before + 1);
+    await post(t, events, owner.auth).send({ name: "Review", date: "2026-12-03" }).expect(200);
+    expect(await occurrences("from=2026-12-01&to=2026-12-31")).toEqual(["Kickoff", "Review"]);
+  });
+});

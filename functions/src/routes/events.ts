@@ -229,8 +229,12 @@ export const eventRoutes = [
     handler: async ({ deps, actor, params, query }) => {
       const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
       const sources = await eventSources(deps, calendar, actor);
-      const page = await listOccurrences(deps, sources, query);
-      return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
+      // Like the events list: the sources' revisions and the parsed query decide the page.
+      const canonical = [query.from, query.to, query.limit, query.cursor];
+      return deps.cache.json(`occurrences|${revisionsKey(sources)}|${JSON.stringify(canonical)}`, async () => {
+        const page = await listOccurrences(deps, sources, query);
+        return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
+      });
     },
   }),
 ];
