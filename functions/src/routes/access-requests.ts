@@ -4,7 +4,7 @@ import { requireCalendar } from "../domain/queries/access.js";
 import { listAccessRequests } from "../domain/queries/grants.js";
 import { defineRoute } from "../http/route.js";
 import { presentAccessRequest } from "../presenters/access-requests.js";
-import { calendarParams, idOf, pageQuery, role } from "./common.js";
+import { calendarParams, freeText, idOf, pageQuery, role } from "./common.js";
 
 const STATUSES = ["pending", "approved", "denied"] as const;
 
@@ -49,7 +49,7 @@ export const accessRequestRoutes = [
     params: calendarParams,
     body: z.strictObject({
       role: role.default("reader"),
-      message: z.string().max(1000, { message: "must be at most 1000 characters" }).optional(),
+      message: freeText(1000).optional(),
     }),
     bodyOptional: true,
     response: accessRequestRecord,

@@ -4,10 +4,10 @@ import { requireCalendar } from "../domain/queries/access.js";
 import { SLUG_PATTERN } from "../domain/slugs.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
-import { calendarParams, calendarRecord, lens, timezone, trimmedName, visibility } from "./common.js";
+import { calendarParams, calendarRecord, freeText, lens, timezone, trimmedName, visibility } from "./common.js";
 
 const slug = z.string().regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphen" });
-const purpose = z.string().max(8192, { message: "must be at most 8192 characters" });
+const purpose = freeText(8192);
 const views = z.array(lens);
 
 const settings = {

@@ -6,17 +6,88 @@ import { LENSES, ROLES, VISIBILITIES } from "../domain/types.js";
 /** Schemas shared by several routers. */
 export const timezone = z
   .string()
-  .refine((zone) => IANAZone.isValidZone(zone), { message: "must be an IANA time zone such as `Europe/Berlin` or `UTC`" });
+  .refine((zone) => IANAZone.isValidZone(zone), { message: "must be an IANA time zone such as `Europe/Berlin` or `UTC`" })
+  .overwrite(canonicalZone);
 
 export const lens = z.enum(LENSES);
 export const role = z.enum(ROLES);
 export const visibility = z.enum(VISIBILITIES);
+/**
+ * Text hygiene (DECISIONS section 1), one rule for every text that comes in. Controls: C0
+ * and C1 (NUL, ESC, NEL...); free text keeps tab and newline. A lone surrogate is no text.
+ */
+const CONTROL = /\p{Cc}/u;
+const CONTROL_BUT_TAB_NEWLINE = /(?![\t\n])\p{Cc}/u;
+/**
+ * A character a reader sees: not white space, not a control or format character (zero-width
+ * space, joiners, soft hyphen, BOM), not default-ignorable (Hangul filler), not a combining
+ * mark on its own, not the blank Braille pattern.
+ */
+const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+/** String.prototype.isWellFormed, which the compile target does not declare yet. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (s: string) => !LONE_SURROGATE.test(s);
+const NOT_WELL_FORMED = { message: "must be well-formed Unicode text (it contains a lone surrogate)" };
+
+/** Names, labels, categories: trimmed, 1..max characters, at least one visible, no control characters at all. */
 export const trimmedName = (max: number) =>
   z
     .string()
     .trim()
     .min(1, { message: "must not be empty" })
-    .max(max, { message: `must be at most ${max} characters` });
+    .max(max, { message: `must be at most ${max} characters` })
+    .refine(wellFormed, NOT_WELL_FORMED)
+    .refine((s) => !CONTROL.test(s), { message: "must not contain control characters (NUL, tab, newline, escape...); send one line of text" })
+    .refine((s) => VISIBLE.test(s), { message: "must contain at least one visible character" });
+
+/** Free text (notes, purpose, messages): up to max characters; tab and newline allowed, CRLF stored as LF. */
+export const freeText = (max: number) =>
+  z
+    .string()
+    .max(max, { message: `must be at most ${max} characters` })
+    .overwrite((s) => s.replace(/\r\n?/g, "\n"))
+    .refine(wellFormed, NOT_WELL_FORMED)
+    .refine((s) => !CONTROL_BUT_TAB_NEWLINE.test(s), { message: "must not contain control characters other than tab and newline (NUL, escape...)" });
+
+/**
+ * The canonical IANA spelling of a valid zone: `europe/BERLIN` -> `Europe/Berlin`. Intl gives
+ * ICU's name; for an alias ICU renames (`Asia/Kolkata` -> `Asia/Calcutta`, `US/Pacific`) the
+ * name sent is kept, in IANA's capitalization (the rule of temporal-polyfill, MIT), when it
+ * names the same zone.
+ */
+export function canonicalZone(zone: string): string {
+  const resolve = (name: string): string | null => {
+    try {
+      return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+    } catch {
+      return null;
+    }
+  };
+  const icu = resolve(zone);
+  if (icu === null || icu.toLowerCase() === zone.toLowerCase()) return icu ?? zone;
+  const spelled = ianaCapitalization(zone);
+  return resolve(spelled) === icu ? spelled : icu;
+}
+
+function ianaCapitalization(zone: string): string {
+  const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+  return zone
+    .toLowerCase()
+    .split("/")
+    .map((part, index) =>
+      (part.length <= 3 || /\d/.test(part)) && !/etc|yap/.test(part)
+        ? part.toUpperCase() // UTC, GMT, EST5EDT, US
+        : part.replace(/baja|dumont|[a-z]+/g, (word, at: number) =>
+            (word.length <= 2 && index === 0) || word === "in" || word === "chat"
+              ? word.toUpperCase()
+              : word.length > 2 || at === 0
+                ? capitalize(word).replace(/island|noronha|murdo|rivadavia|urville/, capitalize)
+                : word, // Port-au-Prince
+          ),
+    )
+    .join("/");
+}
 
 /**
  * An id of one kind, in a path or a body (DECISIONS section 1): its prefix, `_`, then letters

@@ -3,7 +3,7 @@ import { createCredential, revokeCredential } from "../domain/commands/identity.
 import { listCredentials } from "../domain/queries/me.js";
 import { defineRoute } from "../http/route.js";
 import { presentCredential } from "../presenters/identity.js";
-import { idOf } from "./common.js";
+import { idOf, trimmedName } from "./common.js";
 import { credentialRecord } from "./identity.js";
 
 export const credentialRoutes = [
@@ -28,7 +28,7 @@ export const credentialRoutes = [
     tags: ["identity"],
     auth: "required",
     body: z.strictObject({
-      label: z.string().trim().min(1, { message: "must not be empty" }).max(100, { message: "must be at most 100 characters" }).optional(),
+      label: trimmedName(100).optional(),
     }),
     bodyOptional: true,
     secretFields: ["token"],

@@ -4,15 +4,15 @@ import { requireCalendar } from "../domain/queries/access.js";
 import { getEvent, listEvents, listOccurrences, MAX_OCCURRENCE_DAYS } from "../domain/queries/events.js";
 import { eventSources } from "../domain/queries/sources.js";
 import { revisionsKey } from "../domain/revision.js";
-import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
+import { daysBetween, isInputDate, isValidDate } from "../domain/recurrence/index.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
-import { calendarParams, deleted, idOf, pageQuery, trimmedName } from "./common.js";
+import { calendarParams, deleted, freeText, idOf, pageQuery, trimmedName } from "./common.js";
 
 const KINDS = ["one-off", "recurring", "someday"] as const;
 const RECUR_TYPES = ["daily", "weekly", "monthly", "yearly"] as const;
 
-const date = z.string().refine(isValidDate, { message: "must be a real date in YYYY-MM-DD form, e.g. 2026-03-14" });
+const date = z.string().refine(isInputDate, { message: "must be a real date from 0001-01-01 to 9999-12-31 in YYYY-MM-DD form, e.g. 2026-03-14" });
 const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });
 
 // Ranges of day, month and interval depend on the type; domain/events/rules.ts checks them with recurError.
@@ -26,12 +26,7 @@ const recur = z.strictObject({
 });
 
 /** An emoji or short text, or an image URL; a URL must be https. */
-const art = z
-  .string()
-  .trim()
-  .min(1, { message: "must not be empty; send null to clear it" })
-  .max(2048, { message: "must be at most 2048 characters" })
-  .refine(
+const art = trimmedName(2048).refine(
     (value) => {
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1].toLowerCase();
       if (scheme === "https") return URL.canParse(value);
@@ -46,7 +41,7 @@ const fields = {
   start_time: time.nullable().optional(),
   end_time: time.nullable().optional(),
   category: trimmedName(64).nullable().optional(),
-  notes: z.string().max(10_000, { message: "must be at most 10000 characters" }).nullable().optional(),
+  notes: freeText(10_000).nullable().optional(),
   art: art.nullable().optional(),
 };
 

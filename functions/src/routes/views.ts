@@ -2,14 +2,14 @@ import { z } from "zod";
 import { createView, revokeView, updateView } from "../domain/commands/views.js";
 import { requireCalendar } from "../domain/queries/access.js";
 import { listViews } from "../domain/queries/views.js";
-import { isValidDate } from "../domain/recurrence/dates.js";
+import { isInputDate } from "../domain/recurrence/dates.js";
 import { SLUG_PATTERN } from "../domain/slugs.js";
 import { defineRoute } from "../http/route.js";
 import { presentView } from "../presenters/views.js";
 import { calendarParams, deleted, idOf, lens, pageQuery, trimmedName } from "./common.js";
 import { LAYER_KEY } from "./layers.js";
 
-const date = z.string().refine(isValidDate, { message: "must be a real date as YYYY-MM-DD" });
+const date = z.string().refine(isInputDate, { message: "must be a real date from 0001-01-01 to 9999-12-31 as YYYY-MM-DD" });
 
 const viewFilter = z
   .strictObject({
@@ -19,7 +19,7 @@ const viewFilter = z
       .nullable()
       .optional(),
     categories: z
-      .array(z.string().min(1, { message: "must not be empty" }).max(64, { message: "must be at most 64 characters" }))
+      .array(trimmedName(64))
       .min(1, { message: "must name at least one category; send null for all categories" })
       .nullable()
       .optional(),

@@ -46,6 +46,9 @@ const EMPTY: EventFields = {
   art: null,
 };
 
+/** A series repeats at most every 1,000 days, weeks, months or years: every step stays in 0001-9999. */
+export const MAX_RECUR_INTERVAL = 1000;
+
 export const invalidEvent = (field: string, message: string) =>
   errors.invalidField("invalid_event", field, message);
 
@@ -126,6 +129,10 @@ function recurField(message: string): string {
  * `interval` with 1. A rule that can never occur (until before starts, yearly Feb 30) is refused.
  */
 export function normalizeRecur(input: RecurInput, defaultStarts: string): Recur {
+  const { interval } = input;
+  if (interval != null && !(Number.isInteger(interval) && interval >= 1 && interval <= MAX_RECUR_INTERVAL)) {
+    throw invalidEvent("recur.interval", `must be an integer from 1 to ${MAX_RECUR_INTERVAL}`);
+  }
   const recur: Recur = { type: input.type, interval: input.interval ?? 1, starts: input.starts ?? defaultStarts };
   if (input.day != null) recur.day = input.day;
   if (input.month != null) recur.month = input.month;
@@ -139,7 +146,7 @@ export function normalizeRecur(input: RecurInput, defaultStarts: string): Recur 
     );
   }
   if (firstOccurrenceOnOrAfter(recur, recur.starts!, recur.starts!) === null) {
-    throw invalidEvent("recur", "never occurs (e.g. the 30th of February); check `day`, `month`, `interval` and `until`");
+    throw invalidEvent("recur", "never occurs up to 9999-12-31 (e.g. the 30th of February); check `day`, `month`, `interval` and `until`");
   }
   return recur;
 }

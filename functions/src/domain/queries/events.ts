@@ -386,7 +386,8 @@ function datesOf(event: EventRecord, calendar: CalendarRecord, from: string, to:
 
 /** The event's first occurrence in [from, to], or null. */
 function firstDateIn(event: EventRecord, calendar: CalendarRecord, from: string, to: string): string | null {
-  if (from > to) return null;
+  // The day after 9999-12-31 has a five-digit year, which would sort before `to` as text.
+  if (from.length !== 10 || from > to) return null;
   if (event.kind === "one-off") return event.date! >= from && event.date! <= to ? event.date! : null;
   const rule = ruleOf(event, calendar);
   const date = rule ? firstOccurrenceOnOrAfter(rule.recur, rule.starts, from) : null;

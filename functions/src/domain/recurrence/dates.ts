@@ -30,6 +30,18 @@ export function isValidDate(s: string): boolean {
   return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
 }
 
+/** The dates the API accepts (issue 9): years 0001 to 9999, so every date prints as YYYY-MM-DD. */
+export const FIRST_DATE = "0001-01-01";
+export const LAST_DATE = "9999-12-31";
+
+/**
+ * A date as input may give it: a real date of the years 0001 to 9999. (isValidDate also takes
+ * year 0000, which date arithmetic near 0001-01-01 may produce.)
+ */
+export function isInputDate(s: string): boolean {
+  return isValidDate(s) && s >= FIRST_DATE;
+}
+
 /** Day number of a civil date (1970-01-01 is 0). Month 1..12. */
 export function daysFromCivil(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;

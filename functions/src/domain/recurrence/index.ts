@@ -14,7 +14,7 @@
  * bounded (no day-by-day scans).
  */
 import type { Recur, RecurType } from "../types.js";
-import { civilFromDays, dayNumber, daysFromCivil, daysInMonth, formatDate, fromDayNumber, isoWeekdayOfDay, isValidDate } from "./dates.js";
+import { civilFromDays, dayNumber, daysFromCivil, daysInMonth, formatDate, fromDayNumber, isoWeekdayOfDay, isValidDate, LAST_DATE } from "./dates.js";
 
 export * from "./dates.js";
 
@@ -25,7 +25,7 @@ interface Rule {
   month: number;
   interval: number;
   start: number;
-  /** Inclusive; +Infinity when the series has no end. */
+  /** Inclusive; 9999-12-31 when the series has no end. */
   until: number;
 }
 
@@ -35,6 +35,8 @@ const MAX_MONTH_STEPS = 4800;
 const MAX_YEAR_STEPS = 400;
 
 const BYDAY = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
+
+const LAST_DAY = dayNumber(LAST_DATE);
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 
@@ -75,7 +77,8 @@ function toRule(recur: Recur, defaultStarts: string): Rule {
     month: recur.month ?? 0,
     interval: recur.interval ?? 1,
     start: dayNumber(recur.starts ?? defaultStarts),
-    until: recur.until == null ? Infinity : dayNumber(recur.until),
+    // No date after 9999-12-31 exists for the API: every series ends there at the latest.
+    until: Math.min(recur.until == null ? Infinity : dayNumber(recur.until), LAST_DAY),
   };
 }
 
