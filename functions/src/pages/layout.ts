@@ -97,7 +97,7 @@ function budgetNote(model: PageModel): SafeHtml | string {
       ? html` <a href="${model.links.occurrencesApi}">The API lists them all</a>, page by page.`
       : html` Pick a shorter period to see more of each day.`;
     parts.push(
-      html`This ${PERIOD_NAMES[model.lens]} holds more than one page draws: it shows ${count(model.occurrences.length)} occurrences, each day's earliest events; ${count(occurrences)} more occurrences are not drawn.${where}`,
+      html`This period holds more than one page draws: it shows ${count(model.occurrences.length)} occurrences, each day's earliest events; ${count(occurrences)} more occurrences are not drawn.${where}`,
     );
   }
   if (someday > 0) parts.push(html`${parts.length ? " " : ""}The oldest ${count(model.someday.length)} someday plans are listed; ${count(someday)} more someday plans are not.`);
