@@ -73,6 +73,8 @@ export interface Recipe {
   body: BodyRecipe;
   extraHeaders: Array<[string, string]>;
   hugeHeader: number;
+  /** Send the body with `Transfer-Encoding: chunked` instead of a Content-Length. */
+  chunked: boolean;
 }
 
 export type BodyRecipe =
@@ -175,6 +177,7 @@ function cleanRecipeArb(op: Operation): fc.Arbitrary<Recipe> {
       : fc.constant<BodyRecipe>({ kind: "none" }),
     extraHeaders: fc.constant([] as Array<[string, string]>),
     hugeHeader: fc.constant(0),
+    chunked: fc.constant(false),
   });
 }
 
@@ -208,6 +211,7 @@ function withOneHostile(op: Operation, clean: Recipe, chaos: Recipe, mutation: F
     () => ({ method: chaos.method }),
     () => ({ pathSuffix: chaos.pathSuffix || "/" }),
     () => ({ extraHeaders: chaos.extraHeaders, hugeHeader: chaos.hugeHeader || 12_000 }),
+    () => ({ chunked: true }),
   ];
   for (const name of Object.keys(clean.segments)) swaps.push(() => ({ segments: { ...clean.segments, [name]: chaos.segments[name] } }));
   if (op.method === "POST") swaps.push(() => ({ idempotencyKey: chaos.idempotencyKey === "fresh" ? "reuse" : chaos.idempotencyKey }));
@@ -246,6 +250,7 @@ function chaosRecipeArb(op: Operation): fc.Arbitrary<Recipe> {
     body: bodyArb(op),
     extraHeaders: extraHeadersArb,
     hugeHeader: fc.oneof({ weight: 19, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(4000, 9000, 12_000) }),
+    chunked: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   });
 }
 
@@ -321,6 +326,7 @@ export const pageRecipeArb: fc.Arbitrary<Recipe> = fc
       body: fc.oneof({ weight: 15, arbitrary: fc.constant<BodyRecipe>({ kind: "none" }) }, { weight: 1, arbitrary: fc.constantFrom(...NASTY_BODIES).map((bytes): BodyRecipe => ({ kind: "raw", bytes, contentType: "application/json", encoding: null, compress: false })) }),
       extraHeaders: extraHeadersArb,
       hugeHeader: fc.oneof({ weight: 19, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(4000, 12_000) }),
+      chunked: fc.constant(false),
     });
   });
 

@@ -67,7 +67,7 @@ export function realize(recipe: Recipe, world: World, state: SendState): RawRequ
     if (longest) headers[longest] = headers[longest].slice(0, Math.max(0, headers[longest].length - (used - HEAD_BUDGET)));
   }
   for (const name of Object.keys(headers)) headers[name] = wireSafeHeader(headers[name]);
-  return { method: recipe.method, path, headers, body };
+  return { method: recipe.method, path, headers, body, chunked: recipe.chunked };
 }
 
 function resolveLazy(value: unknown, world: World): unknown {
