@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_QUOTAS, quotasFromEnv, type QuotaLimits } from "../../functions/src/domain/quotas.js";
+import { readShards, SHARDS } from "../../functions/src/domain/revision.js";
 import type { EventRecord } from "../../functions/src/domain/types.js";
 import type { DocData } from "../../functions/src/storage/port.js";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
@@ -36,6 +37,9 @@ function expectQuota(res: { status: number; body: { error?: { details?: unknown 
 
 const addEvent = (calendarId: string, name = "Standup", auth = a.auth) =>
   post(t, `/v1/calendars/${calendarId}/events`, auth).send({ name, date: "2026-12-01" });
+
+/** The events a calendar's shards count (domain/revision.ts). */
+const storedEventCount = async (id: string) => (await readShards(t.deps.store, id))?.reduce((sum, s) => sum + s.event_count, 0);
 
 /** A calendar record as stored, counters included (they are internal fields). */
 const storedCalendar = async (id: string) => (await t.deps.store.get<DocData>(paths.calendar(id)))!.data;
@@ -75,7 +79,7 @@ describe("events per calendar", () => {
     expect(await t.deps.store.query(paths.events(a.calendarId))).toHaveLength(4);
 
     await t.http().delete(`/v1/calendars/${a.calendarId}/events/${ids[0]}`).set(a.auth).expect(200);
-    expect((await storedCalendar(a.calendarId)).event_count).toBe(3);
+    expect(await storedEventCount(a.calendarId)).toBe(3);
     await addEvent(a.calendarId, "E4 again").expect(200);
     expectQuota(await addEvent(a.calendarId, "E5"), "events_per_calendar", 4);
   });
@@ -92,27 +96,27 @@ describe("events per calendar", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(4);
     for (const r of answers.filter((r) => r.status !== 200)) expectQuota(r, "events_per_calendar", 4);
     expect(await t.deps.store.query(paths.events(a.calendarId))).toHaveLength(4);
-    expect((await storedCalendar(a.calendarId)).event_count).toBe(4);
+    expect(await storedEventCount(a.calendarId)).toBe(4);
   });
 
-  it("a calendar written before the counter existed is counted once, then by its counter", async () => {
-    // Three events written straight to the store, and the counter removed: as before quotas.
+  it("a calendar written before shards existed is counted once, then by its shards", async () => {
+    // Three events written straight to the store, and the shards removed: as before shards.
     await t.deps.store.runTransaction(async (tx) => {
       for (const id of ["evt_old1", "evt_old2", "evt_old3"]) {
         const event = { id, calendar_id: a.calendarId, name: id, kind: "one-off", date: "2026-12-01" } as unknown as EventRecord;
         tx.set(paths.event(a.calendarId, id), { ...event });
       }
+      for (let n = 0; n < SHARDS; n++) tx.delete(paths.shard(a.calendarId, n));
     });
-    const { event_count: _dropped, ...calendar } = await storedCalendar(a.calendarId);
-    await t.deps.store.runTransaction(async (tx) => tx.set(paths.calendar(a.calendarId), calendar));
+    expect(await storedEventCount(a.calendarId)).toBeUndefined();
 
-    // Deleting with no counter leaves it missing (the one-off count stays exact).
+    // The first write counts the three, minus the one it deletes, into its shard.
     await t.http().delete(`/v1/calendars/${a.calendarId}/events/evt_old1`).set(a.auth).expect(200);
-    expect((await storedCalendar(a.calendarId)).event_count).toBeUndefined();
+    expect(await storedEventCount(a.calendarId)).toBe(2);
 
     await addEvent(a.calendarId, "New 1").expect(200);
-    expect((await storedCalendar(a.calendarId)).event_count).toBe(3);
     await addEvent(a.calendarId, "New 2").expect(200);
+    expect(await storedEventCount(a.calendarId)).toBe(4);
     expectQuota(await addEvent(a.calendarId, "New 3"), "events_per_calendar", 4);
   });
 });

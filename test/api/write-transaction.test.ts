@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
+import { SHARDS } from "../../functions/src/domain/revision.js";
 import type { Store, Transaction } from "../../functions/src/storage/port.js";
 import { createTestApp, mintAgent, post, type TestApp } from "../helpers/app.js";
 import { del, grantRole, newCalendar, patch } from "../helpers/sharing.js";
@@ -77,5 +78,21 @@ describe("one transaction per write", () => {
     expect(log).toHaveLength(2);
     expect(log[1].writes).toContain(eventPath);
     expect(log[1].writes.some((p) => p.startsWith("idempotency/"))).toBe(true);
+  });
+
+  it("event writes never write the calendar record: they spread over its shards", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const log: TxLog[] = [];
+    t.deps.store = loggingStore(t.deps.store, log);
+    const created = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => post(t, `/v1/calendars/${owner.calendarId}/events`, owner.auth).send({ name: `E${i}`, date: "2027-01-04" })),
+    );
+    expect(created.every((r) => r.status === 200)).toBe(true);
+    const written = log.flatMap((tx) => tx.writes);
+    expect(written).not.toContain(paths.calendar(owner.calendarId));
+    const shardsWritten = new Set(written.filter((p) => p.startsWith(`${paths.shards(owner.calendarId)}/`)));
+    // 24 writes over 8 shards: all on one shard has odds of 8 in 8^24.
+    expect(shardsWritten.size).toBeGreaterThan(1);
+    expect(shardsWritten.size).toBeLessThanOrEqual(SHARDS);
   });
 });

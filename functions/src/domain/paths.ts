@@ -32,6 +32,7 @@ export const COLLECTIONS = [
   "calendars/views",
   "calendars/layers",
   "calendars/hosts",
+  "calendars/shards",
 ] as const;
 
 export const LAYOUT: Layout = new Set<string>(COLLECTIONS);
@@ -73,6 +74,11 @@ const slug = (value: string): string => {
   return value;
 };
 
+const shardNumber = (n: number): string => {
+  if (!Number.isInteger(n) || n < 0 || n > 255) throw new InvalidIdError("record");
+  return String(n);
+};
+
 const doc = (...segments: string[]): DocPath => segments.join("/") as DocPath;
 const collection = (...segments: string[]): CollectionPath => segments.join("/") as CollectionPath;
 
@@ -109,4 +115,7 @@ export const paths = {
   /** Reverse links: the calendars a calendar is attached to as a layer. */
   hosts: (calendarId: string) => collection("calendars", id("cal", calendarId), "hosts"),
   host: (calendarId: string, hostId: string) => doc("calendars", id("cal", calendarId), "hosts", id("cal", hostId)),
+  /** Where event writes keep a calendar's revision and event count (domain/revision.ts). */
+  shards: (calendarId: string) => collection("calendars", id("cal", calendarId), "shards"),
+  shard: (calendarId: string, n: number) => doc("calendars", id("cal", calendarId), "shards", shardNumber(n)),
 };

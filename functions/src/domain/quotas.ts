@@ -11,13 +11,18 @@
  * left missing, so the one-off count stays exact.
  *
  * Counters are internal fields: presenters pick the fields they show, so none reaches a caller.
- * Events keep theirs on the calendar record, which every event write updates anyway (its
- * revision); should event writes stop serializing on that document, only this module moves.
+ *
+ * Events are the exception: event writes must not queue on the calendar record, so a
+ * calendar's event count is spread over its shards (domain/revision.ts), and the quota is
+ * checked against their sum read outside the write's transaction. Concurrent creates can
+ * therefore pass the check together: the count may exceed the limit by the creates in flight
+ * at that moment (on SQLite, where transactions run one at a time, never).
  */
 import { ApiError } from "../http/errors.js";
 import type { DocData, DocPath, StoredDoc, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
 import { paths } from "./paths.js";
+import { readShards } from "./revision.js";
 
 export interface QuotaLimits {
   calendars_per_agent: number;
@@ -59,7 +64,10 @@ let fromEnv: QuotaLimits | undefined;
 export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quotas ?? (fromEnv ??= quotasFromEnv());
 
 /** The counter field of each quota and, for records older than it, how to count them once. */
-const COUNTERS: Record<QuotaName, { field: string; countExisting: (tx: Transaction, ownerId: string, max: number) => Promise<number> }> = {
+/** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
+type RecordQuota = Exclude<QuotaName, "events_per_calendar">;
+
+const COUNTERS: Record<RecordQuota, { field: string; countExisting: (tx: Transaction, ownerId: string, max: number) => Promise<number> }> = {
   calendars_per_agent: {
     field: "calendar_count",
     // Calendars have no creator field; the calendars the agent owns stand in for the ones it created.
@@ -70,10 +78,6 @@ const COUNTERS: Record<QuotaName, { field: string; countExisting: (tx: Transacti
     field: "live_credential_count",
     countExisting: async (tx, agentId, max) =>
       (await tx.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]], limit: max })).length,
-  },
-  events_per_calendar: {
-    field: "event_count",
-    countExisting: async (tx, calendarId, max) => (await tx.query(paths.events(calendarId), { limit: max })).length,
   },
   slugs_per_calendar: {
     field: "slug_count",
@@ -90,8 +94,8 @@ const COUNTERS: Record<QuotaName, { field: string; countExisting: (tx: Transacti
 /** The counters a new agent starts with: mint creates its first calendar and credential with it. */
 export const newAgentCounters = (): DocData => ({ calendar_count: 1, live_credential_count: 1 });
 
-/** The counters a new calendar starts with: its first slug, no events, no views. */
-export const newCalendarCounters = (): DocData => ({ slug_count: 1, event_count: 0, live_view_count: 0 });
+/** The counters a new calendar starts with: its first slug and no views (its event count is in its first shard). */
+export const newCalendarCounters = (): DocData => ({ slug_count: 1, live_view_count: 0 });
 
 /**
  * Takes one place of `quota` on `owner` (the agent or calendar document, read in this
@@ -101,7 +105,7 @@ export const newCalendarCounters = (): DocData => ({ slug_count: 1, event_count:
 export async function takeQuota(
   deps: Pick<Deps, "quotas">,
   tx: Transaction,
-  quota: QuotaName,
+  quota: RecordQuota,
   owner: StoredDoc<object>,
 ): Promise<DocData> {
   const limit = quotaLimits(deps)[quota];
@@ -113,7 +117,7 @@ export async function takeQuota(
 }
 
 /** Gives one place of `quota` back (a record was deleted or revoked): the counter update, if there is a counter. */
-export function releaseQuota(quota: QuotaName, owner: StoredDoc<object>): DocData {
+export function releaseQuota(quota: RecordQuota, owner: StoredDoc<object>): DocData {
   const { field } = COUNTERS[quota];
   const stored = (owner.data as DocData)[field];
   return typeof stored === "number" ? { [field]: Math.max(0, stored - 1) } : {};
@@ -134,3 +138,29 @@ const WHAT: Record<QuotaName, string> = {
 
 export const quotaExceeded = (quota: QuotaName, limit: number): ApiError =>
   new ApiError("quota_exceeded", WHAT[quota].replace("%d", limit.toLocaleString("en-US")), { quota, limit });
+
+/**
+ * The events a calendar holds, from its shards, and what an event write must add to its shard
+ * so the sum stays right: a calendar from before shards counts its events once (at most
+ * limit + 1 reads), and the first write stores that count.
+ */
+export async function eventUsage(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<{ used: number; seed: number }> {
+  const shards = await readShards(deps.store, calendarId);
+  if (shards) return { used: shards.reduce((sum, s) => sum + s.event_count, 0), seed: 0 };
+  const limit = quotaLimits(deps).events_per_calendar;
+  const existing = await (deps.store.outside ?? deps.store).query(paths.events(calendarId), { limit: limit + 1 });
+  return { used: existing.length, seed: existing.length };
+}
+
+/** Takes a place for one more event: the count to add to the drawn shard, or 403 quota_exceeded. */
+export async function takeEventQuota(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<number> {
+  const { used, seed } = await eventUsage(deps, calendarId);
+  const limit = quotaLimits(deps).events_per_calendar;
+  if (used >= limit) throw quotaExceeded("events_per_calendar", limit);
+  return seed + 1;
+}
+
+/** Gives an event's place back: the count to add to the drawn shard. */
+export async function releaseEventQuota(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<number> {
+  return (await eventUsage(deps, calendarId)).seed - 1;
+}

@@ -1,20 +1,73 @@
-import type { DocData, Transaction } from "../storage/port.js";
+/**
+ * Revisions: what a calendar shows changes with its settings and with its events, and a
+ * rendered response is cached under the revisions it was computed from (http/response-cache.ts).
+ *
+ * Settings changes are rare and bump the calendar record's own `revision`. Event writes are
+ * frequent and must not all queue on one document (Firestore sustains about one write per
+ * second per document, and a transaction that writes a document waits for every other
+ * transaction holding it), so each event write lands on one of SHARDS small documents,
+ * `calendars/{id}/shards/{n}`, chosen at random: a new revision token and its share of the
+ * calendar's event count. Concurrent writes to one calendar meet on a document only when they
+ * draw the same shard. A calendar's full revision is its own plus its shards'.
+ */
+import type { DocData, Store, Transaction } from "../storage/port.js";
+import type { Deps } from "./deps.js";
 import { randomString } from "./ids.js";
 import { paths } from "./paths.js";
 
-/**
- * A calendar's `revision` changes with every write that changes what the calendar shows (its
- * settings, events and layers), so a rendered response can be cached under the revisions it
- * was computed from. A random token rather than a counter: the write needs no read, so
- * concurrent event writes do not contend on the calendar document.
- */
-export const newRevision = (): string => randomString(12);
+export const SHARDS = 8;
 
-/** `also`: other fields of the calendar document written with the new revision (a quota counter). */
-export function touchCalendar(tx: Transaction, calendarId: string, also: DocData = {}): void {
-  tx.update(paths.calendar(calendarId), { ...also, revision: newRevision() });
+/** `calendars/{id}/shards/{n}`. A shard's count may go below zero: only the sum is the calendar's. */
+export interface ShardRecord {
+  revision: string;
+  event_count: number;
 }
 
-/** The cache key part of a set of calendars shown together (layer key, id and revision of each). */
-export const revisionsKey = (sources: Array<{ layer: string; calendar: { id: string; revision: string } }>): string =>
-  sources.map((s) => `${s.layer}:${s.calendar.id}:${s.calendar.revision}`).join(",");
+export const newRevision = (): string => randomString(12);
+
+/** The shard a calendar starts with, written with the calendar. */
+export const firstShard = (calendarId: string): { path: ReturnType<typeof paths.shard>; data: DocData } => ({
+  path: paths.shard(calendarId, 0),
+  data: { revision: newRevision(), event_count: 0 } satisfies ShardRecord,
+});
+
+export interface DrawnShard {
+  path: ReturnType<typeof paths.shard>;
+  count: number;
+}
+
+/** Draws the shard an event write lands on and reads it in the write's transaction (reads come first). */
+export async function drawShard(tx: Transaction, calendarId: string): Promise<DrawnShard> {
+  const path = paths.shard(calendarId, Math.floor(Math.random() * SHARDS));
+  const stored = await tx.get<ShardRecord>(path);
+  return { path, count: stored?.data.event_count ?? 0 };
+}
+
+/** Gives the shard a new revision and moves the calendar's event count by `delta`. */
+export function touchShard(tx: Transaction, shard: DrawnShard, delta = 0): void {
+  tx.set(shard.path, { revision: newRevision(), event_count: shard.count + delta } satisfies ShardRecord);
+}
+
+/**
+ * The shards of a calendar, read outside any transaction: reading every shard inside an event
+ * write would hold them all and queue the writes again. Null when the calendar has none
+ * (written before shards existed).
+ */
+export async function readShards(store: Store, calendarId: string): Promise<ShardRecord[] | null> {
+  const docs = await (store.outside ?? store).query<ShardRecord>(paths.shards(calendarId));
+  return docs.length > 0 ? docs.sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => d.data) : null;
+}
+
+/**
+ * The cache key part of a set of calendars shown together: layer key, id, the calendar's
+ * revision and its shards' revisions, for each. One query per calendar, all at once.
+ */
+export async function revisionsKey(
+  deps: Pick<Deps, "store">,
+  sources: Array<{ layer: string; calendar: { id: string; revision: string } }>,
+): Promise<string> {
+  const shards = await Promise.all(sources.map((s) => readShards(deps.store, s.calendar.id)));
+  return sources
+    .map((s, i) => `${s.layer}:${s.calendar.id}:${s.calendar.revision}.${(shards[i] ?? []).map((x) => x.revision).join(".")}`)
+    .join(",");
+}

@@ -141,6 +141,7 @@ export function inOneTransaction<T>(deps: Deps, operation: (deps: Deps) => Promi
 export function joinTransaction(store: Store, tx: Transaction): Store {
   return {
     singleProcess: store.singleProcess,
+    outside: store,
     get: (path) => tx.get(path),
     getAll: (paths) => tx.getAll(paths),
     query: (collection, spec) => tx.query(collection, spec),

@@ -88,7 +88,7 @@ export async function prepareCalendarPage(deps: Deps, calendar: CalendarRecord, 
   const settings = { timezone: calendar.timezone, views: calendar.views, defaultView: calendar.default_view, filter: null };
   const at = coordinates(deps, settings, query);
   return {
-    key: `page|c|${calendar.slug}|${revisionsKey(sources)}|${at.key}`,
+    key: `page|c|${calendar.slug}|${await revisionsKey(deps, sources)}|${at.key}`,
     load: async () => ({
       kind: "calendar",
       title: calendar.name,
@@ -120,7 +120,7 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
   const at = coordinates(deps, settings, query);
   return {
     // The calendar's revision covers its settings even when the filter leaves `main` out.
-    key: `page|v|${view.id}|${view.updated_at}|${calendar.revision}|${revisionsKey(sources)}|${at.key}`,
+    key: `page|v|${view.id}|${view.updated_at}|${calendar.revision}|${await revisionsKey(deps, sources)}|${at.key}`,
     load: async () => ({
       kind: "view",
       title: view.name,

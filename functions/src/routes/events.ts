@@ -135,7 +135,7 @@ export const eventRoutes = [
       // The page depends only on the sources' revisions and the query: the parsed one, field by
       // field (defaults applied), so every spelling of a query shares one entry.
       const canonical = [query.from, query.to, query.kind, query.category, query.layers, query.limit, query.cursor];
-      return deps.cache.json(`events|${revisionsKey(sources)}|${JSON.stringify(canonical)}`, async () => {
+      return deps.cache.json(`events|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`, async () => {
         const page = await listEvents(deps, sources, query);
         return {
           events: page.events.map(({ layer, event }) => presentEvent(event, withLayers ? layer : undefined)),
@@ -157,8 +157,8 @@ export const eventRoutes = [
     response: eventRecord,
     errors: [...WRITE_ERRORS, "quota_exceeded"],
     handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "event.write");
-      return presentEvent(await createEvent(deps, actor!, params.calendarId, body));
+      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "event.write");
+      return presentEvent(await createEvent(deps, actor!, calendar, body));
     },
   }),
   defineRoute({
@@ -190,8 +190,8 @@ export const eventRoutes = [
     response: eventRecord,
     errors: [...WRITE_ERRORS],
     handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "event.write");
-      return presentEvent(await updateEvent(deps, params.calendarId, params.eventId, body));
+      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "event.write");
+      return presentEvent(await updateEvent(deps, calendar, params.eventId, body));
     },
   }),
   defineRoute({
@@ -226,7 +226,7 @@ export const eventRoutes = [
       const sources = await eventSources(deps, calendar, actor);
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];
-      return deps.cache.json(`occurrences|${revisionsKey(sources)}|${JSON.stringify(canonical)}`, async () => {
+      return deps.cache.json(`occurrences|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`, async () => {
         const page = await listOccurrences(deps, sources, query);
         return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
       });

@@ -60,6 +60,11 @@ export interface Transaction<D extends string = DocPath, C extends string = Coll
 export interface Store<D extends string = DocPath, C extends string = CollectionPath> {
   /** True when one process owns the store (the SQLite file): whatever an earlier process left pending is dead. */
   readonly singleProcess?: boolean;
+  /**
+   * Inside a transaction joined by an operation (http/idempotency.ts), the store outside it:
+   * reads of committed state that take no part in the transaction (and hold nothing).
+   */
+  readonly outside?: Store<D, C>;
   get<T = DocData>(path: D): Promise<StoredDoc<T> | null>;
   getAll<T = DocData>(paths: D[]): Promise<Array<StoredDoc<T> | null>>;
   query<T = DocData>(collection: C, spec?: QuerySpec): Promise<StoredDoc<T>[]>;

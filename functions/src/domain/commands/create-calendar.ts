@@ -2,7 +2,7 @@ import type { Actor } from "../actor.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { newCalendarCounters } from "../quotas.js";
-import { newRevision } from "../revision.js";
+import { firstShard, newRevision } from "../revision.js";
 import { claimSlug } from "../slugs.js";
 import type { CalendarRecord, GrantRecord, Lens, MembershipRecord, Visibility } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
@@ -57,6 +57,8 @@ export async function createCalendarInTx(
   const membership: MembershipRecord = { calendar_id: id, grant_id: grant.id, role: "owner" };
   tx.create(paths.calendar(id), { ...calendar, ...newCalendarCounters() });
   tx.create(paths.slug(slug), { owner_id: id });
+  const shard = firstShard(id);
+  tx.create(shard.path, shard.data);
   tx.create(paths.grant(id, grant.id), { ...grant });
   tx.set(paths.membership(owner.agentId, id), { ...membership });
   return { calendar, grant };
