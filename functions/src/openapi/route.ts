@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { defineRoute, type AnyRoute } from "../http/route.js";
-import type { OpenApiDocument } from "./generate.js";
+import { PreparedJson } from "../http/response-cache.js";
 
 /**
  * GET /openapi.json, itself documented. The generator (and zod-to-openapi) is imported on the
- * first request and the document kept, so it costs nothing at cold start.
+ * first request and the document kept, serialized once, so it costs nothing at cold start
+ * and no serializing after.
  */
 export function openApiRoute(routes: AnyRoute[]): AnyRoute {
-  let document: Promise<OpenApiDocument> | undefined;
+  let document: Promise<PreparedJson> | undefined;
   const self: AnyRoute = defineRoute({
     method: "get",
     path: "/openapi.json",
@@ -19,6 +20,7 @@ export function openApiRoute(routes: AnyRoute[]): AnyRoute {
     handler: async ({ deps }) => {
       document ??= import("./generate.js")
         .then(({ generateOpenApiDocument }) => generateOpenApiDocument([...routes, self], deps.baseUrl))
+        .then((generated) => new PreparedJson(Buffer.from(JSON.stringify(generated))))
         .catch((err: unknown) => {
           document = undefined; // let the next request try again
           throw err;
