@@ -1,0 +1,124 @@
+/**
+ * A Store decorator that counts what requests cost the store: sequential round trips,
+ * documents read and written, transactions. For the benchmark (bench/round-trips.mjs) and
+ * tests; the apps never wrap their store in it.
+ *
+ * A round trip is a wave of calls that overlap: a call joins the current wave when it starts
+ * before any call of that wave has answered (`Promise.all` of two gets is one round trip), and
+ * starts a new wave otherwise (a read that waits for another is a second one). Inside a
+ * transaction each read wave counts the same way, and the commit is one more. On a remote
+ * store each wave waits for the network once, so the count is what latency multiplies.
+ * Documents read are the documents the store returned (a get of a missing one returns none).
+ */
+import type { DocData, DocPath, CollectionPath, QuerySpec, Store, StoredDoc, Transaction } from "./port.js";
+
+export interface StoreCounts {
+  /** Sequential waves of store calls, commits included. */
+  roundTrips: number;
+  documentsRead: number;
+  documentsWritten: number;
+  transactions: number;
+  /** Store calls, however they overlapped (a commit is one). */
+  calls: number;
+}
+
+const zero = (): StoreCounts => ({ roundTrips: 0, documentsRead: 0, documentsWritten: 0, transactions: 0, calls: 0 });
+
+export class CountingStore implements Store {
+  private counts = zero();
+  /** The current wave: closed once one of its calls has answered. */
+  private wave = { closed: true };
+
+  constructor(private readonly inner: Store) {}
+
+  get singleProcess(): boolean | undefined {
+    return this.inner.singleProcess;
+  }
+
+  /** The counts since the last `take` (or since the store was wrapped), and a fresh window. */
+  take(): StoreCounts {
+    const taken = this.counts;
+    this.counts = zero();
+    this.wave = { closed: true };
+    return taken;
+  }
+
+  /** Runs `fn` in a window of its own: its result and what it cost. Run one at a time. */
+  async measure<T>(fn: () => Promise<T>): Promise<{ result: T; counts: StoreCounts }> {
+    this.take();
+    const result = await fn();
+    return { result, counts: this.take() };
+  }
+
+  get<T = DocData>(path: DocPath): Promise<StoredDoc<T> | null> {
+    return this.call(() => this.inner.get<T>(path), (doc) => (doc ? 1 : 0));
+  }
+
+  getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
+    return this.call(() => this.inner.getAll<T>(paths), (docs) => docs.filter(Boolean).length);
+  }
+
+  query<T = DocData>(collection: CollectionPath, spec?: QuerySpec): Promise<StoredDoc<T>[]> {
+    return this.call(() => this.inner.query<T>(collection, spec), (docs) => docs.length);
+  }
+
+  async runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    let commit: (() => void) | undefined;
+    let written = 0;
+    try {
+      const result = await this.inner.runTransaction(async (tx) => {
+        commit?.(); // a retry: the attempt before has answered
+        this.counts.transactions++;
+        written = 0;
+        const value = await fn(this.countingTx(tx, () => written++));
+        this.counts.calls++;
+        commit = this.startCall();
+        return value;
+      });
+      this.counts.documentsWritten += written;
+      return result;
+    } finally {
+      commit?.();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private countingTx(tx: Transaction, wrote: () => void): Transaction {
+    return {
+      get: <T>(path: DocPath) => this.call(() => tx.get<T>(path), (doc) => (doc ? 1 : 0)),
+      getAll: <T>(paths: DocPath[]) => this.call(() => tx.getAll<T>(paths), (docs) => docs.filter(Boolean).length),
+      query: <T>(collection: CollectionPath, spec?: QuerySpec) => this.call(() => tx.query<T>(collection, spec), (docs) => docs.length),
+      create: (path, data) => (wrote(), tx.create(path, data)),
+      set: (path, data) => (wrote(), tx.set(path, data)),
+      update: (path, data) => (wrote(), tx.update(path, data)),
+      delete: (path) => (wrote(), tx.delete(path)),
+    };
+  }
+
+  /** Called synchronously when a store call starts; returns what to call once it has answered. */
+  private startCall(): () => void {
+    if (this.wave.closed) {
+      this.wave = { closed: false };
+      this.counts.roundTrips++;
+    }
+    const wave = this.wave;
+    return () => {
+      wave.closed = true;
+    };
+  }
+
+  private async call<R>(run: () => Promise<R>, documents: (result: R) => number): Promise<R> {
+    this.counts.calls++;
+    const answered = this.startCall();
+    try {
+      const result = await run();
+      this.counts.documentsRead += documents(result);
+      return result;
+    } finally {
+      answered();
+    }
+  }
+}

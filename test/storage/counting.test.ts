@@ -1,0 +1,104 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { paths } from "../../functions/src/domain/paths.js";
+import { CountingStore } from "../../functions/src/storage/counting.js";
+import type { Store } from "../../functions/src/storage/port.js";
+import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
+
+const a = paths.calendar("cal_a");
+const b = paths.calendar("cal_b");
+const c = paths.calendar("cal_c");
+const missing = paths.calendar("cal_none");
+
+/** The store answering each read after `ms`, as a remote one would (the order of answers is not the order of calls). */
+function slowed(inner: Store, ms: (path: string) => number): Store {
+  const later = async <T>(path: string, read: () => Promise<T>) => {
+    await sleep(ms(path));
+    return read();
+  };
+  return {
+    ...inner,
+    get: (path) => later(path, () => inner.get(path)),
+    getAll: (list) => later(list[0] ?? "", () => inner.getAll(list)),
+    query: (collection, spec) => later(collection, () => inner.query(collection, spec)),
+    runTransaction: (fn) => inner.runTransaction(fn),
+    close: () => inner.close(),
+  };
+}
+
+describe("CountingStore", () => {
+  let base: SqliteStore;
+  let store: CountingStore;
+
+  beforeEach(async () => {
+    base = new SqliteStore(":memory:");
+    await base.runTransaction(async (tx) => {
+      for (const path of [a, b, c]) tx.set(path, { name: path });
+      for (let n = 0; n < 3; n++) tx.set(paths.event("cal_a", `evt_${n}`), { n });
+    });
+    store = new CountingStore(base);
+  });
+  afterEach(() => base.close());
+
+  it("counts reads that wait for each other as one round trip each", async () => {
+    const { counts } = await store.measure(async () => {
+      await store.get(a);
+      await store.get(b);
+      await store.get(missing);
+    });
+    expect(counts).toMatchObject({ roundTrips: 3, documentsRead: 2, calls: 3, transactions: 0 });
+  });
+
+  it("counts overlapping reads as one round trip, and every document they return", async () => {
+    const { counts } = await store.measure(() =>
+      Promise.all([store.get(a), store.getAll([b, c, missing]), store.query(paths.events("cal_a"))]),
+    );
+    expect(counts).toMatchObject({ roundTrips: 1, documentsRead: 6, calls: 3 });
+  });
+
+  it("counts each read wave of a transaction and its commit, and the documents written", async () => {
+    const { counts } = await store.measure(() =>
+      store.runTransaction(async (tx) => {
+        await Promise.all([tx.get(a), tx.get(b)]);
+        await tx.query(paths.events("cal_a"), { limit: 2 });
+        tx.set(c, { name: "c2" });
+        tx.delete(paths.event("cal_a", "evt_0"));
+      }),
+    );
+    expect(counts).toEqual({ roundTrips: 3, documentsRead: 4, documentsWritten: 2, transactions: 1, calls: 4 });
+  });
+
+  it("counts a failed transaction's reads and no writes", async () => {
+    const { counts } = await store.measure(async () => {
+      await expect(
+        store.runTransaction(async (tx) => {
+          await tx.get(a);
+          tx.set(b, { name: "never" });
+          throw new Error("refused");
+        }),
+      ).rejects.toThrow("refused");
+    });
+    expect(counts).toEqual({ roundTrips: 1, documentsRead: 1, documentsWritten: 0, transactions: 1, calls: 1 });
+  });
+
+  it("starts a new window at every take", async () => {
+    await store.get(a);
+    expect(store.take().roundTrips).toBe(1);
+    expect(store.take()).toEqual({ roundTrips: 0, documentsRead: 0, documentsWritten: 0, transactions: 0, calls: 0 });
+  });
+
+  it("with latency: a read that starts once an overlapping one has answered is a new round trip", async () => {
+    // a answers first; b is still out when the read that needed a starts.
+    const remote = new CountingStore(slowed(base, (path) => (path === b ? 30 : 1)));
+    const { counts } = await remote.measure(() =>
+      Promise.all([
+        (async () => {
+          await remote.get(a);
+          await remote.get(c);
+        })(),
+        remote.get(b),
+      ]),
+    );
+    expect(counts).toMatchObject({ roundTrips: 2, documentsRead: 3 });
+  });
+});
