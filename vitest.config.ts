@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // test/.artifacts holds what tests write (screenshots) and scratch files: never tests.
+    exclude: ["**/node_modules/**", "test/.artifacts/**"],
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,
