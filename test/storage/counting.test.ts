@@ -81,6 +81,14 @@ describe("CountingStore", () => {
     expect(counts).toEqual({ roundTrips: 1, documentsRead: 1, documentsWritten: 0, transactions: 1, calls: 1 });
   });
 
+  it("counts no round trip for a getAll of nothing (no call goes out)", async () => {
+    const { counts } = await store.measure(async () => {
+      await store.getAll([]);
+      await store.runTransaction((tx) => tx.getAll([]));
+    });
+    expect(counts).toMatchObject({ roundTrips: 1, calls: 1, transactions: 1 }); // the commit
+  });
+
   it("starts a new window at every take", async () => {
     await store.get(a);
     expect(store.take().roundTrips).toBe(1);

@@ -55,6 +55,7 @@ export class CountingStore implements Store {
   }
 
   getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
+    if (paths.length === 0) return this.inner.getAll<T>(paths); // no call goes out (Firestore's adapter answers [] itself)
     return this.call(() => this.inner.getAll<T>(paths), (docs) => docs.filter(Boolean).length);
   }
 
@@ -89,7 +90,8 @@ export class CountingStore implements Store {
   private countingTx(tx: Transaction, wrote: () => void): Transaction {
     return {
       get: <T>(path: DocPath) => this.call(() => tx.get<T>(path), (doc) => (doc ? 1 : 0)),
-      getAll: <T>(paths: DocPath[]) => this.call(() => tx.getAll<T>(paths), (docs) => docs.filter(Boolean).length),
+      getAll: <T>(paths: DocPath[]) =>
+        paths.length === 0 ? tx.getAll<T>(paths) : this.call(() => tx.getAll<T>(paths), (docs) => docs.filter(Boolean).length),
       query: <T>(collection: CollectionPath, spec?: QuerySpec) => this.call(() => tx.query<T>(collection, spec), (docs) => docs.length),
       create: (path, data) => (wrote(), tx.create(path, data)),
       set: (path, data) => (wrote(), tx.set(path, data)),
