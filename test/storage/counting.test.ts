@@ -56,6 +56,15 @@ describe("CountingStore", () => {
     expect(counts).toMatchObject({ roundTrips: 1, documentsRead: 6, calls: 3 });
   });
 
+  it("counts a call started some microtasks later in the same turn as overlapping, as on a remote store", async () => {
+    const later = async () => {
+      for (let i = 0; i < 5; i++) await null;
+      return store.get(b);
+    };
+    const { counts } = await store.measure(() => Promise.all([store.get(a), later()]));
+    expect(counts).toMatchObject({ roundTrips: 1, documentsRead: 2 });
+  });
+
   it("counts each read wave of a transaction and its commit, and the documents written", async () => {
     const { counts } = await store.measure(() =>
       store.runTransaction(async (tx) => {

@@ -8,8 +8,13 @@
  * starts a new wave otherwise (a read that waits for another is a second one). Inside a
  * transaction each read wave counts the same way, and the commit is one more. On a remote
  * store each wave waits for the network once, so the count is what latency multiplies.
+ * Answers are handed on one event-loop turn later, as a remote store's would arrive: calls
+ * started in the same turn overlap, whatever microtask each starts in, even on a store that
+ * answers at once (SQLite).
  * Documents read are the documents the store returned (a get of a missing one returns none).
  */
+// From node:timers, not the globals: fake timers in a test must not hold the answers back.
+import { setImmediate } from "node:timers";
 import type { DocData, DocPath, CollectionPath, QuerySpec, Store, StoredDoc, Transaction } from "./port.js";
 
 export interface StoreCounts {
@@ -117,6 +122,7 @@ export class CountingStore implements Store {
     const answered = this.startCall();
     try {
       const result = await run();
+      await new Promise((arrive) => setImmediate(arrive));
       this.counts.documentsRead += documents(result);
       return result;
     } finally {
