@@ -76,7 +76,8 @@ const tail = () => output.split("\n").slice(-40).join("\n");
 /** Resolves once the hold script reports the emulators ready; rejects if the CLI exits first. */
 async function waitForReady(limitMs: number): Promise<void> {
   const started = Date.now();
-  let code: number | null | "running" = "running";
+  // Widened: TypeScript does not see the callback below assign it, and would narrow it to "running".
+  let code = "running" as number | null | "running";
   void exited!.then((c) => (code = c));
   while (!existsSync(join(signalDir, "ready"))) {
     if (code !== "running") throw new Error(`firebase emulators:exec exited (${code}) before the emulators were ready:\n${tail()}`);
@@ -123,7 +124,7 @@ afterAll(async () => {
     const stopped = await Promise.race([exited!.then(() => true), new Promise((r) => setTimeout(() => r(false), 60_000))]);
     if (!stopped && emulators.pid) process.kill(-emulators.pid, "SIGTERM");
   }
-  await firestore?.stop();
+  firestore?.stop();
   if (signalDir) rmSync(signalDir, { recursive: true, force: true });
   if (configFile) rmSync(configFile, { force: true });
 }, 90_000);

@@ -33,9 +33,9 @@ beforeAll(() => {
   process.env.GCLOUD_PROJECT = `demo-almanac-entry-${Date.now().toString(36)}`;
   process.env.PUBLIC_BASE_URL = "https://almanac.test";
 });
-afterAll(async () => {
+afterAll(() => {
   process.env = saved;
-  await firestore?.stop();
+  firestore?.stop();
 });
 
 describe("the deployed entry point (functions/src/index.ts)", () => {

@@ -52,7 +52,8 @@ function parse(text: string) {
   const events = Object.values(data).filter((c): c is VEvent => c?.type === "VEVENT");
   const byName = (name: string) => {
     const found = events.find((e) => e.summary === name);
-    if (!found) throw new Error(`no event ${name} in feed: ${events.map((e) => e.summary).join(", ")}`);
+    const names = events.map((e) => (typeof e.summary === "string" ? e.summary : e.summary.val));
+    if (!found) throw new Error(`no event ${name} in feed: ${names.join(", ")}`);
     return found;
   };
   return { data, events, byName };

@@ -42,6 +42,7 @@ export function executableMarkup(markup: string): string[] {
     for (const { name, value } of tag.attrs) {
       if (name.startsWith("on")) found.push(`<${tag.name} ${name}=…>`);
       // Browsers drop tabs, newlines and leading spaces and C0 controls before reading a scheme.
+      // eslint-disable-next-line no-control-regex -- the C0 controls are what it strips
       const url = value.replace(/[\u0000-\u0020]/g, "").toLowerCase();
       if (URL_ATTRS.has(name) && /^(javascript|vbscript|data):/.test(url) && !/^data:image\/(png|gif|jpeg|webp);/.test(url)) found.push(`<${tag.name} ${name}="${value}">`);
       if (name === "style") found.push(`<${tag.name} style>`);

@@ -40,7 +40,7 @@ export async function claimSlug(
   const candidates = [first, ...Array.from({ length: SUGGESTIONS + 2 }, () => withSuffix(opts.requested ?? base))];
   const slugPath = collection === "slugs" ? paths.slug : paths.viewSlug;
   const docs = await tx.getAll<SlugOwner>(candidates.map(slugPath));
-  const isFree = (i: number) => !docs[i] || docs[i]!.data.owner_id === opts.ownerId;
+  const isFree = (i: number) => !docs[i] || docs[i].data.owner_id === opts.ownerId;
   if (isFree(0)) return first;
   const free = candidates.filter((_, i) => i > 0 && isFree(i));
   if (opts.requested === undefined && free.length > 0) return free[0];

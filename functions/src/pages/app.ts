@@ -144,7 +144,7 @@ const tooManyRequests: PageLimitAnswer = (req, res, message) => {
 
 /** DECISIONS section 12: a query value over 1,000 characters is 400, before any page or feed is looked up. */
 const refuseLongQueries: RequestHandler = (req, res, next) => {
-  if (overlongQueryParam(req.query as Record<string, unknown>) === null) return next();
+  if (overlongQueryParam(req.query) === null) return next();
   if (!req.path.endsWith(".ics")) return badAddress(req, res);
   res.setHeader("Cache-Control", "no-store");
   res.status(400).type("text/plain; charset=utf-8").send("This feed address has a query value over 1,000 characters; remove it.\n");

@@ -36,7 +36,7 @@ md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
-const defaultImage = md.renderer.rules.image!;
+const defaultImage = md.renderer.rules.image;
 md.renderer.rules.image = (tokens, idx, options, env, self) => {
   tokens[idx].attrSet("referrerpolicy", "no-referrer");
   tokens[idx].attrSet("loading", "lazy");

@@ -106,7 +106,7 @@ export function instantFormatter(zone: string, from: string, to: string): Instan
   const days = Math.max(0, lastDay - firstDay + 1);
   const prefix: string[] = [];
   const suffix: Array<string | null> = [];
-  const made: Array<Map<string, string> | undefined> = new Array(days);
+  const made: Array<Map<string, string> | undefined> = new Array<Map<string, string> | undefined>(days);
   for (let i = 0; i < days; i++) {
     const dayNo = firstDay + i;
     const near = transitions.some((tr) => tr.at >= (dayNo - 1) * DAY && tr.at <= (dayNo + 2) * DAY);
