@@ -1,13 +1,16 @@
 /**
- * Reads a GET can start before it knows who is asking: the documents its path names (the
- * calendar, the event), fetched in one call alongside the token's, so that requireCalendar
- * and getEvent find them loaded and the caller's membership is the request's second round
- * trip, not its third. Nothing changes in what is decided or shown: a prefetched record
- * reaches a handler only through the read it would have made anyway, in the same order,
- * after the same policy. Writes are not prefetched: their reads belong to their transaction.
+ * The reads of one GET, so that reads which do not depend on each other overlap:
+ * - the documents the route's path names (the calendar, the event) are fetched in one call
+ *   alongside the token's, so requireCalendar and getEvent find them loaded and the caller's
+ *   membership is the request's second round trip, not its third;
+ * - every read is made once per request: one started early (requireCalendar's `alongside`,
+ *   while the caller's role is read) is found by whoever asks for the same later.
+ * Nothing changes in what is decided or shown: a record reaches a handler only through the
+ * read it would have made anyway, in the same order, after the same policy. Only GETs: a
+ * write's reads belong to its transaction.
  */
 import { paths } from "../domain/paths.js";
-import type { DocPath, Store, StoredDoc } from "../storage/port.js";
+import type { DocPath, Store } from "../storage/port.js";
 
 /** The documents a route's path parameters name. */
 const NAMED_BY_PARAMS: Array<(p: Record<string, unknown>) => DocPath | null> = [
@@ -23,24 +26,30 @@ export function documentsNamedBy(params: Record<string, unknown>): DocPath[] {
   }
 }
 
-/** `store` with `docs` already on their way: the first get of each finds it; every other read goes to the store. */
-export function withPrefetched(store: Store, docs: DocPath[]): Store {
-  if (docs.length === 0) return store;
-  const loaded = store.getAll(docs);
-  // A request refused before it reads them (401) leaves them unread; whoever reads one sees its error.
-  loaded.catch(() => {});
-  const waiting = new Map<string, number>(docs.map((path, i) => [path, i]));
+/** `store` for one GET: `prefetch` on its way at once, and each read made once. */
+export function requestReads(store: Store, prefetch: DocPath[]): Store {
+  const made = new Map<string, Promise<unknown>>();
+  /** The read's answer: the first ask makes it, later asks share it. */
+  const once = <R>(key: string, read: () => Promise<R>): Promise<R> => {
+    let answer = made.get(key) as Promise<R> | undefined;
+    if (!answer) {
+      made.set(key, (answer = read()));
+      // A read nobody awaits (the request was refused first) must not be an unhandled rejection;
+      // whoever awaits it sees its error.
+      answer.catch(() => {});
+    }
+    return answer;
+  };
+  if (prefetch.length > 0) {
+    const loaded = once(`getAll ${prefetch.join(" ")}`, () => store.getAll(prefetch));
+    prefetch.forEach((path, i) => once(`get ${path}`, () => loaded.then((docs) => docs[i])));
+  }
   return {
     singleProcess: store.singleProcess,
     outside: store.outside,
-    get<T>(path: DocPath): Promise<StoredDoc<T> | null> {
-      const index = waiting.get(path);
-      if (index === undefined) return store.get<T>(path);
-      waiting.delete(path);
-      return loaded.then((docs) => docs[index] as StoredDoc<T> | null);
-    },
-    getAll: (list) => store.getAll(list),
-    query: (collection, spec) => store.query(collection, spec),
+    get: (path) => once(`get ${path}`, () => store.get(path)),
+    getAll: (list) => once(`getAll ${list.join(" ")}`, () => store.getAll(list)),
+    query: (collection, spec) => once(`query ${collection} ${JSON.stringify(spec ?? {})}`, () => store.query(collection, spec)),
     runTransaction: (fn) => store.runTransaction(fn),
     close: () => store.close(),
   };

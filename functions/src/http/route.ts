@@ -6,7 +6,7 @@ import type { Scope } from "../domain/types.js";
 import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "./errors.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
-import { documentsNamedBy, withPrefetched } from "./prefetch.js";
+import { documentsNamedBy, requestReads } from "./prefetch.js";
 import { PreparedJson } from "./response-cache.js";
 import { parseInput, parsePathParams } from "./validate.js";
 
@@ -67,10 +67,10 @@ export function mountRoutes(router: Router, deps: Deps, routes: AnyRoute[]): voi
 async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response): Promise<void> {
   res.locals.route = route; // the operation answering, for the response check of the tests
   const header = req.get("authorization");
-  // A GET starts reading the documents its path names while the token is checked
-  // (http/prefetch.ts), unless it is sure to be refused for want of a token.
-  const prefetch = route.method === "get" && (Boolean(header) || route.auth !== "required");
-  const reads = prefetch ? { ...deps, store: withPrefetched(deps.store, documentsNamedBy(req.params)) } : deps;
+  // A GET makes each read once and starts reading the documents its path names while the
+  // token is checked (http/prefetch.ts), unless it is sure to be refused for want of a token.
+  const prefetch = Boolean(header) || route.auth !== "required" ? documentsNamedBy(req.params) : [];
+  const reads = route.method === "get" ? { ...deps, store: requestReads(deps.store, prefetch) } : deps;
   const actor = route.auth === "none" ? null : await authenticate(reads, header);
   if (route.auth === "required" && !actor) throw errors.unauthorized();
   if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);

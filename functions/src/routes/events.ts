@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events.js";
 import { requireCalendar } from "../domain/queries/access.js";
-import { getEvent, listEvents, listOccurrences, MAX_OCCURRENCE_DAYS } from "../domain/queries/events.js";
+import { getEvent, listEvents, listOccurrences, MAX_OCCURRENCE_DAYS, startSourceReads } from "../domain/queries/events.js";
 import { eventSources } from "../domain/queries/sources.js";
 import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isInputDate, isValidDate } from "../domain/recurrence/index.js";
@@ -129,8 +129,8 @@ export const eventRoutes = [
     response: z.object({ events: z.array(eventRecord), next_cursor: z.string().nullable() }),
     errors: [...READ_ERRORS],
     handler: async ({ deps, actor, params, query }) => {
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
       const withLayers = query.layers === "all";
+      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) => startSourceReads(deps, c, withLayers));
       const sources = withLayers ? await eventSources(deps, calendar, actor) : [{ layer: "main", calendar }];
       // The page depends only on the sources' revisions and the query: the parsed one, field by
       // field (defaults applied), so every spelling of a query shares one entry.
@@ -222,7 +222,7 @@ export const eventRoutes = [
     response: z.object({ occurrences: z.array(occurrenceRecord), next_cursor: z.string().nullable() }),
     errors: [...READ_ERRORS],
     handler: async ({ deps, actor, params, query }) => {
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
+      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) => startSourceReads(deps, c, true));
       const sources = await eventSources(deps, calendar, actor);
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];

@@ -11,8 +11,9 @@ import type { Deps } from "../deps.js";
 import { instantFormatter, type InstantFormatter } from "../events/instants.js";
 import { paths } from "../paths.js";
 import { MinHeap } from "../heap.js";
+import { readShards } from "../revision.js";
 import { addDays, countOccurrences, daysBetween, dayNumber, expandRecurrence, firstOccurrenceOnOrAfter, isValidDate, occursBetween, recurError, todayIn } from "../recurrence/index.js";
-import type { CalendarRecord, EventKind, EventRecord, Occurrence, Recur } from "../types.js";
+import type { CalendarRecord, EventKind, EventRecord, LayerRecord, Occurrence, Recur } from "../types.js";
 import type { EventSource } from "./sources.js";
 
 /** An event together with the layer it was read through (`main` for the calendar's own). */
@@ -38,6 +39,21 @@ export const defaultStartsOf = (event: Pick<EventRecord, "created_at">, calendar
 export async function loadSourceEvents(deps: Deps, sources: EventSource[]): Promise<Array<EventSource & { events: EventRecord[] }>> {
   const lists = await Promise.all(sources.map((s) => deps.store.query<EventRecord>(paths.events(s.calendar.id))));
   return sources.map((s, i) => ({ ...s, events: lists[i].map((d) => d.data) }));
+}
+
+/**
+ * Starts the reads a cached answer over a calendar's events is keyed by: the calendar's
+ * revisions and, with layers, its layer links and their calendars' revisions. None depends on
+ * who asks, so a route runs this as requireCalendar's `alongside`, overlapping the caller's
+ * role; the route's own reads of the same find them made (http/prefetch.ts).
+ */
+export async function startSourceReads(deps: Deps, calendar: CalendarRecord, withLayers: boolean): Promise<void> {
+  const own = readShards(deps.store, calendar.id);
+  if (withLayers) {
+    const links = await deps.store.query<LayerRecord>(paths.layers(calendar.id));
+    await Promise.all(links.map((l) => readShards(deps.store, l.data.calendar_id)));
+  }
+  await own;
 }
 
 /** One event of the calendar; an id under another calendar is 404. */
