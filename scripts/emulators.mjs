@@ -24,7 +24,11 @@ const firestorePort = emulators.firestore?.port ?? 8080;
 
 execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 
-const env = { ...process.env, NO_UPDATE_NOTIFIER: "1", PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${hostingPort}` };
+const env = {
+  ...process.env,
+  NO_UPDATE_NOTIFIER: "1",
+  PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${hostingPort}`,
+};
 let standIn;
 if (realFirestore) {
   // The functions emulator points the functions at the Firestore emulator it starts.
@@ -35,7 +39,9 @@ if (realFirestore) {
   try {
     await standIn.start(firestorePort);
   } catch (err) {
-    console.error(`Could not start the Firestore stand-in on port ${firestorePort} (${err.message}); free the port or change emulators.firestore.port in firebase.json.`);
+    console.error(
+      `Could not start the Firestore stand-in on port ${firestorePort} (${err.message}); free the port or change emulators.firestore.port in firebase.json.`,
+    );
     process.exit(1);
   }
   env.FIRESTORE_EMULATOR_HOST = `127.0.0.1:${firestorePort}`;
@@ -44,11 +50,15 @@ if (realFirestore) {
 
 const only = realFirestore ? "functions,hosting,auth,firestore" : "functions,hosting,auth";
 console.log(`Starting the ${only} emulators; open http://127.0.0.1:${hostingPort} (API under /v1)`);
-const firebase = spawn(join(ROOT, "node_modules/.bin/firebase"), ["emulators:start", "--only", only, "--project", PROJECT, ...passOn], {
-  cwd: ROOT,
-  env,
-  stdio: "inherit",
-});
+const firebase = spawn(
+  join(ROOT, "node_modules/.bin/firebase"),
+  ["emulators:start", "--only", only, "--project", PROJECT, ...passOn],
+  {
+    cwd: ROOT,
+    env,
+    stdio: "inherit",
+  },
+);
 
 // Ctrl-C reaches the CLI through the terminal's process group; a plain kill is passed on.
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => firebase.kill(signal));

@@ -47,10 +47,21 @@ function deriveLock() {
   try {
     const manifest = readJson(join(FUNCTIONS, "package.json"));
     writeFileSync(join(dir, "package.json"), JSON.stringify(manifest, null, 2));
-    writeFileSync(join(dir, "package-lock.json"), JSON.stringify(seedLock(readJson(join(ROOT, "package-lock.json")), manifest), null, 2));
+    writeFileSync(
+      join(dir, "package-lock.json"),
+      JSON.stringify(seedLock(readJson(join(ROOT, "package-lock.json")), manifest), null, 2),
+    );
     execFileSync(
       "npm",
-      ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--engine-strict=false"],
+      [
+        "install",
+        "--package-lock-only",
+        "--ignore-scripts",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--engine-strict=false",
+      ],
       { cwd: dir, stdio: ["ignore", "ignore", "inherit"] },
     );
     return readFileSync(join(dir, "package-lock.json"), "utf8");
@@ -93,7 +104,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.argv.includes("--check")) {
     const problems = lockProblems();
     if (problems.length > 0) {
-      console.error(`functions/package-lock.json is out of date:\n- ${problems.join("\n- ")}\nRun: npm run lock:functions`);
+      console.error(
+        `functions/package-lock.json is out of date:\n- ${problems.join("\n- ")}\nRun: npm run lock:functions`,
+      );
       process.exit(1);
     }
     console.log("functions/package-lock.json matches functions/package.json and the root lockfile");

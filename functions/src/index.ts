@@ -15,13 +15,34 @@ import type { Deps, LogFields } from "./domain/deps.js";
  * else these defaults (docs/deploy.md). `FUNCTION_REGION` and other `FUNCTION_*`,
  * `K_*`, `GCLOUD_*` names are reserved by the runtime and cannot be set.
  */
-const region = defineString("ALMANAC_REGION", { default: "us-central1", description: "Cloud Functions region of api and pages" });
-const memoryMiB = defineInt("ALMANAC_MEMORY_MIB", { default: 512, description: "memory per instance, MiB (128, 256, 512, 1024, 2048, 4096, ...)" });
-const cpu = defineInt("ALMANAC_CPU", { default: 1, description: "vCPUs per instance; at least 1 for a concurrency above 1" });
-const concurrency = defineInt("ALMANAC_CONCURRENCY", { default: 80, description: "requests one instance serves at once" });
-const timeoutSeconds = defineInt("ALMANAC_TIMEOUT_SECONDS", { default: 60, description: "longest a request may run, seconds" });
-const minInstances = defineInt("ALMANAC_MIN_INSTANCES", { default: 0, description: "instances kept warm (billed while idle)" });
-const maxInstances = defineInt("ALMANAC_MAX_INSTANCES", { default: 20, description: "upper bound on instances (bounds cost and Firestore load)" });
+const region = defineString("ALMANAC_REGION", {
+  default: "us-central1",
+  description: "Cloud Functions region of api and pages",
+});
+const memoryMiB = defineInt("ALMANAC_MEMORY_MIB", {
+  default: 512,
+  description: "memory per instance, MiB (128, 256, 512, 1024, 2048, 4096, ...)",
+});
+const cpu = defineInt("ALMANAC_CPU", {
+  default: 1,
+  description: "vCPUs per instance; at least 1 for a concurrency above 1",
+});
+const concurrency = defineInt("ALMANAC_CONCURRENCY", {
+  default: 80,
+  description: "requests one instance serves at once",
+});
+const timeoutSeconds = defineInt("ALMANAC_TIMEOUT_SECONDS", {
+  default: 60,
+  description: "longest a request may run, seconds",
+});
+const minInstances = defineInt("ALMANAC_MIN_INSTANCES", {
+  default: 0,
+  description: "instances kept warm (billed while idle)",
+});
+const maxInstances = defineInt("ALMANAC_MAX_INSTANCES", {
+  default: 20,
+  description: "upper bound on instances (bounds cost and Firestore load)",
+});
 
 export const FUNCTION_OPTIONS: HttpsOptions = {
   region,
@@ -77,7 +98,9 @@ function lazyApp(build: () => Promise<Express>, answerUnavailable: (res: Respons
     try {
       handler = await app();
     } catch (err) {
-      cloudLog(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
+      cloudLog(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, {
+        severity: "ERROR",
+      });
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Retry-After", "1");
       // The cause is shown only in the emulator (a developer's machine), never when deployed.
@@ -106,6 +129,9 @@ export const pages = lazyApp(
     return createPagesApp(await productionDeps(), { behindProxy: true });
   },
   (res, detail) => {
-    res.status(503).type("text/plain; charset=utf-8").send(`The calendar service could not start. Reload in a moment.\n${detail ? `\n${detail}\n` : ""}`);
+    res
+      .status(503)
+      .type("text/plain; charset=utf-8")
+      .send(`The calendar service could not start. Reload in a moment.\n${detail ? `\n${detail}\n` : ""}`);
   },
 );

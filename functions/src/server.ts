@@ -39,9 +39,16 @@ export interface ServerTimeouts {
  * A slow or stalled client cannot hold a socket for minutes (issue 9; Node's defaults are
  * 60 s for headers and 300 s for a request). Bodies are at most 64 KiB, so 30 s is generous.
  */
-export const SERVER_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
+export const SERVER_TIMEOUTS: ServerTimeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  checkIntervalMs: 1_000,
+};
 
-export async function startLocalServer(options: LocalServerOptions): Promise<{ server: Server; deps: Deps; close: () => Promise<void> }> {
+export async function startLocalServer(
+  options: LocalServerOptions,
+): Promise<{ server: Server; deps: Deps; close: () => Promise<void> }> {
   const store = await openSqliteStore(resolve(options.dataDir, "almanac.sqlite"));
   const deps: Deps = {
     store,
@@ -54,7 +61,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
   const api = createApiApp(deps);
   const pages = createPagesApp(deps);
   // Everything else: the static files of hosting/ (llms.txt, docs/*.md), as Firebase Hosting serves them.
-  const hosting = express().disable("x-powered-by").use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
+  const hosting = express()
+    .disable("x-powered-by")
+    .use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
   // Each app answers its own 404s; requests are dispatched by path, as Hosting rewrites do.
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const server = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, (req, res) => {
@@ -75,7 +84,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<{ s
 }
 
 const HOSTING_DIR = fileURLToPath(new URL("../../hosting", import.meta.url));
-const TEXT_TYPES: Record<string, string> = { ".md": "text/markdown; charset=utf-8", ".txt": "text/plain; charset=utf-8" };
+const TEXT_TYPES: Record<string, string> = {
+  ".md": "text/markdown; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+};
 const setTextType = (res: ServerResponse, path: string): void => {
   const type = TEXT_TYPES[extname(path)];
   if (type) res.setHeader("Content-Type", type);

@@ -21,7 +21,15 @@ import { grantRole, laterCredential, newCalendar } from "../helpers/sharing.js";
 
 type Auth = { Authorization: string };
 type Caller = "owner" | "writer" | "reader" | "pending" | "stranger" | "anonymous" | "owner-without-grants-scope";
-const CALLERS: Caller[] = ["owner", "writer", "reader", "pending", "stranger", "anonymous", "owner-without-grants-scope"];
+const CALLERS: Caller[] = [
+  "owner",
+  "writer",
+  "reader",
+  "pending",
+  "stranger",
+  "anonymous",
+  "owner-without-grants-scope",
+];
 const VISIBILITIES: Visibility[] = ["private", "unlisted", "public"];
 const ROLE_OF: Record<Caller, Role | null> = {
   owner: "owner",
@@ -84,7 +92,12 @@ let counter = 0;
 const unique = (prefix: string) => `${prefix}${++counter}`;
 
 async function seedAgent(w: World): Promise<AgentRecord> {
-  const agent: AgentRecord = { id: newId("agt"), name: unique("Dummy "), created_at: w.t.clock().toISOString(), owner_user_id: null };
+  const agent: AgentRecord = {
+    id: newId("agt"),
+    name: unique("Dummy "),
+    created_at: w.t.clock().toISOString(),
+    owner_user_id: null,
+  };
   await w.t.deps.store.runTransaction(async (tx) => tx.create(paths.agent(agent.id), { ...agent }));
   return agent;
 }
@@ -123,10 +136,12 @@ const freshView = async (w: World, calId: string) =>
   (await ok(post(w.t, `/v1/calendars/${calId}/views`, owner(w)).send({ name: unique("View ") }))).body.id as string;
 const freshLayer = async (w: World, calId: string) => {
   const target = await newCalendar(w.t, w.agents.owner, { name: unique("Layer ") });
-  return (await ok(post(w.t, `/v1/calendars/${calId}/layers`, owner(w)).send({ calendar_id: target.id, key: unique("k") }))).body
-    .id as string;
+  return (
+    await ok(post(w.t, `/v1/calendars/${calId}/layers`, owner(w)).send({ calendar_id: target.id, key: unique("k") }))
+  ).body.id as string;
 };
-const freshGrant = async (w: World, calId: string) => (await grantRole(w.t, owner(w), calId, (await seedAgent(w)).id, "reader")).id;
+const freshGrant = async (w: World, calId: string) =>
+  (await grantRole(w.t, owner(w), calId, (await seedAgent(w)).id, "reader")).id;
 const freshRequest = async (w: World, calId: string) => seedRequest(w, calId, await seedAgent(w));
 
 async function fixture(w: World, visibility: Visibility): Promise<Fixture> {
@@ -179,7 +194,10 @@ const ROWS: Record<string, Row> = {
 
   // Events
   "GET /v1/calendars/{calendarId}/events": { access: "read", cell: async () => ({ query: "layers=all" }) },
-  "POST /v1/calendars/{calendarId}/events": { access: "writer", cell: async () => ({ body: { name: unique("Posted ") } }) },
+  "POST /v1/calendars/{calendarId}/events": {
+    access: "writer",
+    cell: async () => ({ body: { name: unique("Posted ") } }),
+  },
   "GET /v1/calendars/{calendarId}/events/{eventId}": {
     access: "read",
     cell: async (_w, cal) => ({ params: { eventId: onCal(cal).eventId } }),
@@ -195,7 +213,10 @@ const ROWS: Record<string, Row> = {
     cell: async (w, cal) => ({ params: { eventId: await freshEvent(w, onCal(cal).id) } }),
     wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId } }),
   },
-  "GET /v1/calendars/{calendarId}/occurrences": { access: "read", cell: async () => ({ query: "from=2026-11-01&to=2026-12-31" }) },
+  "GET /v1/calendars/{calendarId}/occurrences": {
+    access: "read",
+    cell: async () => ({ query: "from=2026-11-01&to=2026-12-31" }),
+  },
 
   // Grants
   "GET /v1/calendars/{calendarId}/grants": { access: "owner", scope: "grants:manage", cell: async () => ({}) },
@@ -221,13 +242,19 @@ const ROWS: Record<string, Row> = {
   "POST /v1/calendars/{calendarId}/access-requests/{requestId}": {
     access: "owner",
     scope: "grants:manage",
-    cell: async (w, cal) => ({ params: { requestId: await freshRequest(w, onCal(cal).id) }, body: { resolution: "deny" } }),
+    cell: async (w, cal) => ({
+      params: { requestId: await freshRequest(w, onCal(cal).id) },
+      body: { resolution: "deny" },
+    }),
     wrongParent: (w) => ({ params: { requestId: w.elsewhere.requestId }, body: { resolution: "deny" } }),
   },
 
   // Share views
   "GET /v1/calendars/{calendarId}/views": { access: "owner", cell: async () => ({}) },
-  "POST /v1/calendars/{calendarId}/views": { access: "owner", cell: async () => ({ body: { name: unique("Posted view ") } }) },
+  "POST /v1/calendars/{calendarId}/views": {
+    access: "owner",
+    cell: async () => ({ body: { name: unique("Posted view ") } }),
+  },
   "PATCH /v1/calendars/{calendarId}/views/{viewId}": {
     access: "owner",
     cell: async (_w, cal) => ({ params: { viewId: onCal(cal).viewId }, body: { name: unique("Renamed view ") } }),
@@ -258,7 +285,8 @@ const ROWS: Record<string, Row> = {
 const keyOf = (route: AnyRoute) => `${route.method.toUpperCase()} ${route.path}`;
 const isCalendarRoute = (route: AnyRoute) => route.path.includes("{calendarId}");
 
-const atLeast = (role: Role | null, min: Role) => role !== null && ["reader", "writer", "owner"].indexOf(role) >= ["reader", "writer", "owner"].indexOf(min);
+const atLeast = (role: Role | null, min: Role) =>
+  role !== null && ["reader", "writer", "owner"].indexOf(role) >= ["reader", "writer", "owner"].indexOf(min);
 
 /** The answer DECISIONS section 1 implies, in its order of precedence. */
 function expected(row: Row, visibility: Visibility | undefined, caller: Caller): [number, string | null] {
@@ -321,29 +349,40 @@ afterAll(() => world.t.close());
 describe("access matrix", () => {
   it("has a row for every route of the API, and no row for a route that does not exist", () => {
     const routeKeys = apiRoutes.map(keyOf);
-    expect(routeKeys.filter((k) => !(k in ROWS)), "routes without a row in ROWS").toEqual([]);
-    expect(Object.keys(ROWS).filter((k) => !routeKeys.includes(k)), "rows for routes that do not exist").toEqual([]);
+    expect(
+      routeKeys.filter((k) => !(k in ROWS)),
+      "routes without a row in ROWS",
+    ).toEqual([]);
+    expect(
+      Object.keys(ROWS).filter((k) => !routeKeys.includes(k)),
+      "rows for routes that do not exist",
+    ).toEqual([]);
   });
 
   describe.each(apiRoutes.map((route) => [keyOf(route), route] as const))("%s", (key, route) => {
     const visibilities: Array<Visibility | undefined> = isCalendarRoute(route) ? VISIBILITIES : [undefined];
 
-    it.each(visibilities.map((v) => [v ?? "no calendar", v] as const))("answers every caller as DECISIONS implies (%s)", async (_label, visibility) => {
-      const row = ROWS[key];
-      if (!row) throw new Error(`no row for ${key} in ROWS`);
-      const cal = visibility ? world.calendars[visibility] : undefined;
-      const mismatches: string[] = [];
-      for (const caller of CALLERS) {
-        const cell = await row.cell(world, cal, caller);
-        const res = await send(world, route, cal, world.auth[caller], cell);
-        const [status, code] = expected(row, visibility, caller);
-        const gotCode = res.body?.error?.code ?? null;
-        if (res.status !== status || (code !== null && gotCode !== code)) {
-          mismatches.push(`${caller}: expected ${status} ${code ?? ""}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+    it.each(visibilities.map((v) => [v ?? "no calendar", v] as const))(
+      "answers every caller as DECISIONS implies (%s)",
+      async (_label, visibility) => {
+        const row = ROWS[key];
+        if (!row) throw new Error(`no row for ${key} in ROWS`);
+        const cal = visibility ? world.calendars[visibility] : undefined;
+        const mismatches: string[] = [];
+        for (const caller of CALLERS) {
+          const cell = await row.cell(world, cal, caller);
+          const res = await send(world, route, cal, world.auth[caller], cell);
+          const [status, code] = expected(row, visibility, caller);
+          const gotCode = res.body?.error?.code ?? null;
+          if (res.status !== status || (code !== null && gotCode !== code)) {
+            mismatches.push(
+              `${caller}: expected ${status} ${code ?? ""}, got ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+            );
+          }
         }
-      }
-      expect(mismatches).toEqual([]);
-    });
+        expect(mismatches).toEqual([]);
+      },
+    );
 
     if (ROWS[key]?.wrongParent) {
       it("answers 404 for an id of another calendar addressed through this one, even to its owner", async () => {
@@ -351,7 +390,10 @@ describe("access matrix", () => {
         for (const visibility of visibilities) {
           const cal = visibility ? world.calendars[visibility] : undefined;
           const res = await send(world, route, cal, world.auth.owner, row.wrongParent!(world, cal ?? world.elsewhere));
-          expect([res.status, res.body?.error?.code], `${visibility ?? "no calendar"}: ${JSON.stringify(res.body)}`).toEqual([404, "not_found"]);
+          expect(
+            [res.status, res.body?.error?.code],
+            `${visibility ?? "no calendar"}: ${JSON.stringify(res.body)}`,
+          ).toEqual([404, "not_found"]);
         }
       });
     }
@@ -371,24 +413,30 @@ describe("access matrix: ids that are paths", () => {
     "..",
   ];
 
-  it.each(apiRoutes.filter(isCalendarRoute).map((route) => [keyOf(route), route] as const))("%s", async (key, route) => {
-    const mismatches: string[] = [];
-    for (const visibility of VISIBILITIES) {
-      const cal = world.calendars[visibility];
-      // One cell per calendar: no trick reaches a command, so nothing it names is consumed.
-      const cell = await ROWS[key].cell(world, cal, "owner");
-      for (const caller of ["owner", "stranger", "anonymous"] as const) {
-        for (const calendarId of tricks(cal)) {
-          const res = await send(world, route, { ...cal, id: calendarId }, world.auth[caller], cell);
-          const expected = caller === "anonymous" && route.auth === "required" ? [401, "unauthorized"] : [404, "not_found"];
-          if (res.status !== expected[0] || res.body?.error?.code !== expected[1]) {
-            mismatches.push(`${visibility} ${caller} ${calendarId}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+  it.each(apiRoutes.filter(isCalendarRoute).map((route) => [keyOf(route), route] as const))(
+    "%s",
+    async (key, route) => {
+      const mismatches: string[] = [];
+      for (const visibility of VISIBILITIES) {
+        const cal = world.calendars[visibility];
+        // One cell per calendar: no trick reaches a command, so nothing it names is consumed.
+        const cell = await ROWS[key].cell(world, cal, "owner");
+        for (const caller of ["owner", "stranger", "anonymous"] as const) {
+          for (const calendarId of tricks(cal)) {
+            const res = await send(world, route, { ...cal, id: calendarId }, world.auth[caller], cell);
+            const expected =
+              caller === "anonymous" && route.auth === "required" ? [401, "unauthorized"] : [404, "not_found"];
+            if (res.status !== expected[0] || res.body?.error?.code !== expected[1]) {
+              mismatches.push(
+                `${visibility} ${caller} ${calendarId}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`,
+              );
+            }
           }
         }
       }
-    }
-    expect(mismatches).toEqual([]);
-  });
+      expect(mismatches).toEqual([]);
+    },
+  );
 
   it("a body id that is a path is 400 invalid_request, even for the owner", async () => {
     const cal = world.calendars.public;
@@ -397,11 +445,19 @@ describe("access matrix: ids that are paths", () => {
       calendar_id: `${hidden.id}/events/${hidden.eventId}`,
       key: "loot",
     });
-    expect([layer.status, layer.body.error?.code, layer.body.error?.details?.field]).toEqual([400, "invalid_request", "calendar_id"]);
+    expect([layer.status, layer.body.error?.code, layer.body.error?.details?.field]).toEqual([
+      400,
+      "invalid_request",
+      "calendar_id",
+    ]);
     const grant = await post(world.t, `/v1/calendars/${cal.id}/grants`, owner(world)).send({
       agent_id: `${world.agents.stranger.agentId}/memberships/${hidden.id}`,
       role: "owner",
     });
-    expect([grant.status, grant.body.error?.code, grant.body.error?.details?.field]).toEqual([400, "invalid_request", "agent_id"]);
+    expect([grant.status, grant.body.error?.code, grant.body.error?.details?.field]).toEqual([
+      400,
+      "invalid_request",
+      "agent_id",
+    ]);
   });
 });

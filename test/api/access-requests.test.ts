@@ -54,7 +54,9 @@ describe("POST /v1/calendars/{calendarId}/access-requests", () => {
     });
     const stored = await t.deps.store.get<AccessRequestRecord>(paths.accessRequest(calId, res.body.id));
     expect(stored?.data.status).toBe("pending");
-    expect((await t.deps.store.get(paths.pendingRequest(calId, asker.agentId)))?.data).toEqual({ request_id: res.body.id });
+    expect((await t.deps.store.get(paths.pendingRequest(calId, asker.agentId)))?.data).toEqual({
+      request_id: res.body.id,
+    });
   });
 
   it("returns the pending request unchanged on a repeat, whatever the new body says", async () => {
@@ -133,7 +135,12 @@ describe("POST /v1/calendars/{calendarId}/access-requests/{requestId}", () => {
     const membership = await membershipOf(t, asker.agentId, calId);
     expect(membership?.role).toBe("writer");
     const grant = await t.deps.store.get<GrantRecord>(paths.grant(calId, membership!.grant_id));
-    expect(grant?.data).toMatchObject({ agent_id: asker.agentId, agent_name: "Asker", role: "writer", revoked_at: null });
+    expect(grant?.data).toMatchObject({
+      agent_id: asker.agentId,
+      agent_name: "Asker",
+      role: "writer",
+      revoked_at: null,
+    });
     expect(await t.deps.store.get(paths.pendingRequest(calId, asker.agentId))).toBeNull();
 
     const again = await resolve(req.id, "deny");
@@ -146,7 +153,10 @@ describe("POST /v1/calendars/{calendarId}/access-requests/{requestId}", () => {
 
   it("deny creates no grant", async () => {
     const req = (await ask(asker).expect(200)).body;
-    expect((await resolve(req.id, "deny").expect(200)).body).toMatchObject({ status: "denied", resolved_by: owner.agentId });
+    expect((await resolve(req.id, "deny").expect(200)).body).toMatchObject({
+      status: "denied",
+      resolved_by: owner.agentId,
+    });
     expect(await membershipOf(t, asker.agentId, calId)).toBeNull();
     expectError(await resolve(req.id, "approve"), 409, "already_resolved");
   });
@@ -155,18 +165,28 @@ describe("POST /v1/calendars/{calendarId}/access-requests/{requestId}", () => {
     const reader = await grantRole(t, owner.auth, calId, asker.agentId, "reader");
     const raise = (await ask(asker, { role: "writer" }).expect(200)).body;
     await resolve(raise.id, "approve").expect(200);
-    expect(await membershipOf(t, asker.agentId, calId)).toEqual({ calendar_id: calId, grant_id: reader.id, role: "writer" });
+    expect(await membershipOf(t, asker.agentId, calId)).toEqual({
+      calendar_id: calId,
+      grant_id: reader.id,
+      role: "writer",
+    });
 
     const late = await mintAgent(t, "Late");
     const lower = (await ask(late, { role: "reader" }).expect(200)).body;
     const writer = await grantRole(t, owner.auth, calId, late.agentId, "writer");
     expect((await resolve(lower.id, "approve").expect(200)).body.status).toBe("approved");
-    expect(await membershipOf(t, late.agentId, calId)).toEqual({ calendar_id: calId, grant_id: writer.id, role: "writer" });
+    expect(await membershipOf(t, late.agentId, calId)).toEqual({
+      calendar_id: calId,
+      grant_id: writer.id,
+      role: "writer",
+    });
   });
 
   it("answers 404 for a request of another calendar addressed through this one", async () => {
     const foreign = (await ask(asker, {}, owner.calendarId).expect(200)).body;
     expectError(await resolve(foreign.id, "approve"), 404, "not_found");
-    expect((await resolve(foreign.id, "approve", owner.auth, owner.calendarId).expect(200)).body.status).toBe("approved");
+    expect((await resolve(foreign.id, "approve", owner.auth, owner.calendarId).expect(200)).body.status).toBe(
+      "approved",
+    );
   });
 });

@@ -38,28 +38,46 @@ describe("cached lists and pages follow every write", () => {
   });
 
   it("calendar settings, layers and the layer calendar's own events and visibility", async () => {
-    await request(t.app).patch(`/v1/calendars/${calendarId}`).set(owner.auth).send({ name: "Team Renamed" }).expect(200);
+    await request(t.app)
+      .patch(`/v1/calendars/${calendarId}`)
+      .set(owner.auth)
+      .send({ name: "Team Renamed" })
+      .expect(200);
     expect(await page()).toContain("Team Renamed");
 
     // Another agent's calendar: a private layer shows on the host's page only while a host owner owns it (DECISIONS 7).
     const designer = await mintAgent(t, "Designer");
     const design = await newCalendar(t, designer, { name: "Design", slug: "design", visibility: "public" });
-    await post(t, `/v1/calendars/${design.id}/events`, designer.auth).send({ name: "Review", date: "2026-12-03" }).expect(200);
+    await post(t, `/v1/calendars/${design.id}/events`, designer.auth)
+      .send({ name: "Review", date: "2026-12-03" })
+      .expect(200);
     const all = `/v1/calendars/${calendarId}/events?layers=all`;
     expect(await names(all)).toEqual([]);
-    const layer = await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth).send({ calendar_id: design.id, key: "design" }).expect(200);
+    const layer = await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth)
+      .send({ calendar_id: design.id, key: "design" })
+      .expect(200);
     expect(await names(all)).toEqual(["Review"]);
     expect(await page()).toContain("Review");
 
-    await post(t, `/v1/calendars/${design.id}/events`, designer.auth).send({ name: "Critique", date: "2026-12-04" }).expect(200);
+    await post(t, `/v1/calendars/${design.id}/events`, designer.auth)
+      .send({ name: "Critique", date: "2026-12-04" })
+      .expect(200);
     expect(await names(all)).toEqual(["Review", "Critique"]);
     expect(await page()).toContain("Critique");
 
-    await request(t.app).patch(`/v1/calendars/${design.id}`).set(designer.auth).send({ visibility: "private" }).expect(200);
+    await request(t.app)
+      .patch(`/v1/calendars/${design.id}`)
+      .set(designer.auth)
+      .send({ visibility: "private" })
+      .expect(200);
     expect(await names(`/v1/calendars/${calendarId}/events?layers=all`)).toEqual([]);
     expect(await page()).not.toContain("Critique");
 
-    await request(t.app).patch(`/v1/calendars/${design.id}`).set(designer.auth).send({ visibility: "public" }).expect(200);
+    await request(t.app)
+      .patch(`/v1/calendars/${design.id}`)
+      .set(designer.auth)
+      .send({ visibility: "public" })
+      .expect(200);
     await request(t.app).delete(`/v1/calendars/${calendarId}/layers/${layer.body.id}`).set(owner.auth).expect(200);
     expect(await names(all)).toEqual([]);
     expect(await page()).not.toContain("Critique");
@@ -72,7 +90,8 @@ describe("cached lists and pages follow every write", () => {
  * a new grant); pages and feeds are revalidated on every use, through their ETag.
  */
 describe("Cache-Control", () => {
-  const expectNoStore = (res: request.Response) => expect(res.headers["cache-control"], `${res.status} ${res.text.slice(0, 200)}`).toBe("no-store");
+  const expectNoStore = (res: request.Response) =>
+    expect(res.headers["cache-control"], `${res.status} ${res.text.slice(0, 200)}`).toBe("no-store");
 
   it("is no-store on every /v1 and /openapi.json answer, errors included", async () => {
     expectNoStore(await request(t.app).get("/v1/me").set(owner.auth).expect(200));
@@ -84,7 +103,14 @@ describe("Cache-Control", () => {
     expectNoStore(await request(t.app).get("/v1/me").expect(401));
     expectNoStore(await request(t.app).put("/v1/me").set(owner.auth).expect(405));
     expectNoStore(await request(t.app).post("/v1/mint").set("Content-Type", "text/plain").send("hi").expect(415));
-    expectNoStore(await request(t.app).post("/v1/mint").set("Idempotency-Key", "k").set("Content-Type", "application/json").send('{"name":').expect(400));
+    expectNoStore(
+      await request(t.app)
+        .post("/v1/mint")
+        .set("Idempotency-Key", "k")
+        .set("Content-Type", "application/json")
+        .send('{"name":')
+        .expect(400),
+    );
     expectNoStore(await request(t.app).options("/v1/me").expect(204));
   });
 
@@ -100,7 +126,11 @@ describe("Cache-Control", () => {
       expect(again.headers["cache-control"]).toBe("no-cache");
       expect(again.text ?? "").toBe("");
       // As Firebase Hosting forwards a revalidation: with `Cache-Control: no-cache` of its own.
-      await request(pages).get(path).set("If-None-Match", `"other", W/${etag}`).set("Cache-Control", "no-cache").expect(304);
+      await request(pages)
+        .get(path)
+        .set("If-None-Match", `"other", W/${etag}`)
+        .set("Cache-Control", "no-cache")
+        .expect(304);
     }
     const before = (await request(pages).get("/c/team/purpose.md").expect(200)).headers.etag;
     await request(t.app).patch(`/v1/calendars/${calendarId}`).set(owner.auth).send({ purpose: "Ship it" }).expect(200);

@@ -3,7 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { resolveCalendarSlug } from "../../functions/src/domain/queries/calendars.js";
 import type { CalendarRecord, GrantRecord, MembershipRecord } from "../../functions/src/domain/types.js";
-import { BASE_URL, createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import {
+  BASE_URL,
+  createTestApp,
+  expectError,
+  mintAgent,
+  post,
+  type MintedAgent,
+  type TestApp,
+} from "../helpers/app.js";
 import { seedGrant, seedScopedToken } from "../helpers/grants.js";
 
 let t: TestApp;
@@ -24,7 +32,11 @@ describe("POST /v1/calendars", () => {
   it("climbs 401 -> 400 -> 403 -> success with the defaults, and makes the caller the first owner", async () => {
     const scout = await mintAgent(t);
     expectError(await post(t, "/v1/calendars").send({ name: "Launch Plan Q3" }), 401, "unauthorized");
-    expectError(await request(t.app).post("/v1/calendars").set(scout.auth).send({ name: "x" }), 400, "missing_idempotency_key");
+    expectError(
+      await request(t.app).post("/v1/calendars").set(scout.auth).send({ name: "x" }),
+      400,
+      "missing_idempotency_key",
+    );
     const missing = await post(t, "/v1/calendars", scout.auth).send({});
     expectError(missing, 400, "invalid_request");
     expect(missing.body.error.details.field).toBe("name");
@@ -56,7 +68,12 @@ describe("POST /v1/calendars", () => {
     const membership = await t.deps.store.get<MembershipRecord>(paths.membership(scout.agentId, cal.id));
     expect(membership?.data.role).toBe("owner");
     const grant = await t.deps.store.get<GrantRecord>(paths.grant(cal.id, membership!.data.grant_id));
-    expect(grant?.data).toMatchObject({ agent_id: scout.agentId, agent_name: "Scout", role: "owner", revoked_at: null });
+    expect(grant?.data).toMatchObject({
+      agent_id: scout.agentId,
+      agent_name: "Scout",
+      role: "owner",
+      revoked_at: null,
+    });
     const me = await request(t.app).get("/v1/me").set(scout.auth).expect(200);
     expect(me.body.grants.map((g: { calendar_id: string }) => g.calendar_id)).toContain(cal.id);
   });
@@ -153,7 +170,11 @@ describe("GET /v1/calendars/{calendarId}", () => {
     const cal = await createCalendar(owner, { name: "Secret", visibility: "private" });
     await seedGrant(t.deps, { calendarId: cal.id, agentId: reader.agentId, role: "reader" });
 
-    expectError(await request(t.app).get(`/v1/calendars/${cal.id}`).set("Authorization", "Bearer svc_agent_nope"), 401, "unauthorized");
+    expectError(
+      await request(t.app).get(`/v1/calendars/${cal.id}`).set("Authorization", "Bearer svc_agent_nope"),
+      401,
+      "unauthorized",
+    );
     expectError(await request(t.app).get(`/v1/calendars/${cal.id}`), 404, "not_found");
     expectError(await request(t.app).get(`/v1/calendars/${cal.id}`).set(stranger.auth), 404, "not_found");
     expectError(await request(t.app).get("/v1/calendars/cal_missing").set(owner.auth), 404, "not_found");
@@ -184,11 +205,20 @@ describe("PATCH /v1/calendars/{calendarId}", () => {
     expectError(await patch(writer, visible.id, { name: "New" }), 403, "forbidden");
     expectError(await patch(writer, hidden.id, { name: "New" }), 403, "forbidden");
     const readOnly = await seedScopedToken(t.deps, owner, ["agent:read", "calendar:read"]);
-    expectError(await request(t.app).patch(`/v1/calendars/${visible.id}`).set(readOnly).send({ name: "New" }), 403, "insufficient_scope");
+    expectError(
+      await request(t.app).patch(`/v1/calendars/${visible.id}`).set(readOnly).send({ name: "New" }),
+      403,
+      "insufficient_scope",
+    );
 
     t.clock.advance(60_000);
     const res = await patch(owner, visible.id, { name: "Renamed" }).expect(200);
-    expect(res.body).toMatchObject({ name: "Renamed", slug: visible.slug, role: "owner", updated_at: "2026-11-22T10:01:00.000Z" });
+    expect(res.body).toMatchObject({
+      name: "Renamed",
+      slug: visible.slug,
+      role: "owner",
+      updated_at: "2026-11-22T10:01:00.000Z",
+    });
     expect((await t.deps.store.get<CalendarRecord>(paths.calendar(visible.id)))?.data.name).toBe("Renamed");
   });
 
@@ -251,8 +281,14 @@ describe("slugs across renames", () => {
     await patch(owner, cal.id, { slug: "beta" }).expect(200);
     await patch(owner, cal.id, { slug: "gamma" }).expect(200);
 
-    expect(await resolveCalendarSlug(t.deps, "gamma")).toMatchObject({ current: true, calendar: { id: cal.id, slug: "gamma" } });
-    expect(await resolveCalendarSlug(t.deps, "alpha")).toMatchObject({ current: false, calendar: { id: cal.id, slug: "gamma" } });
+    expect(await resolveCalendarSlug(t.deps, "gamma")).toMatchObject({
+      current: true,
+      calendar: { id: cal.id, slug: "gamma" },
+    });
+    expect(await resolveCalendarSlug(t.deps, "alpha")).toMatchObject({
+      current: false,
+      calendar: { id: cal.id, slug: "gamma" },
+    });
     expect(await resolveCalendarSlug(t.deps, "beta")).toMatchObject({ current: false, calendar: { id: cal.id } });
     expect(await resolveCalendarSlug(t.deps, "never-used")).toBeNull();
     expect(await resolveCalendarSlug(t.deps, "Not A Slug")).toBeNull();

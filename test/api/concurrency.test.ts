@@ -41,7 +41,9 @@ describe("concurrent sharing writes", () => {
   it("20 parallel access requests from one agent leave exactly one pending request", async () => {
     const cal = await newCalendar(t, a, { name: "Popular", visibility: "public" });
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => post(t, `/v1/calendars/${cal.id}/access-requests`, b.auth).send({ message: `try ${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        post(t, `/v1/calendars/${cal.id}/access-requests`, b.auth).send({ message: `try ${i}` }),
+      ),
     );
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
     const ids = new Set(answers.map((r) => r.body.id));
@@ -54,11 +56,17 @@ describe("concurrent sharing writes", () => {
     const host = await newCalendar(t, a, { name: "Host" });
     for (let i = 0; i < 19; i++) {
       const cal = await newCalendar(t, a, { name: `Layer ${i}` });
-      await post(t, `/v1/calendars/${host.id}/layers`, a.auth).send({ calendar_id: cal.id, key: `l${i}` }).expect(200);
+      await post(t, `/v1/calendars/${host.id}/layers`, a.auth)
+        .send({ calendar_id: cal.id, key: `l${i}` })
+        .expect(200);
     }
-    const candidates = await Promise.all(Array.from({ length: 10 }, (_, i) => newCalendar(t, a, { name: `Late ${i}` })));
+    const candidates = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => newCalendar(t, a, { name: `Late ${i}` })),
+    );
     const answers = await Promise.all(
-      candidates.map((cal, i) => post(t, `/v1/calendars/${host.id}/layers`, a.auth).send({ calendar_id: cal.id, key: `late${i}` })),
+      candidates.map((cal, i) =>
+        post(t, `/v1/calendars/${host.id}/layers`, a.auth).send({ calendar_id: cal.id, key: `late${i}` }),
+      ),
     );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     const refused = answers.filter((r) => r.status !== 200);

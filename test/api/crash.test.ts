@@ -39,7 +39,10 @@ async function startServer(port: number): Promise<ChildProcess> {
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/openapi.json`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${port}/openapi.json`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return proc;
     await sleep(50);
   }
@@ -75,7 +78,9 @@ async function eventNames(origin: string, calendarId: string, token: string): Pr
   let cursor: string | null = null;
   do {
     const query: string = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
-    const res = await fetch(`${origin}/v1/calendars/${calendarId}/events${query}`, { headers: { Authorization: `Bearer ${token}` } });
+    const res = await fetch(`${origin}/v1/calendars/${calendarId}/events${query}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     const page = (await res.json()) as { events: Array<{ name: string }>; next_cursor: string | null };
     names.push(...page.events.map((e) => e.name));
     cursor = page.next_cursor;
@@ -134,7 +139,9 @@ describe("exactly once across SIGKILL", () => {
     const after = await eventNames(origin, minted.calendar.id, token);
     const duplicates = after.length - new Set(after).size;
     const missing = inFlight.filter((w) => !after.includes(w.key)).length;
-    console.log(`crash test: ${ROUNDS} rounds, ${sent} writes sent, ${acknowledged.size} acknowledged, ${inFlight.length} in flight at a kill, ${duplicates} duplicates`);
+    console.log(
+      `crash test: ${ROUNDS} rounds, ${sent} writes sent, ${acknowledged.size} acknowledged, ${inFlight.length} in flight at a kill, ${duplicates} duplicates`,
+    );
     expect(duplicates).toBe(0);
     expect(missing).toBe(0);
     expect(acknowledged.size).toBeGreaterThan(0);

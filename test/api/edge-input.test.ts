@@ -19,8 +19,13 @@ let viewSlug: string;
 beforeAll(async () => {
   t = createSiteTestApp();
   owner = await mintAgent(t, "Edge Owner");
-  calendar = (await post(t, "/v1/calendars", owner.auth).send({ name: "Edge", slug: "edge-cal", visibility: "public" }).expect(200)).body;
-  viewSlug = (await post(t, `/v1/calendars/${calendar.id}/views`, owner.auth).send({ name: "Edge view" }).expect(200)).body.slug;
+  calendar = (
+    await post(t, "/v1/calendars", owner.auth)
+      .send({ name: "Edge", slug: "edge-cal", visibility: "public" })
+      .expect(200)
+  ).body;
+  viewSlug = (await post(t, `/v1/calendars/${calendar.id}/views`, owner.auth).send({ name: "Edge view" }).expect(200))
+    .body.slug;
 });
 afterAll(() => t.close());
 

@@ -51,7 +51,11 @@ describe("POST .../events", () => {
   it("climbs 401 -> 400 -> 403 -> success for a writer, with created_by and evt_ id", async () => {
     const { writer, reader, stranger, calendarId } = await cast("unlisted");
     expectError(await post(t, eventsPath(calendarId)).send({ name: "Launch" }), 401, "unauthorized");
-    expectError(await request(t.app).post(eventsPath(calendarId)).set(writer.auth).send({ name: "Launch" }), 400, "missing_idempotency_key");
+    expectError(
+      await request(t.app).post(eventsPath(calendarId)).set(writer.auth).send({ name: "Launch" }),
+      400,
+      "missing_idempotency_key",
+    );
     const typo = await post(t, eventsPath(calendarId), writer.auth).send({ title: "Launch" });
     expectError(typo, 400, "invalid_event");
     expect(typo.body.error.details.field).toBe("title");
@@ -87,7 +91,11 @@ describe("POST .../events", () => {
       updated_at: "2026-11-22T10:00:00.000Z",
     });
     const stored = await t.deps.store.get<EventRecord>(paths.event(calendarId, event.id));
-    expect(stored?.data).toMatchObject({ kind: "one-off", date: "2026-12-01", created_by: { id: writer.agentId, name: "Writer" } });
+    expect(stored?.data).toMatchObject({
+      kind: "one-off",
+      date: "2026-12-01",
+      created_by: { id: writer.agentId, name: "Writer" },
+    });
   });
 
   it("hides a private calendar from strangers (404) but tells a reader it lacks the role (403)", async () => {
@@ -108,22 +116,42 @@ describe("POST .../events", () => {
     // 10:00 UTC on 2026-11-22 is already 2026-11-23 at UTC+14.
     const calendarId = await calendarOf(owner, { name: "Kiritimati", timezone: "Pacific/Kiritimati" });
     const oneOff = await createEvent(owner, calendarId, { name: "Once", date: "2026-12-24" });
-    const weekly = await createEvent(owner, calendarId, { name: "Standup", recur: { type: "weekly", day: 1 }, start_time: "09:00" });
+    const weekly = await createEvent(owner, calendarId, {
+      name: "Standup",
+      recur: { type: "weekly", day: 1 },
+      start_time: "09:00",
+    });
     const someday = await createEvent(owner, calendarId, { name: "Rewrite docs", date: null, recur: null });
     expect([oneOff.kind, weekly.kind, someday.kind]).toEqual(["one-off", "recurring", "someday"]);
-    expect(weekly.recur).toEqual({ type: "weekly", day: 1, month: null, interval: 1, starts: "2026-11-23", until: null });
+    expect(weekly.recur).toEqual({
+      type: "weekly",
+      day: 1,
+      month: null,
+      interval: 1,
+      starts: "2026-11-23",
+      until: null,
+    });
     const stored = await t.deps.store.get<EventRecord>(paths.event(calendarId, weekly.id));
     expect(stored?.data.recur).toEqual({ type: "weekly", day: 1, interval: 1, starts: "2026-11-23" });
 
     t.clock.advance(30 * 86_400_000);
-    const again = await request(t.app).get(`${eventsPath(calendarId)}/${weekly.id}`).expect(200);
+    const again = await request(t.app)
+      .get(`${eventsPath(calendarId)}/${weekly.id}`)
+      .expect(200);
     expect(again.body.recur.starts).toBe("2026-11-23");
 
     const full = await createEvent(owner, calendarId, {
       name: "Board",
       recur: { type: "yearly", month: 2, day: 29, interval: 4, starts: "2028-01-01", until: "2040-12-31" },
     });
-    expect(full.recur).toEqual({ type: "yearly", day: 29, month: 2, interval: 4, starts: "2028-01-01", until: "2040-12-31" });
+    expect(full.recur).toEqual({
+      type: "yearly",
+      day: 29,
+      month: 2,
+      interval: 4,
+      starts: "2028-01-01",
+      until: "2040-12-31",
+    });
   });
 
   it("refuses invalid fields with 400 invalid_event naming the field", async () => {
@@ -192,13 +220,30 @@ describe("GET and DELETE one event", () => {
     const hidden = await createEvent(owner, calendarId, { name: "Hidden" });
     const open = await createEvent(owner, visibleId, { name: "Open" });
 
-    const anon = await request(t.app).get(`${eventsPath(visibleId)}/${open.id}`).expect(200);
+    const anon = await request(t.app)
+      .get(`${eventsPath(visibleId)}/${open.id}`)
+      .expect(200);
     expect(anon.body).toEqual(open);
     expectError(await request(t.app).get(`${eventsPath(calendarId)}/${hidden.id}`), 404, "not_found");
-    expectError(await request(t.app).get(`${eventsPath(calendarId)}/${hidden.id}`).set(stranger.auth), 404, "not_found");
-    expectError(await request(t.app).get(`${eventsPath(visibleId)}/${hidden.id}`).set(owner.auth), 404, "not_found");
+    expectError(
+      await request(t.app)
+        .get(`${eventsPath(calendarId)}/${hidden.id}`)
+        .set(stranger.auth),
+      404,
+      "not_found",
+    );
+    expectError(
+      await request(t.app)
+        .get(`${eventsPath(visibleId)}/${hidden.id}`)
+        .set(owner.auth),
+      404,
+      "not_found",
+    );
     expectError(await request(t.app).get(`${eventsPath(visibleId)}/evt_missing`), 404, "not_found");
-    const seen = await request(t.app).get(`${eventsPath(calendarId)}/${hidden.id}`).set(reader.auth).expect(200);
+    const seen = await request(t.app)
+      .get(`${eventsPath(calendarId)}/${hidden.id}`)
+      .set(reader.auth)
+      .expect(200);
     expect(seen.body.name).toBe("Hidden");
   });
 
@@ -246,7 +291,12 @@ describe("PATCH .../events/{eventId}", () => {
 
     t.clock.advance(5000);
     const res = await patchEvent(writer, calendarId, event.id, { name: "Plan v2" }).expect(200);
-    expect(res.body).toMatchObject({ name: "Plan v2", kind: "someday", updated_at: "2026-11-22T10:00:05.000Z", created_by: { id: owner.agentId } });
+    expect(res.body).toMatchObject({
+      name: "Plan v2",
+      kind: "someday",
+      updated_at: "2026-11-22T10:00:05.000Z",
+      created_by: { id: owner.agentId },
+    });
     expect((await t.deps.store.get<EventRecord>(paths.event(calendarId, event.id)))?.data.name).toBe("Plan v2");
   });
 
@@ -254,7 +304,8 @@ describe("PATCH .../events/{eventId}", () => {
     const owner = await mintAgent(t);
     const calendarId = await calendarOf(owner, { name: "Kinds", timezone: "Europe/Berlin" });
     const event = await createEvent(owner, calendarId, { name: "Review", date: "2026-12-03", start_time: "14:00" });
-    const p = async (body: Record<string, unknown>) => (await patchEvent(owner, calendarId, event.id, body).expect(200)).body;
+    const p = async (body: Record<string, unknown>) =>
+      (await patchEvent(owner, calendarId, event.id, body).expect(200)).body;
 
     const recurring = await p({ recur: { type: "weekly", day: 4 } });
     expect(recurring).toMatchObject({ kind: "recurring", date: null, start_time: "14:00" });
@@ -319,7 +370,10 @@ describe("PATCH .../events/{eventId}", () => {
 
     expect((await p({ end_time: null }).expect(200)).body).toMatchObject({ start_time: "10:00", end_time: null });
     await p({ end_time: "11:00" }).expect(200);
-    expect((await p({ start_time: "09:00" }).expect(200)).body).toMatchObject({ start_time: "09:00", end_time: "11:00" });
+    expect((await p({ start_time: "09:00" }).expect(200)).body).toMatchObject({
+      start_time: "09:00",
+      end_time: "11:00",
+    });
     expect((await p({ start_time: null }).expect(200)).body).toMatchObject({ start_time: null, end_time: null });
 
     const cleared = (await p({ notes: null, category: null, art: null }).expect(200)).body;
@@ -343,7 +397,11 @@ describe("GET .../events (list)", () => {
     await createEvent(owner, calendarId, { name: "Secret" });
     expectError(await request(t.app).get(eventsPath(calendarId)), 404, "not_found");
     expectError(await request(t.app).get(eventsPath(calendarId)).set(stranger.auth), 404, "not_found");
-    expectError(await request(t.app).get(eventsPath(calendarId)).set("Authorization", "Bearer bad"), 401, "unauthorized");
+    expectError(
+      await request(t.app).get(eventsPath(calendarId)).set("Authorization", "Bearer bad"),
+      401,
+      "unauthorized",
+    );
     expect(names((await list(calendarId, "", reader.auth)).events)).toEqual(["Secret"]);
 
     for (const visibility of ["public", "unlisted"]) {
@@ -393,11 +451,22 @@ describe("GET .../events (list)", () => {
     await createEvent(owner, calendarId, { name: "dec 31", date: "2026-12-31", category: "ops" });
     await createEvent(owner, calendarId, { name: "jan 1", date: "2027-01-01" });
     // Weekly on Sundays from 2026-12-06; 2026-12-01 .. 2026-12-05 holds none.
-    await createEvent(owner, calendarId, { name: "sundays", recur: { type: "weekly", day: 7, starts: "2026-12-06" }, category: "ops" });
-    await createEvent(owner, calendarId, { name: "ended", recur: { type: "daily", starts: "2026-11-01", until: "2026-11-20" } });
+    await createEvent(owner, calendarId, {
+      name: "sundays",
+      recur: { type: "weekly", day: 7, starts: "2026-12-06" },
+      category: "ops",
+    });
+    await createEvent(owner, calendarId, {
+      name: "ended",
+      recur: { type: "daily", starts: "2026-11-01", until: "2026-11-20" },
+    });
     await createEvent(owner, calendarId, { name: "someday", category: "ops" });
 
-    expect(names((await list(calendarId, "?from=2026-12-01&to=2026-12-31")).events)).toEqual(["dec 1", "dec 31", "sundays"]);
+    expect(names((await list(calendarId, "?from=2026-12-01&to=2026-12-31")).events)).toEqual([
+      "dec 1",
+      "dec 31",
+      "sundays",
+    ]);
     expect(names((await list(calendarId, "?from=2026-12-01&to=2026-12-05")).events)).toEqual(["dec 1"]);
     expect(names((await list(calendarId, "?from=2026-12-31")).events)).toEqual(["dec 31", "jan 1", "sundays"]);
     expect(names((await list(calendarId, "?to=2026-11-30")).events)).toEqual(["nov 30", "ended"]);
@@ -405,7 +474,11 @@ describe("GET .../events (list)", () => {
     expect(names((await list(calendarId, "?category=ops")).events)).toEqual(["nov 30", "dec 31", "sundays", "someday"]);
     expect(names((await list(calendarId, "?kind=someday")).events)).toEqual(["someday"]);
     expect(names((await list(calendarId, "?kind=recurring&category=ops")).events)).toEqual(["sundays"]);
-    expect(names((await list(calendarId, "?kind=one-off&from=2026-12-01")).events)).toEqual(["dec 1", "dec 31", "jan 1"]);
+    expect(names((await list(calendarId, "?kind=one-off&from=2026-12-01")).events)).toEqual([
+      "dec 1",
+      "dec 31",
+      "jan 1",
+    ]);
 
     for (const [query, field] of [
       ["?from=2026-02-30", "from"],
@@ -452,7 +525,10 @@ describe("GET .../events (list)", () => {
     // The cursor holds a position, so a deleted event does not shift the next page.
     const first = await list(calendarId, "?limit=2");
     const ids = (await list(calendarId)).events.map((e: { id: string }) => e.id);
-    await request(t.app).delete(`${eventsPath(calendarId)}/${ids[1]}`).set(owner.auth).expect(200);
+    await request(t.app)
+      .delete(`${eventsPath(calendarId)}/${ids[1]}`)
+      .set(owner.auth)
+      .expect(200);
     const next = await list(calendarId, `?limit=2&cursor=${first.next_cursor}`);
     expect(names(next.events)).toEqual(["day 3", "day 4"]);
 

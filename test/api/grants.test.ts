@@ -30,15 +30,27 @@ describe("POST /v1/calendars/{calendarId}/grants", () => {
     const typo = await post(t, grantsPath(), owner.auth).send({ agent: other.agentId, role: "reader" });
     expectError(typo, 400, "invalid_request");
     expect(typo.body.error.details.field).toBe("agent");
-    expectError(await post(t, grantsPath(), owner.auth).send({ agent_id: other.agentId, role: "admin" }), 400, "invalid_request");
+    expectError(
+      await post(t, grantsPath(), owner.auth).send({ agent_id: other.agentId, role: "admin" }),
+      400,
+      "invalid_request",
+    );
     const unknown = await post(t, grantsPath(), owner.auth).send({ agent_id: "agt_nobody", role: "reader" });
     expectError(unknown, 400, "invalid_request");
     expect(unknown.body.error.details.field).toBe("agent_id");
 
     // A private calendar is not revealed to a stranger; a visible one answers 403.
-    expectError(await post(t, grantsPath(), other.auth).send({ agent_id: other.agentId, role: "owner" }), 404, "not_found");
+    expectError(
+      await post(t, grantsPath(), other.auth).send({ agent_id: other.agentId, role: "owner" }),
+      404,
+      "not_found",
+    );
     const narrow = await laterCredential(t, owner);
-    expectError(await post(t, grantsPath(), narrow).send({ agent_id: other.agentId, role: "reader" }), 403, "insufficient_scope");
+    expectError(
+      await post(t, grantsPath(), narrow).send({ agent_id: other.agentId, role: "reader" }),
+      403,
+      "insufficient_scope",
+    );
 
     const res = await post(t, grantsPath(), owner.auth).send({ agent_id: other.agentId, role: "writer" });
     expect(res.status).toBe(200);
@@ -52,11 +64,19 @@ describe("POST /v1/calendars/{calendarId}/grants", () => {
       updated_at: "2026-11-22T10:00:00.000Z",
       revoked_at: null,
     });
-    expect(await membershipOf(t, other.agentId, calId)).toEqual({ calendar_id: calId, grant_id: res.body.id, role: "writer" });
+    expect(await membershipOf(t, other.agentId, calId)).toEqual({
+      calendar_id: calId,
+      grant_id: res.body.id,
+      role: "writer",
+    });
     expect(await meCalendars(other)).toContainEqual(expect.objectContaining({ calendar_id: calId, role: "writer" }));
     // The grant opens the private calendar; a writer still may not manage grants.
     await get(t, `/v1/calendars/${calId}`, other.auth).expect(200);
-    expectError(await post(t, grantsPath(), other.auth).send({ agent_id: other.agentId, role: "owner" }), 403, "forbidden");
+    expectError(
+      await post(t, grantsPath(), other.auth).send({ agent_id: other.agentId, role: "owner" }),
+      403,
+      "forbidden",
+    );
   });
 
   it("changes the role in place (same id); the same role again returns the grant unchanged", async () => {
@@ -68,8 +88,12 @@ describe("POST /v1/calendars/{calendarId}/grants", () => {
     const same = await grantRole(t, owner.auth, calId, other.agentId, "writer");
     expect(same).toEqual(raised);
 
-    const live = await t.deps.store.query<GrantRecord>(paths.grants(calId), { where: [["agent_id", "==", other.agentId]] });
-    expect(live.map((g) => g.data)).toEqual([expect.objectContaining({ id: first.id, role: "writer", revoked_at: null })]);
+    const live = await t.deps.store.query<GrantRecord>(paths.grants(calId), {
+      where: [["agent_id", "==", other.agentId]],
+    });
+    expect(live.map((g) => g.data)).toEqual([
+      expect.objectContaining({ id: first.id, role: "writer", revoked_at: null }),
+    ]);
     expect((await membershipOf(t, other.agentId, calId))?.role).toBe("writer");
   });
 
@@ -83,8 +107,16 @@ describe("POST /v1/calendars/{calendarId}/grants", () => {
     expect((await grantRole(t, owner.auth, calId, owner.agentId, "reader")).id).toBe(ownGrant);
     expect((await liveOwners(t, calId)).map((g) => g.agent_id)).toEqual([other.agentId]);
     // The demoted agent lost the right to manage grants at once.
-    expectError(await post(t, grantsPath(), owner.auth).send({ agent_id: owner.agentId, role: "owner" }), 403, "forbidden");
-    expectError(await post(t, grantsPath(), other.auth).send({ agent_id: other.agentId, role: "writer" }), 400, "last_owner");
+    expectError(
+      await post(t, grantsPath(), owner.auth).send({ agent_id: owner.agentId, role: "owner" }),
+      403,
+      "forbidden",
+    );
+    expectError(
+      await post(t, grantsPath(), other.auth).send({ agent_id: other.agentId, role: "writer" }),
+      400,
+      "last_owner",
+    );
   });
 });
 
@@ -186,7 +218,11 @@ describe("the role is judged before the last-owner rule", () => {
     await grantRole(t, other.auth, calId, owner.agentId, "writer");
     const ownerGrant = (await membershipOf(t, owner.agentId, calId))!.grant_id;
     const otherGrant = (await membershipOf(t, other.agentId, calId))!.grant_id;
-    expectError(await post(t, grantsPath(), owner.auth).send({ agent_id: other.agentId, role: "writer" }), 403, "forbidden");
+    expectError(
+      await post(t, grantsPath(), owner.auth).send({ agent_id: other.agentId, role: "writer" }),
+      403,
+      "forbidden",
+    );
     expectError(await del(t, `${grantsPath()}/${otherGrant}`, owner.auth), 403, "forbidden");
     // The sole owner still meets the rule itself.
     expectError(await del(t, `${grantsPath()}/${otherGrant}`, other.auth), 400, "last_owner");

@@ -28,7 +28,11 @@ describe("the error envelope", () => {
     const broken = await post(t, "/v1/mint").set("Content-Type", "application/json").send('{"name": ');
     expectError(broken, 400, "invalid_json");
     expectError(await post(t, "/v1/mint").send([1, 2]), 400, "invalid_request");
-    expectError(await post(t, "/v1/mint").set("Content-Type", "text/plain").send("name=Scout"), 415, "unsupported_media_type");
+    expectError(
+      await post(t, "/v1/mint").set("Content-Type", "text/plain").send("name=Scout"),
+      415,
+      "unsupported_media_type",
+    );
     expectError(await post(t, "/v1/mint").type("form").send({ name: "Scout" }), 415, "unsupported_media_type");
     const big = JSON.stringify({ name: "Scout", pad: "x".repeat(65 * 1024) });
     expectError(await post(t, "/v1/mint").set("Content-Type", "application/json").send(big), 413, "payload_too_large");
@@ -68,19 +72,31 @@ describe("idempotency", () => {
   const mintBody = { name: "Scout" };
 
   it("rejects keys that are empty or over 200 characters", async () => {
-    expectError(await request(t.app).post("/v1/mint").set("Idempotency-Key", "x".repeat(201)).send(mintBody), 400, "invalid_request");
+    expectError(
+      await request(t.app).post("/v1/mint").set("Idempotency-Key", "x".repeat(201)).send(mintBody),
+      400,
+      "invalid_request",
+    );
     await request(t.app).post("/v1/mint").set("Idempotency-Key", "x".repeat(200)).send(mintBody).expect(200);
   });
 
   it("422s the same key with another body or path, and scopes keys to the caller", async () => {
     const key = freshKey();
     await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send(mintBody).expect(200);
-    expectError(await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send({ name: "Other" }), 422, "idempotency_key_reused");
+    expectError(
+      await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send({ name: "Other" }),
+      422,
+      "idempotency_key_reused",
+    );
     const scout = await mintAgent(t);
     // The same key string from an authenticated agent is another key.
     await request(t.app).post("/v1/agent-credentials").set(scout.auth).set("Idempotency-Key", key).send({}).expect(200);
     expectError(
-      await request(t.app).post("/v1/agent-credentials").set(scout.auth).set("Idempotency-Key", key).send({ label: "x" }),
+      await request(t.app)
+        .post("/v1/agent-credentials")
+        .set(scout.auth)
+        .set("Idempotency-Key", key)
+        .send({ label: "x" }),
       422,
       "idempotency_key_reused",
     );
@@ -144,9 +160,17 @@ describe("idempotency", () => {
     });
     const app = createApiApp(t.deps, [...apiRoutes, slow]);
     const key = freshKey();
-    const first = request(app).post("/v1/slow").set("Idempotency-Key", key).send({}).then((r) => r);
+    const first = request(app)
+      .post("/v1/slow")
+      .set("Idempotency-Key", key)
+      .send({})
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, 50));
-    const second = request(app).post("/v1/slow").set("Idempotency-Key", key).send({}).then((r) => r);
+    const second = request(app)
+      .post("/v1/slow")
+      .set("Idempotency-Key", key)
+      .send({})
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, 50));
     release();
     expect((await first).body).toEqual({ calls: 1 });

@@ -26,10 +26,16 @@ describe("POST /v1/mint", () => {
   });
 
   it("creates the agent, a four-scope credential, an unlisted calendar with its owner grant, and a claim link", async () => {
-    const res = await post(t, "/v1/mint").send({ name: "Scout", calendar: { name: "Launch Plan Q3", timezone: "Europe/Berlin" } }).expect(200);
+    const res = await post(t, "/v1/mint")
+      .send({ name: "Scout", calendar: { name: "Launch Plan Q3", timezone: "Europe/Berlin" } })
+      .expect(200);
     const { token, agent, credential, calendar, claim_url } = res.body;
     expect(token).toMatch(/^svc_agent_[0-9A-Za-z]{43,}$/);
-    expect(agent).toEqual({ id: expect.stringMatching(/^agt_/), name: "Scout", created_at: "2026-11-22T10:00:00.000Z" });
+    expect(agent).toEqual({
+      id: expect.stringMatching(/^agt_/),
+      name: "Scout",
+      created_at: "2026-11-22T10:00:00.000Z",
+    });
     expect(credential).toMatchObject({
       id: expect.stringMatching(/^cred_/),
       label: null,
@@ -53,7 +59,9 @@ describe("POST /v1/mint", () => {
 
     // Stored: the grant and membership, the claim valid 7 days and unused, only the token's hash.
     const grants = await t.deps.store.query(paths.grants(calendar.id));
-    expect(grants.map((g) => g.data)).toEqual([expect.objectContaining({ agent_id: agent.id, role: "owner", revoked_at: null })]);
+    expect(grants.map((g) => g.data)).toEqual([
+      expect.objectContaining({ agent_id: agent.id, role: "owner", revoked_at: null }),
+    ]);
     expect((await t.deps.store.get(paths.membership(agent.id, calendar.id)))?.data).toMatchObject({ role: "owner" });
     const claimToken = claim_url.split("/claim/")[1];
     expect((await t.deps.store.get(paths.claim(sha256(claimToken))))?.data).toEqual({
@@ -105,7 +113,11 @@ describe("POST /v1/mint", () => {
       const agent = await t.deps.store.get<AgentRecord>(paths.agent(res.body.agent.id));
       expect(agent?.data.owner_user_id).toBe("user_42");
       expect(await t.deps.store.query(paths.claims())).toHaveLength(0);
-      expectError(await post(t, "/v1/mint").send({ name: "Again", onboard_token: "svc_onboard_good" }), 401, "invalid_onboard_token");
+      expectError(
+        await post(t, "/v1/mint").send({ name: "Again", onboard_token: "svc_onboard_good" }),
+        401,
+        "invalid_onboard_token",
+      );
     });
 
     it("401s an unknown, expired or wrongly prefixed token and creates nothing", async () => {
@@ -149,6 +161,8 @@ describe("GET /v1/me", () => {
     const res = await request(t.app).get("/v1/me").set(scout.auth).expect(200);
     expect(res.body.agent).toMatchObject({ id: scout.agentId, name: "Scout" });
     expect(res.body.credential.id).toBe(scout.credentialId);
-    expect(res.body.grants).toEqual([{ calendar_id: scout.calendarId, slug: scout.calendarSlug, role: "owner", purpose_preview: null }]);
+    expect(res.body.grants).toEqual([
+      { calendar_id: scout.calendarId, slug: scout.calendarSlug, role: "owner", purpose_preview: null },
+    ]);
   });
 });

@@ -20,7 +20,8 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const layersPath = (id = hostId) => `/v1/calendars/${id}/layers`;
-const attach = (body: Record<string, unknown>, auth = owner.auth, id = hostId) => post(t, layersPath(id), auth).send(body);
+const attach = (body: Record<string, unknown>, auth = owner.auth, id = hostId) =>
+  post(t, layersPath(id), auth).send(body);
 const calendar = async (id: string) => (await t.deps.store.get<CalendarRecord>(paths.calendar(id)))!.data;
 const actorOf = (agent: MintedAgent): Actor => ({
   agentId: agent.agentId,
@@ -62,8 +63,14 @@ describe("POST /v1/calendars/{calendarId}/layers", () => {
       calendar_slug: team.slug,
       created_at: "2026-11-22T10:00:00.000Z",
     });
-    expect((await t.deps.store.get(paths.layer(hostId, res.body.id)))?.data).toMatchObject({ host_calendar_id: hostId, calendar_id: team.id });
-    expect((await t.deps.store.get(paths.host(team.id, hostId)))?.data).toMatchObject({ host_calendar_id: hostId, layer_id: res.body.id });
+    expect((await t.deps.store.get(paths.layer(hostId, res.body.id)))?.data).toMatchObject({
+      host_calendar_id: hostId,
+      calendar_id: team.id,
+    });
+    expect((await t.deps.store.get(paths.host(team.id, hostId)))?.data).toMatchObject({
+      host_calendar_id: hostId,
+      layer_id: res.body.id,
+    });
 
     // A calendar:write token without grants:manage is enough; one without calendar:write is not.
     const later = await laterCredential(t, owner);
@@ -132,13 +139,18 @@ describe("GET /v1/calendars/{calendarId}/layers", () => {
     expect(keys(await get(t, layersPath(), owner.auth).expect(200))).toEqual(["open", "hidden"]);
     await grantRole(t, owner.auth, hidden.id, stranger.agentId, "reader");
     expect(keys(await get(t, layersPath(), stranger.auth).expect(200))).toEqual(["open", "hidden"]);
-    expect((await get(t, `${layersPath()}?limit=1`, owner.auth).expect(200)).body.next_cursor).toEqual(expect.any(String));
+    expect((await get(t, `${layersPath()}?limit=1`, owner.auth).expect(200)).body.next_cursor).toEqual(
+      expect.any(String),
+    );
 
     expectError(await get(t, layersPath(), { Authorization: "Bearer svc_agent_wrong" }), 401, "unauthorized");
     const privateHost = await newCalendar(t, owner, { name: "Private host", visibility: "private" });
     expectError(await get(t, layersPath(privateHost.id)), 404, "not_found");
     expectError(await get(t, layersPath(privateHost.id), stranger.auth), 404, "not_found");
-    expect((await get(t, layersPath(privateHost.id), owner.auth).expect(200)).body).toEqual({ layers: [], next_cursor: null });
+    expect((await get(t, layersPath(privateHost.id), owner.auth).expect(200)).body).toEqual({
+      layers: [],
+      next_cursor: null,
+    });
   });
 });
 

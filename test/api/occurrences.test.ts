@@ -31,11 +31,20 @@ async function calendarOf(agent: MintedAgent, body: Record<string, unknown>): Pr
   return (await post(t, "/v1/calendars", agent.auth).send(body).expect(200)).body.id;
 }
 
-async function createEvent(agent: MintedAgent, calendarId: string, body: Record<string, unknown>): Promise<{ id: string }> {
+async function createEvent(
+  agent: MintedAgent,
+  calendarId: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string }> {
   return (await post(t, `/v1/calendars/${calendarId}/events`, agent.auth).send(body).expect(200)).body;
 }
 
-async function occurrences(calendarId: string, from: string, to: string, auth?: { Authorization: string }): Promise<Occ[]> {
+async function occurrences(
+  calendarId: string,
+  from: string,
+  to: string,
+  auth?: { Authorization: string },
+): Promise<Occ[]> {
   const req = request(t.app).get(`/v1/calendars/${calendarId}/occurrences?from=${from}&to=${to}`);
   const res = await (auth ? req.set(auth) : req).expect(200);
   return res.body.occurrences;
@@ -53,7 +62,11 @@ describe("GET .../occurrences", () => {
     await seedGrant(t.deps, { calendarId: hidden, agentId: reader.agentId, role: "reader" });
     const get = (cal: string, query: string) => request(t.app).get(`/v1/calendars/${cal}/occurrences${query}`);
 
-    expectError(await get(open, "?from=2026-01-01&to=2026-01-31").set("Authorization", "Bearer nope"), 401, "unauthorized");
+    expectError(
+      await get(open, "?from=2026-01-01&to=2026-01-31").set("Authorization", "Bearer nope"),
+      401,
+      "unauthorized",
+    );
     for (const [query, field] of [
       ["", "from"],
       ["?from=2026-01-01", "to"],
@@ -116,7 +129,11 @@ describe("GET .../occurrences", () => {
     const owner = await mintAgent(t);
     const cal = await calendarOf(owner, { name: "NYC", timezone: "America/New_York" });
     // Sundays 01:30: DST starts 2026-03-08 at 02:00 and ends 2026-11-01 at 02:00.
-    await createEvent(owner, cal, { name: "Night shift", recur: { type: "weekly", day: 7, starts: "2026-03-01" }, start_time: "01:30" });
+    await createEvent(owner, cal, {
+      name: "Night shift",
+      recur: { type: "weekly", day: 7, starts: "2026-03-01" },
+      start_time: "01:30",
+    });
     const sundays = byDate(await occurrences(cal, "2026-03-01", "2026-11-08"));
     expect(sundays.get("2026-03-01")?.start).toBe("2026-03-01T01:30:00-05:00");
     expect(sundays.get("2026-03-08")?.start).toBe("2026-03-08T01:30:00-05:00");
@@ -126,16 +143,32 @@ describe("GET .../occurrences", () => {
 
     await createEvent(owner, cal, { name: "Gap", date: "2026-03-08", start_time: "02:30", end_time: "04:00" });
     const gap = (await occurrences(cal, "2026-03-08", "2026-03-08")).find((o) => o.name === "Gap");
-    expect(gap).toMatchObject({ start_time: "02:30", start: "2026-03-08T03:30:00-04:00", end: "2026-03-08T04:00:00-04:00" });
+    expect(gap).toMatchObject({
+      start_time: "02:30",
+      start: "2026-03-08T03:30:00-04:00",
+      end: "2026-03-08T04:00:00-04:00",
+    });
   });
 
   it("sorts by date then time (untimed first), expands only in range, and never lists someday events", async () => {
     const owner = await mintAgent(t);
     const cal = await calendarOf(owner, { name: "Mixed" });
     await createEvent(owner, cal, { name: "someday" });
-    await createEvent(owner, cal, { name: "daily 18:00", recur: { type: "daily", starts: "2026-12-01", until: "2026-12-03" }, start_time: "18:00" });
-    await createEvent(owner, cal, { name: "every 2nd day", recur: { type: "daily", interval: 2, starts: "2026-11-30" } });
-    await createEvent(owner, cal, { name: "one-off 09:00", date: "2026-12-02", start_time: "09:00", end_time: "09:45" });
+    await createEvent(owner, cal, {
+      name: "daily 18:00",
+      recur: { type: "daily", starts: "2026-12-01", until: "2026-12-03" },
+      start_time: "18:00",
+    });
+    await createEvent(owner, cal, {
+      name: "every 2nd day",
+      recur: { type: "daily", interval: 2, starts: "2026-11-30" },
+    });
+    await createEvent(owner, cal, {
+      name: "one-off 09:00",
+      date: "2026-12-02",
+      start_time: "09:00",
+      end_time: "09:45",
+    });
     await createEvent(owner, cal, { name: "outside", date: "2026-12-10" });
     await createEvent(owner, cal, { name: "last day", recur: { type: "monthly", day: -1, starts: "2026-01-01" } });
 
@@ -150,7 +183,10 @@ describe("GET .../occurrences", () => {
     ]);
     const untimed = list.find((o) => o.name === "every 2nd day")!;
     expect(untimed).toMatchObject({ start_time: null, end_time: null, start: null, end: null, layer: "main" });
-    expect(list.find((o) => o.name === "one-off 09:00")).toMatchObject({ start: "2026-12-02T09:00:00+00:00", end: "2026-12-02T09:45:00+00:00" });
+    expect(list.find((o) => o.name === "one-off 09:00")).toMatchObject({
+      start: "2026-12-02T09:00:00+00:00",
+      end: "2026-12-02T09:45:00+00:00",
+    });
     expect(list.find((o) => o.name === "daily 18:00")!.end).toBeNull();
     expect((await occurrences(cal, "2026-12-31", "2026-12-31")).map((o) => o.name)).toEqual(["last day"]);
   });
@@ -163,7 +199,11 @@ describe("GET .../occurrences", () => {
     await seedLayer(t.deps, host, tokyo, "tokyo");
     await seedLayer(t.deps, host, secret, "secret");
     await createEvent(owner, host, { name: "host", date: "2026-12-01", start_time: "09:00" });
-    await createEvent(owner, tokyo, { name: "tokyo", recur: { type: "daily", starts: "2026-12-01" }, start_time: "08:00" });
+    await createEvent(owner, tokyo, {
+      name: "tokyo",
+      recur: { type: "daily", starts: "2026-12-01" },
+      start_time: "08:00",
+    });
     await createEvent(owner, secret, { name: "secret", date: "2026-12-01" });
 
     const anon = await occurrences(host, "2026-12-01", "2026-12-01");
@@ -190,7 +230,10 @@ describe("GET .../occurrences pages like every list", () => {
     const pages: Occ[][] = [];
     let cursor: string | null = null;
     do {
-      const page: Page = await getPage(calendarId, `${range}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const page: Page = await getPage(
+        calendarId,
+        `${range}&limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(page.occurrences.length).toBeLessThanOrEqual(limit);
       pages.push(page.occurrences);
       cursor = page.next_cursor;
@@ -237,10 +280,27 @@ describe("GET .../occurrences pages like every list", () => {
     const host = await calendarOf(owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" });
     const mixed = (prefix: string): EventSeed[] => [
       ...dailySeries(12, `${prefix} daily`, "2026-01-03"),
-      { name: `${prefix} weekly`, recur: { type: "weekly", day: 3, interval: 2, starts: "2025-12-01" }, start_time: "09:00", created_at: "2025-12-01T00:00:01.000Z" },
-      { name: `${prefix} monthly`, recur: { type: "monthly", day: -1, starts: "2025-01-01" }, created_at: "2025-12-01T00:00:01.000Z" },
-      { name: `${prefix} yearly`, recur: { type: "yearly", month: 2, day: 29, starts: "2024-01-01" }, start_time: "12:00" },
-      { name: `${prefix} ended`, recur: { type: "daily", starts: "2026-01-01", until: "2026-01-10" }, start_time: "09:00" },
+      {
+        name: `${prefix} weekly`,
+        recur: { type: "weekly", day: 3, interval: 2, starts: "2025-12-01" },
+        start_time: "09:00",
+        created_at: "2025-12-01T00:00:01.000Z",
+      },
+      {
+        name: `${prefix} monthly`,
+        recur: { type: "monthly", day: -1, starts: "2025-01-01" },
+        created_at: "2025-12-01T00:00:01.000Z",
+      },
+      {
+        name: `${prefix} yearly`,
+        recur: { type: "yearly", month: 2, day: 29, starts: "2024-01-01" },
+        start_time: "12:00",
+      },
+      {
+        name: `${prefix} ended`,
+        recur: { type: "daily", starts: "2026-01-01", until: "2026-01-10" },
+        start_time: "09:00",
+      },
       { name: `${prefix} one-off`, date: "2026-02-14", start_time: "09:00", created_at: "2025-12-01T00:00:01.000Z" },
       { name: `${prefix} untimed one-off`, date: "2026-01-01" },
       { name: `${prefix} someday` },
@@ -269,7 +329,10 @@ describe("GET .../occurrences pages like every list", () => {
     const firstDayCount = expected.filter((o) => o.date === from).length;
     const dayPage = await getPage(host, `from=${from}&to=${to}&limit=${firstDayCount}`);
     expect(dayPage.occurrences.every((o) => o.date === from)).toBe(true);
-    const nextDay = await getPage(host, `from=${from}&to=${to}&limit=5&cursor=${encodeURIComponent(dayPage.next_cursor!)}`);
+    const nextDay = await getPage(
+      host,
+      `from=${from}&to=${to}&limit=5&cursor=${encodeURIComponent(dayPage.next_cursor!)}`,
+    );
     expect(nextDay.occurrences).toEqual(expected.slice(firstDayCount, firstDayCount + 5));
     expect(nextDay.occurrences[0].date).toBe("2026-01-02");
   });
@@ -277,7 +340,16 @@ describe("GET .../occurrences pages like every list", () => {
   it("answers the first pages of 20 layers × 1,000 daily series over a year (issue 9) without expanding the year", async () => {
     const owner = await mintAgent(t, "Owner");
     const host = await calendarOf(owner, { name: "Host", visibility: "public" });
-    await seedLayeredHost(t.deps, (name) => post(t, "/v1/calendars", owner.auth).send({ name, visibility: "public" }).then((r) => r.body), host, 20, 1000);
+    await seedLayeredHost(
+      t.deps,
+      (name) =>
+        post(t, "/v1/calendars", owner.auth)
+          .send({ name, visibility: "public" })
+          .then((r) => r.body),
+      host,
+      20,
+      1000,
+    );
     const range = "from=2026-01-01&to=2026-12-31";
     // The year holds 20,000 × 365 occurrences; the reference for the first two pages is the first day's.
     const firstDay = await fullExpansion(host, "2026-01-01", "2026-01-01");

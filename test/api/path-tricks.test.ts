@@ -8,7 +8,15 @@ import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord } from "../../functions/src/domain/types.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
-import { createTestApp, expectError, freshKey, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import {
+  createTestApp,
+  expectError,
+  freshKey,
+  mintAgent,
+  post,
+  type MintedAgent,
+  type TestApp,
+} from "../helpers/app.js";
 import { get, grantRole, newCalendar } from "../helpers/sharing.js";
 
 /**
@@ -40,7 +48,14 @@ const secret = {
   agentId: "",
 };
 /** Names and slugs of the private records; no answer may contain them. */
-const SECRET_TEXT = ["Hidden Ledger", "hidden-ledger-zq", "Clandestine Meeting", "Backroom View", "backroom-view-zq", "Attached Vault"];
+const SECRET_TEXT = [
+  "Hidden Ledger",
+  "hidden-ledger-zq",
+  "Clandestine Meeting",
+  "Backroom View",
+  "backroom-view-zq",
+  "Attached Vault",
+];
 /** The stranger's own public calendar: a caller who passes its access check gets as far as the child id. */
 let strangerCalendarId = "";
 
@@ -53,11 +68,23 @@ beforeAll(async () => {
   secret.calendarId = cal.id;
   secret.agentId = owner.agentId;
   secret.credentialId = owner.credentialId;
-  secret.eventId = (await post(t, `/v1/calendars/${cal.id}/events`, owner.auth).send({ name: "Clandestine Meeting", date: "2026-12-01" }).expect(200)).body.id;
-  secret.viewId = (await post(t, `/v1/calendars/${cal.id}/views`, owner.auth).send({ name: "Backroom View", slug: "backroom-view-zq" }).expect(200)).body.id;
+  secret.eventId = (
+    await post(t, `/v1/calendars/${cal.id}/events`, owner.auth)
+      .send({ name: "Clandestine Meeting", date: "2026-12-01" })
+      .expect(200)
+  ).body.id;
+  secret.viewId = (
+    await post(t, `/v1/calendars/${cal.id}/views`, owner.auth)
+      .send({ name: "Backroom View", slug: "backroom-view-zq" })
+      .expect(200)
+  ).body.id;
   secret.grantId = (await grantRole(t, owner.auth, cal.id, asker.agentId, "reader")).id;
   const vault = await newCalendar(t, owner, { name: "Attached Vault", visibility: "private" });
-  secret.layerId = (await post(t, `/v1/calendars/${cal.id}/layers`, owner.auth).send({ calendar_id: vault.id, key: "vault" }).expect(200)).body.id;
+  secret.layerId = (
+    await post(t, `/v1/calendars/${cal.id}/layers`, owner.auth)
+      .send({ calendar_id: vault.id, key: "vault" })
+      .expect(200)
+  ).body.id;
   const requestRecord: AccessRequestRecord = {
     id: newId("areq"),
     calendar_id: cal.id,
@@ -70,7 +97,9 @@ beforeAll(async () => {
     resolved_at: null,
     resolved_by: null,
   };
-  await t.deps.store.runTransaction(async (tx) => tx.create(paths.accessRequest(cal.id, requestRecord.id), { ...requestRecord }));
+  await t.deps.store.runTransaction(async (tx) =>
+    tx.create(paths.accessRequest(cal.id, requestRecord.id), { ...requestRecord }),
+  );
   secret.requestId = requestRecord.id;
   strangerCalendarId = (await newCalendar(t, stranger, { name: "Stranger Board", visibility: "public" })).id;
   bare = createApiApp(t.deps, apiRoutes.map(withoutIdSchemas), { checkResponses: true });
@@ -81,8 +110,14 @@ afterAll(() => t.close());
 /** Path parameters unchecked, and body ids any string: what a route that forgot idOf would do. */
 function withoutIdSchemas(route: AnyRoute): AnyRoute {
   if (route.method !== "post") return { ...route, params: undefined };
-  if (route.path.endsWith("/layers")) return { ...route, params: undefined, body: z.object({ calendar_id: z.string(), key: z.string() }) };
-  if (route.path.endsWith("/grants")) return { ...route, params: undefined, body: z.object({ agent_id: z.string(), role: z.enum(["reader", "writer"]) }) };
+  if (route.path.endsWith("/layers"))
+    return { ...route, params: undefined, body: z.object({ calendar_id: z.string(), key: z.string() }) };
+  if (route.path.endsWith("/grants"))
+    return {
+      ...route,
+      params: undefined,
+      body: z.object({ agent_id: z.string(), role: z.enum(["reader", "writer"]) }),
+    };
   return { ...route, params: undefined };
 }
 
@@ -142,7 +177,9 @@ function bodyFor(route: AnyRoute): object | undefined {
 
 function send(app: Express, route: AnyRoute, params: Record<string, string>, auth: Auth | undefined) {
   const url = route.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]);
-  let req = request(app)[route.method](route.path.endsWith("/occurrences") ? `${url}?from=2026-11-01&to=2026-12-31` : url);
+  let req = request(app)[route.method](
+    route.path.endsWith("/occurrences") ? `${url}?from=2026-11-01&to=2026-12-31` : url,
+  );
   if (route.method === "post") req = req.set("Idempotency-Key", freshKey());
   if (auth) req = req.set(auth);
   const body = bodyFor(route);
@@ -199,25 +236,38 @@ describe("ids in paths", () => {
   });
 
   describe.each(APPS)("%s", (_app, appOf) => {
-    describe.each(withIdParams.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))("%s", (_key, route) => {
-      it.each(idParamsOf(route).map((p) => [p] as const))("no trick in {%s} reads, writes or shows a private record", async (param) => {
-        const failures: string[] = [];
-        for (const caller of ["anonymous", "stranger"] as const) {
-          const base = baseParams(param, caller);
-          for (const trick of tricksFor(base[param])) {
-            const { url, req } = send(appOf(), route, { ...base, [param]: trick.value }, caller === "stranger" ? stranger.auth : undefined);
-            const res = await req;
-            const text = answerText(res, url);
-            const label = `${caller} ${trick.kind} ${route.method.toUpperCase()} ${url}`;
-            if (!allowed(route, trick, caller).includes(res.status)) failures.push(`${label}: ${res.status} ${text.slice(0, 160)}`);
-            else if (typeof res.body?.error?.code !== "string") failures.push(`${label}: no error envelope: ${text.slice(0, 160)}`);
-            const leaked = [...SECRET_TEXT, ...secretIds()].filter((s) => text.includes(s));
-            if (leaked.length > 0) failures.push(`${label}: shows ${leaked.join(", ")}`);
-          }
-        }
-        expect(failures).toEqual([]);
-      });
-    });
+    describe.each(withIdParams.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
+      "%s",
+      (_key, route) => {
+        it.each(idParamsOf(route).map((p) => [p] as const))(
+          "no trick in {%s} reads, writes or shows a private record",
+          async (param) => {
+            const failures: string[] = [];
+            for (const caller of ["anonymous", "stranger"] as const) {
+              const base = baseParams(param, caller);
+              for (const trick of tricksFor(base[param])) {
+                const { url, req } = send(
+                  appOf(),
+                  route,
+                  { ...base, [param]: trick.value },
+                  caller === "stranger" ? stranger.auth : undefined,
+                );
+                const res = await req;
+                const text = answerText(res, url);
+                const label = `${caller} ${trick.kind} ${route.method.toUpperCase()} ${url}`;
+                if (!allowed(route, trick, caller).includes(res.status))
+                  failures.push(`${label}: ${res.status} ${text.slice(0, 160)}`);
+                else if (typeof res.body?.error?.code !== "string")
+                  failures.push(`${label}: no error envelope: ${text.slice(0, 160)}`);
+                const leaked = [...SECRET_TEXT, ...secretIds()].filter((s) => text.includes(s));
+                if (leaked.length > 0) failures.push(`${label}: shows ${leaked.join(", ")}`);
+              }
+            }
+            expect(failures).toEqual([]);
+          },
+        );
+      },
+    );
   });
 
   it("answers a malformed id in a path 404 not_found, without echoing it", async () => {
@@ -230,7 +280,11 @@ describe("ids in paths", () => {
 
   it("a trailing slash is another path: 404 even for the owner", async () => {
     expectError(await get(t, `/v1/calendars/${secret.calendarId}/`, owner.auth), 404, "not_found");
-    expectError(await get(t, `/v1/calendars/${secret.calendarId}/events/${secret.eventId}/`, owner.auth), 404, "not_found");
+    expectError(
+      await get(t, `/v1/calendars/${secret.calendarId}/events/${secret.eventId}/`, owner.auth),
+      404,
+      "not_found",
+    );
     expectError(await get(t, "/v1/me/", owner.auth), 404, "not_found");
   });
 });
@@ -257,7 +311,10 @@ describe("ids in bodies", () => {
 
   it("attaching anything but a calendar id as a layer is 400 invalid_request and attaches nothing", async () => {
     for (const calendarId of layerTricks()) {
-      const res = await post(t, `/v1/calendars/${strangerCalendarId}/layers`, stranger.auth).send({ calendar_id: calendarId, key: "loot" });
+      const res = await post(t, `/v1/calendars/${strangerCalendarId}/layers`, stranger.auth).send({
+        calendar_id: calendarId,
+        key: "loot",
+      });
       expectError(res, 400, "invalid_request");
       expect(res.body.error.details.field).toBe("calendar_id");
     }
@@ -268,7 +325,10 @@ describe("ids in bodies", () => {
 
   it("a grant to anything but an agent id is 400 invalid_request and stores nothing", async () => {
     for (const agentId of grantTricks()) {
-      const res = await post(t, `/v1/calendars/${strangerCalendarId}/grants`, stranger.auth).send({ agent_id: agentId, role: "reader" });
+      const res = await post(t, `/v1/calendars/${strangerCalendarId}/grants`, stranger.auth).send({
+        agent_id: agentId,
+        role: "reader",
+      });
       expectError(res, 400, "invalid_request");
       expect(res.body.error.details.field).toBe("agent_id");
     }
@@ -278,12 +338,18 @@ describe("ids in bodies", () => {
 
   it("without the id schemas, domain/paths.ts still refuses them: 404, nothing attached or stored", async () => {
     for (const calendarId of layerTricks()) {
-      const res = await post({ app: bare }, `/v1/calendars/${strangerCalendarId}/layers`, stranger.auth).send({ calendar_id: calendarId, key: "loot" });
+      const res = await post({ app: bare }, `/v1/calendars/${strangerCalendarId}/layers`, stranger.auth).send({
+        calendar_id: calendarId,
+        key: "loot",
+      });
       expect([res.status, res.body.error?.code], calendarId).toEqual([404, "not_found"]);
       expect(SECRET_TEXT.filter((s) => res.text.includes(s))).toEqual([]);
     }
     for (const agentId of grantTricks()) {
-      const res = await post({ app: bare }, `/v1/calendars/${strangerCalendarId}/grants`, stranger.auth).send({ agent_id: agentId, role: "reader" });
+      const res = await post({ app: bare }, `/v1/calendars/${strangerCalendarId}/grants`, stranger.auth).send({
+        agent_id: agentId,
+        role: "reader",
+      });
       expect([res.status, res.body.error?.code], agentId).toEqual([404, "not_found"]);
     }
     expect((await get(t, `/v1/calendars/${strangerCalendarId}/layers`)).body.layers).toEqual([]);

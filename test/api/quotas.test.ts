@@ -30,7 +30,11 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-function expectQuota(res: { status: number; body: { error?: { details?: unknown } } }, quota: keyof QuotaLimits, limit: number) {
+function expectQuota(
+  res: { status: number; body: { error?: { details?: unknown } } },
+  quota: keyof QuotaLimits,
+  limit: number,
+) {
   expectError(res as never, 403, "quota_exceeded");
   expect(res.body.error?.details).toEqual({ quota, limit });
 }
@@ -39,7 +43,8 @@ const addEvent = (calendarId: string, name = "Standup", auth = a.auth) =>
   post(t, `/v1/calendars/${calendarId}/events`, auth).send({ name, date: "2026-12-01" });
 
 /** The events a calendar's shards count (domain/revision.ts). */
-const storedEventCount = async (id: string) => (await readShards(t.deps.store, id))?.reduce((sum, s) => sum + s.event_count, 0);
+const storedEventCount = async (id: string) =>
+  (await readShards(t.deps.store, id))?.reduce((sum, s) => sum + s.event_count, 0);
 
 /** A calendar record as stored, counters included (they are internal fields). */
 const storedCalendar = async (id: string) => (await t.deps.store.get<DocData>(paths.calendar(id)))!.data;
@@ -61,7 +66,9 @@ describe("calendars per agent", () => {
 
   it("10 parallel creates with 1 place left: exactly one succeeds", async () => {
     await newCalendar(t, a, { name: "Two" });
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post(t, "/v1/calendars", a.auth).send({ name: `Race ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(t, "/v1/calendars", a.auth).send({ name: `Race ${i}` })),
+    );
     expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of answers.filter((r) => r.status !== 200)) expectQuota(r, "calendars_per_agent", 3);
     const owned = await t.deps.store.query(paths.memberships(a.agentId));
@@ -103,7 +110,13 @@ describe("events per calendar", () => {
     // Three events written straight to the store, and the shards removed: as before shards.
     await t.deps.store.runTransaction(async (tx) => {
       for (const id of ["evt_old1", "evt_old2", "evt_old3"]) {
-        const event = { id, calendar_id: a.calendarId, name: id, kind: "one-off", date: "2026-12-01" } as unknown as EventRecord;
+        const event = {
+          id,
+          calendar_id: a.calendarId,
+          name: id,
+          kind: "one-off",
+          date: "2026-12-01",
+        } as unknown as EventRecord;
         tx.set(paths.event(a.calendarId, id), { ...event });
       }
       for (let n = 0; n < SHARDS; n++) tx.delete(paths.shard(a.calendarId, n));
@@ -124,7 +137,14 @@ describe("events per calendar", () => {
 describe("credentials per agent", () => {
   it("counts live credentials only: the minted one, two more, then a revoke frees a place", async () => {
     const created: string[] = [];
-    for (let i = 0; i < 2; i++) created.push((await post(t, "/v1/agent-credentials", a.auth).send({ label: `c${i}` }).expect(200)).body.credential.id);
+    for (let i = 0; i < 2; i++)
+      created.push(
+        (
+          await post(t, "/v1/agent-credentials", a.auth)
+            .send({ label: `c${i}` })
+            .expect(200)
+        ).body.credential.id,
+      );
     const refused = await post(t, "/v1/agent-credentials", a.auth).send({ label: "one too many" });
     expectQuota(refused, "credentials_per_agent", 3);
     expect(refused.body.error.message).toMatch(/revoke one/);

@@ -55,7 +55,8 @@ afterEach(async () => {
 });
 
 const from = (address: string) => ({ "X-Forwarded-For": address });
-const mint = (address: string) => request(api).post("/v1/mint").set(from(address)).set("Idempotency-Key", freshKey()).send({ name: "Flood" });
+const mint = (address: string) =>
+  request(api).post("/v1/mint").set(from(address)).set("Idempotency-Key", freshKey()).send({ name: "Flood" });
 const addEvent = (auth: { Authorization: string }, address = "198.51.100.1") =>
   request(api)
     .post(`/v1/calendars/${a.calendarId}/events`)
@@ -121,7 +122,11 @@ describe("writes: per agent", () => {
 
   it("PATCH and DELETE count as writes", async () => {
     const created = (await addEvent(a.auth).expect(200)).body.id;
-    await request(api).patch(`/v1/calendars/${a.calendarId}/events/${created}`).set(a.auth).send({ name: "Renamed" }).expect(200);
+    await request(api)
+      .patch(`/v1/calendars/${a.calendarId}/events/${created}`)
+      .set(a.auth)
+      .send({ name: "Renamed" })
+      .expect(200);
     await request(api).delete(`/v1/calendars/${a.calendarId}/events/${created}`).set(a.auth).expect(200);
     expectError(await addEvent(a.auth), 429, "rate_limited");
   });
@@ -149,7 +154,11 @@ describe("reads: per agent, or per client address when anonymous", () => {
 
   it("a made-up token buys no fresh budget: it counts against the address", async () => {
     for (let i = 0; i < 5; i++) {
-      expectError(await readCalendar("192.0.2.50", { Authorization: `Bearer almanac_made_up_${i}` }), 401, "unauthorized");
+      expectError(
+        await readCalendar("192.0.2.50", { Authorization: `Bearer almanac_made_up_${i}` }),
+        401,
+        "unauthorized",
+      );
     }
     expectError(await readCalendar("192.0.2.50", { Authorization: "Bearer almanac_made_up_6" }), 429, "rate_limited");
     expectError(await readCalendar("192.0.2.50"), 429, "rate_limited");
@@ -185,10 +194,16 @@ describe("pages and feeds: per client address", () => {
     expect(feed.headers["content-type"]).toBe("text/plain; charset=utf-8");
     expect(feed.headers["retry-after"]).toBe("60");
     expect(feed.headers["access-control-allow-origin"]).toBe("*");
-    expect(feed.text).toMatch(/^Too many requests from your address: at most 4 pages and feeds per minute\. Wait 60 seconds/);
+    expect(feed.text).toMatch(
+      /^Too many requests from your address: at most 4 pages and feeds per minute\. Wait 60 seconds/,
+    );
 
     // No RateLimit headers on pages: a shared cache must not pass one client's budget to another.
-    await request(pages).get(page).set(from("192.0.2.21")).expect(200).expect((res) => expect(res.headers["ratelimit"]).toBeUndefined());
+    await request(pages)
+      .get(page)
+      .set(from("192.0.2.21"))
+      .expect(200)
+      .expect((res) => expect(res.headers["ratelimit"]).toBeUndefined());
   });
 });
 
@@ -248,7 +263,9 @@ describe("configuration", () => {
       RATE_LIMIT_READS_PER_MINUTE: "200",
       RATE_LIMIT_PAGES_PER_MINUTE: "300",
     });
-    expect([config.mint.limit, config.writes.limit, config.reads.limit, config.pages.limit]).toEqual([5, 100, 200, 300]);
+    expect([config.mint.limit, config.writes.limit, config.reads.limit, config.pages.limit]).toEqual([
+      5, 100, 200, 300,
+    ]);
     expect(() => rateLimitsFromEnv({ RATE_LIMIT_READS_PER_MINUTE: "-1" })).toThrow(/RATE_LIMIT_READS_PER_MINUTE/);
     expect(trustProxySetting({})).toBe(true);
     expect(trustProxySetting({ TRUST_PROXY_HOPS: "2" })).toBe(2);

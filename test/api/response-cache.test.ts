@@ -19,7 +19,8 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const list = async (query: string) => (await request(t.app).get(`${events}?${query}`).expect(200)).body.events as Array<{ name: string }>;
+const list = async (query: string) =>
+  (await request(t.app).get(`${events}?${query}`).expect(200)).body.events as Array<{ name: string }>;
 
 describe("the response cache of event lists", () => {
   it("shares one entry between spellings of the same query", async () => {
@@ -44,7 +45,10 @@ describe("the response cache of event lists", () => {
 describe("the response cache of occurrences", () => {
   it("answers a repeated page from one entry, and a write changes it", async () => {
     const occurrences = (query: string) =>
-      request(t.app).get(`/v1/calendars/${owner.calendarId}/occurrences?${query}`).expect(200).then((r) => r.body.occurrences.map((o: { name: string }) => o.name));
+      request(t.app)
+        .get(`/v1/calendars/${owner.calendarId}/occurrences?${query}`)
+        .expect(200)
+        .then((r) => r.body.occurrences.map((o: { name: string }) => o.name));
     const before = t.deps.cache.stats().entries;
     expect(await occurrences("from=2026-12-01&to=2026-12-31")).toEqual(["Kickoff"]);
     expect(await occurrences("to=2026-12-31&limit=1000&from=2026-12-01")).toEqual(["Kickoff"]);

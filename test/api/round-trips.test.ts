@@ -33,11 +33,16 @@ describe("store round trips per request", () => {
     t = createTestApp();
     owner = await mintAgent(t, "Owner");
     stranger = await mintAgent(t, "Stranger");
-    const calendar = async (visibility: string) => (await post(t, "/v1/calendars", owner.auth).send({ name: visibility, visibility }).expect(200)).body.id;
+    const calendar = async (visibility: string) =>
+      (await post(t, "/v1/calendars", owner.auth).send({ name: visibility, visibility }).expect(200)).body.id;
     publicId = await calendar("public");
     privateId = await calendar("private");
     const event = async (calendarId: string) =>
-      (await post(t, `/v1/calendars/${calendarId}/events`, owner.auth).send({ name: "Standup", date: "2026-12-01" }).expect(200)).body.id;
+      (
+        await post(t, `/v1/calendars/${calendarId}/events`, owner.auth)
+          .send({ name: "Standup", date: "2026-12-01" })
+          .expect(200)
+      ).body.id;
     publicEvent = await event(publicId);
     privateEvent = await event(privateId);
     store = new CountingStore(t.deps.store);
@@ -48,7 +53,9 @@ describe("store round trips per request", () => {
   it("one event: one round trip anonymously, two with a token (the membership after the token)", async () => {
     const anonymous = await cost(() => request(t.app).get(`/v1/calendars/${publicId}/events/${publicEvent}`));
     expect(anonymous.counts.roundTrips).toBe(1);
-    const withToken = await cost(() => request(t.app).get(`/v1/calendars/${privateId}/events/${privateEvent}`).set(owner.auth));
+    const withToken = await cost(() =>
+      request(t.app).get(`/v1/calendars/${privateId}/events/${privateEvent}`).set(owner.auth),
+    );
     expect(withToken.counts.roundTrips).toBe(2);
     expect(withToken.res.body.id).toBe(privateEvent);
   });
@@ -61,12 +68,18 @@ describe("store round trips per request", () => {
     expect(hit.counts.roundTrips).toBe(2);
     expect(hit.res.body).toEqual(miss.res.body);
     t.deps.cache = new ResponseCache();
-    const occurrences = await cost(() => request(t.app).get(`/v1/calendars/${privateId}/occurrences?from=2026-12-01&to=2026-12-31`).set(owner.auth));
+    const occurrences = await cost(() =>
+      request(t.app).get(`/v1/calendars/${privateId}/occurrences?from=2026-12-01&to=2026-12-31`).set(owner.auth),
+    );
     expect(occurrences.counts.roundTrips).toBe(3);
   });
 
   it("a prefetched private record reaches no caller the policy refuses", async () => {
-    const paths = [`/v1/calendars/${privateId}/events/${privateEvent}`, `/v1/calendars/${privateId}/events`, `/v1/calendars/${privateId}`];
+    const paths = [
+      `/v1/calendars/${privateId}/events/${privateEvent}`,
+      `/v1/calendars/${privateId}/events`,
+      `/v1/calendars/${privateId}`,
+    ];
     for (const path of paths) {
       // A stranger and an anonymous caller are answered exactly as for a calendar that does not exist.
       const absent = await request(t.app).get(path.replace(privateId, "cal_doesNotExist")).set(stranger.auth);
@@ -77,13 +90,24 @@ describe("store round trips per request", () => {
       }
     }
     // A bad token is 401 before anything prefetched is looked at.
-    expectError(await request(t.app).get(paths[0]).set({ Authorization: "Bearer svc_agent_nope" }), 401, "unauthorized");
+    expectError(
+      await request(t.app).get(paths[0]).set({ Authorization: "Bearer svc_agent_nope" }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("a POST is one transaction after the Idempotency-Key claim", async () => {
-    const { counts } = await cost(() => post(t, `/v1/calendars/${privateId}/events`, owner.auth).send({ name: "Review", date: "2026-12-02" }));
+    const { counts } = await cost(() =>
+      post(t, `/v1/calendars/${privateId}/events`, owner.auth).send({ name: "Review", date: "2026-12-02" }),
+    );
     expect(counts.transactions).toBe(2);
-    const patch = await cost(() => request(t.app).patch(`/v1/calendars/${privateId}/events/${privateEvent}`).set(owner.auth).send({ name: "Standup 2" }));
+    const patch = await cost(() =>
+      request(t.app)
+        .patch(`/v1/calendars/${privateId}/events/${privateEvent}`)
+        .set(owner.auth)
+        .send({ name: "Standup 2" }),
+    );
     expect(patch.counts.transactions).toBe(1);
   });
 });

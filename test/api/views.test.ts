@@ -1,8 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import { applyViewFilter, resolveViewSlug, viewDisplayFor, viewEventSources, viewRange, viewShows } from "../../functions/src/domain/queries/views.js";
+import {
+  applyViewFilter,
+  resolveViewSlug,
+  viewDisplayFor,
+  viewEventSources,
+  viewRange,
+  viewShows,
+} from "../../functions/src/domain/queries/views.js";
 import type { CalendarRecord, ShareViewRecord, ViewFilter } from "../../functions/src/domain/types.js";
-import { BASE_URL, createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import {
+  BASE_URL,
+  createTestApp,
+  expectError,
+  mintAgent,
+  post,
+  type MintedAgent,
+  type TestApp,
+} from "../helpers/app.js";
 import { seedScopedToken } from "../helpers/grants.js";
 import { del, get, grantRole, newCalendar, patch } from "../helpers/sharing.js";
 
@@ -20,7 +35,8 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const viewsPath = (id = calId) => `/v1/calendars/${id}/views`;
-const createView = (body: Record<string, unknown>, auth = owner.auth, id = calId) => post(t, viewsPath(id), auth).send(body);
+const createView = (body: Record<string, unknown>, auth = owner.auth, id = calId) =>
+  post(t, viewsPath(id), auth).send(body);
 const DEFAULT_FILTER: ViewFilter = {
   layers: null,
   categories: null,
@@ -72,7 +88,10 @@ describe("POST /v1/calendars/{calendarId}/views", () => {
     });
     const stored = await t.deps.store.get<ShareViewRecord>(paths.view(calId, res.body.id));
     expect(stored?.data.filter).toEqual(DEFAULT_FILTER);
-    expect((await t.deps.store.get(paths.viewSlug(res.body.slug)))?.data).toEqual({ owner_id: res.body.id, calendar_id: calId });
+    expect((await t.deps.store.get(paths.viewSlug(res.body.slug)))?.data).toEqual({
+      owner_id: res.body.id,
+      calendar_id: calId,
+    });
   });
 
   it("takes a given slug once among views, answering slug_taken with free suggestions", async () => {
@@ -113,7 +132,11 @@ describe("POST /v1/calendars/{calendarId}/views", () => {
 describe("PATCH and DELETE /v1/calendars/{calendarId}/views/{viewId}", () => {
   it("renames, replaces filter and display whole, and refuses a slug", async () => {
     const view = (
-      await createView({ name: "Press", filter: { categories: ["launch"], include_someday: false }, display: { default_view: "month" } }).expect(200)
+      await createView({
+        name: "Press",
+        filter: { categories: ["launch"], include_someday: false },
+        display: { default_view: "month" },
+      }).expect(200)
     ).body;
     const path = `${viewsPath()}/${view.id}`;
     expectError(await patch(t, path).send({ name: "x" }), 401, "unauthorized");
@@ -126,7 +149,11 @@ describe("PATCH and DELETE /v1/calendars/{calendarId}/views/{viewId}", () => {
     t.clock.advance(1000);
     const renamed = (await patch(t, path, owner.auth).send({ name: "Press kit" }).expect(200)).body;
     expect(renamed).toEqual({ ...view, name: "Press kit", updated_at: "2026-11-22T10:00:01.000Z" });
-    const replaced = (await patch(t, path, owner.auth).send({ filter: { from: "2027-01-01" }, display: {} }).expect(200)).body;
+    const replaced = (
+      await patch(t, path, owner.auth)
+        .send({ filter: { from: "2027-01-01" }, display: {} })
+        .expect(200)
+    ).body;
     expect(replaced.filter).toEqual({ ...DEFAULT_FILTER, from: "2027-01-01" });
     expect(replaced.display).toEqual({ default_view: null, views: null });
     expect(replaced.slug).toBe(view.slug);
@@ -149,7 +176,10 @@ describe("PATCH and DELETE /v1/calendars/{calendarId}/views/{viewId}", () => {
     expectError(await patch(t, path, owner.auth).send({ name: "Back" }), 404, "not_found");
     expectError(await del(t, path, owner.auth), 404, "not_found");
     const list = (await get(t, viewsPath(), owner.auth).expect(200)).body;
-    expect(list).toEqual({ views: [{ ...view, revoked_at: "2026-11-22T10:00:02.000Z", updated_at: "2026-11-22T10:00:02.000Z" }], next_cursor: null });
+    expect(list).toEqual({
+      views: [{ ...view, revoked_at: "2026-11-22T10:00:02.000Z", updated_at: "2026-11-22T10:00:02.000Z" }],
+      next_cursor: null,
+    });
   });
 
   it("answers 404 for a view of another calendar addressed through this one", async () => {
@@ -193,7 +223,9 @@ describe("what a view shows", () => {
     expect(viewShows({ ...DEFAULT_FILTER, layers: ["team"] }, { ...item, layer: "team" })).toBe(true);
     expect(viewShows({ ...DEFAULT_FILTER, categories: ["ops"] }, item)).toBe(false);
     expect(viewShows({ ...DEFAULT_FILTER, categories: ["ops"] }, { ...item, category: null })).toBe(false);
-    expect(viewShows({ ...DEFAULT_FILTER, include_someday: false }, { ...item, kind: "someday", date: null })).toBe(false);
+    expect(viewShows({ ...DEFAULT_FILTER, include_someday: false }, { ...item, kind: "someday", date: null })).toBe(
+      false,
+    );
     expect(viewShows({ ...DEFAULT_FILTER, include_recurring: false }, { ...item, kind: "recurring" })).toBe(false);
     expect(viewShows({ ...DEFAULT_FILTER, from: "2026-12-11" }, item)).toBe(false);
     expect(viewShows({ ...DEFAULT_FILTER, to: "2026-12-09" }, item)).toBe(false);
@@ -209,16 +241,27 @@ describe("what a view shows", () => {
       { id: 3, layer: "main", kind: "someday" as const, category: "launch", date: null },
     ];
     expect(applyViewFilter(DEFAULT_FILTER, items).map((i) => i.id)).toEqual([1, 2, 3]);
-    expect(applyViewFilter({ ...DEFAULT_FILTER, layers: ["main"], include_someday: false }, items).map((i) => i.id)).toEqual([1]);
+    expect(
+      applyViewFilter({ ...DEFAULT_FILTER, layers: ["main"], include_someday: false }, items).map((i) => i.id),
+    ).toEqual([1]);
   });
 
   it("viewDisplayFor falls back to the calendar's settings for null display keys", () => {
     const calendar = { default_view: "week", views: null } as CalendarRecord;
     const view = (display: ShareViewRecord["display"]) => ({ display }) as ShareViewRecord;
-    expect(viewDisplayFor(view({ default_view: null, views: null }), calendar)).toEqual({ default_view: "week", views: null });
-    expect(viewDisplayFor(view({ default_view: "month", views: null }), calendar)).toEqual({ default_view: "month", views: null });
+    expect(viewDisplayFor(view({ default_view: null, views: null }), calendar)).toEqual({
+      default_view: "week",
+      views: null,
+    });
+    expect(viewDisplayFor(view({ default_view: "month", views: null }), calendar)).toEqual({
+      default_view: "month",
+      views: null,
+    });
     // The calendar's default is not offered by the view's lenses: the page picks the first lens.
-    expect(viewDisplayFor(view({ default_view: null, views: ["timeline"] }), calendar)).toEqual({ default_view: null, views: ["timeline"] });
+    expect(viewDisplayFor(view({ default_view: null, views: ["timeline"] }), calendar)).toEqual({
+      default_view: null,
+      views: ["timeline"],
+    });
   });
 
   it("viewRange clips a requested range to the view's", () => {
@@ -243,7 +286,8 @@ describe("what a view shows", () => {
     }
     const all = (await createView({ name: "All" }).expect(200)).body;
     const hiddenOnly = (await createView({ name: "Hidden", filter: { layers: ["hidden"] } }).expect(200)).body;
-    const sourcesOf = async (slug: string) => (await viewEventSources(t.deps, (await resolveViewSlug(t.deps, slug))!)).map((s) => s.layer);
+    const sourcesOf = async (slug: string) =>
+      (await viewEventSources(t.deps, (await resolveViewSlug(t.deps, slug))!)).map((s) => s.layer);
 
     // A reader (or writer) grant reads a private calendar but never publishes it.
     expect(await sourcesOf(all.slug)).toEqual(["main", "open"]);

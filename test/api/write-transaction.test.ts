@@ -53,13 +53,18 @@ describe("one transaction per write", () => {
     const membership = paths.membership(writer.agentId, calendar.id);
     const wroteWithRole = (path: string) => log.some((tx) => tx.reads.includes(membership) && tx.writes.includes(path));
 
-    const created = await post(t, `/v1/calendars/${calendar.id}/events`, writer.auth).send({ name: "Standup", date: "2027-01-04" });
+    const created = await post(t, `/v1/calendars/${calendar.id}/events`, writer.auth).send({
+      name: "Standup",
+      date: "2027-01-04",
+    });
     expect(created.status).toBe(200);
     const eventPath = paths.event(calendar.id, created.body.id);
     expect(wroteWithRole(eventPath)).toBe(true);
 
     log.length = 0;
-    await patch(t, `/v1/calendars/${calendar.id}/events/${created.body.id}`, writer.auth).send({ name: "Daily" }).expect(200);
+    await patch(t, `/v1/calendars/${calendar.id}/events/${created.body.id}`, writer.auth)
+      .send({ name: "Daily" })
+      .expect(200);
     expect(wroteWithRole(eventPath)).toBe(true);
 
     log.length = 0;
@@ -71,7 +76,10 @@ describe("one transaction per write", () => {
     const owner = await mintAgent(t, "Owner");
     const log: TxLog[] = [];
     t.deps.store = loggingStore(t.deps.store, log);
-    const created = await post(t, `/v1/calendars/${owner.calendarId}/events`, owner.auth).send({ name: "Launch", date: "2027-01-04" });
+    const created = await post(t, `/v1/calendars/${owner.calendarId}/events`, owner.auth).send({
+      name: "Launch",
+      date: "2027-01-04",
+    });
     expect(created.status).toBe(200);
     const eventPath = paths.event(owner.calendarId, created.body.id);
     // The claim, then one transaction with the event and the idempotency record.
@@ -85,7 +93,9 @@ describe("one transaction per write", () => {
     const log: TxLog[] = [];
     t.deps.store = loggingStore(t.deps.store, log);
     const created = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => post(t, `/v1/calendars/${owner.calendarId}/events`, owner.auth).send({ name: `E${i}`, date: "2027-01-04" })),
+      Array.from({ length: 24 }, (_, i) =>
+        post(t, `/v1/calendars/${owner.calendarId}/events`, owner.auth).send({ name: `E${i}`, date: "2027-01-04" }),
+      ),
     );
     expect(created.every((r) => r.status === 200)).toBe(true);
     const written = log.flatMap((tx) => tx.writes);

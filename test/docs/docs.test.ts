@@ -58,7 +58,8 @@ describe("what the docs say", () => {
     const llms = read("llms.txt");
     expect(llms).toMatch(/^# Almanac\n\n> /);
     expect(llms.match(/curl /g)?.length).toBeGreaterThanOrEqual(3);
-    for (const call of ["POST \"$BASE/v1/mint\"", "/v1/calendars/$CALENDAR_ID/events", "/occurrences?from="]) expect(llms).toContain(call);
+    for (const call of ['POST "$BASE/v1/mint"', "/v1/calendars/$CALENDAR_ID/events", "/occurrences?from="])
+      expect(llms).toContain(call);
     for (const page of PAGES) expect(llms).toContain(`(/docs/${page})`);
     expect(llms).toContain("(/openapi.json)");
   });

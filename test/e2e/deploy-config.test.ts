@@ -37,12 +37,18 @@ describe("firestore.indexes.json", () => {
   it("purges idempotency records, claim links and onboard tokens on their `purge_at` Timestamp", () => {
     for (const collection of ["idempotency", "claims", "onboard_tokens"]) {
       // A TTL field is written with ever later instants and never queried: no index on it.
-      expect(override(collection, "purge_at"), collection).toEqual({ collectionGroup: collection, fieldPath: "purge_at", ttl: true, indexes: [] });
+      expect(override(collection, "purge_at"), collection).toEqual({
+        collectionGroup: collection,
+        fieldPath: "purge_at",
+        ttl: true,
+        indexes: [],
+      });
     }
   });
 
   it("keeps the idempotency collection's ever-increasing timestamps and stored responses out of the indexes", () => {
-    for (const field of ["started_at", "expires_at", "body"]) expect(override("idempotency", field)?.indexes, field).toEqual([]);
+    for (const field of ["started_at", "expires_at", "body"])
+      expect(override("idempotency", field)?.indexes, field).toEqual([]);
   });
 });
 
@@ -54,14 +60,24 @@ describe("the deployed functions' options", () => {
   /** A copy of functions/ (package.json, .env, a fresh lib/), so that no other build is disturbed. */
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "almanac-manifest-"));
-    await run(join(ROOT, "node_modules/.bin/tsc"), ["-p", join(ROOT, "functions/tsconfig.json"), "--outDir", join(dir, "lib")]);
+    await run(join(ROOT, "node_modules/.bin/tsc"), [
+      "-p",
+      join(ROOT, "functions/tsconfig.json"),
+      "--outDir",
+      join(dir, "lib"),
+    ]);
     for (const file of ["package.json", ".env"]) copyFileSync(join(ROOT, "functions", file), join(dir, file));
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
     // What the CLI runs to list the functions: the SDK loads lib/index.js and writes the manifest.
     const output = join(dir, "manifest.json");
     await run(join(ROOT, "node_modules/.bin/firebase-functions"), [], {
       cwd: dir,
-      env: { ...process.env, FUNCTIONS_MANIFEST_OUTPUT_PATH: output, FUNCTIONS_CONTROL_API: "true", GCLOUD_PROJECT: PROJECT },
+      env: {
+        ...process.env,
+        FUNCTIONS_MANIFEST_OUTPUT_PATH: output,
+        FUNCTIONS_CONTROL_API: "true",
+        GCLOUD_PROJECT: PROJECT,
+      },
     });
     manifest = JSON.parse(readFileSync(output, "utf8"));
   }, 120_000);
@@ -74,14 +90,26 @@ describe("the deployed functions' options", () => {
     const { endpointsAreValid } = requireTool("firebase-tools/lib/deploy/functions/validate.js");
     const build = yamlToBuild(manifest, PROJECT, "us-central1", "nodejs22");
     // nonInteractive, as in CI: a param without a value would fail here instead of prompting.
-    const { backend } = await resolveBackend({ build, firebaseConfig: { projectId: PROJECT }, userEnvs, codebase: "default", nonInteractive: true, isEmulator: false });
+    const { backend } = await resolveBackend({
+      build,
+      firebaseConfig: { projectId: PROJECT },
+      userEnvs,
+      codebase: "default",
+      nonInteractive: true,
+      isEmulator: false,
+    });
     endpointsAreValid(backend);
     return allEndpoints(backend) as Array<Record<string, unknown>>;
   }
 
   const loadEnv = () => {
     const { loadUserEnvs } = requireTool("firebase-tools/lib/functions/env.js");
-    return loadUserEnvs({ functionsSource: join(ROOT, "functions"), projectDir: ROOT, projectId: PROJECT, isEmulator: false }) as Record<string, string>;
+    return loadUserEnvs({
+      functionsSource: join(ROOT, "functions"),
+      projectDir: ROOT,
+      projectId: PROJECT,
+      isEmulator: false,
+    }) as Record<string, string>;
   };
 
   it("sets region, memory, cpu, concurrency, timeout and instance bounds on api and pages from functions/.env", async () => {
@@ -102,9 +130,22 @@ describe("the deployed functions' options", () => {
   });
 
   it("takes other values from the environment files, as a project's .env.<project> would give them", async () => {
-    const env = { ...loadEnv(), ALMANAC_REGION: "europe-west1", ALMANAC_MEMORY_MIB: "1024", ALMANAC_CPU: "2", ALMANAC_MIN_INSTANCES: "1", ALMANAC_MAX_INSTANCES: "5" };
+    const env = {
+      ...loadEnv(),
+      ALMANAC_REGION: "europe-west1",
+      ALMANAC_MEMORY_MIB: "1024",
+      ALMANAC_CPU: "2",
+      ALMANAC_MIN_INSTANCES: "1",
+      ALMANAC_MAX_INSTANCES: "5",
+    };
     for (const endpoint of await resolve(env)) {
-      expect(endpoint).toMatchObject({ region: "europe-west1", availableMemoryMb: 1024, cpu: 2, minInstances: 1, maxInstances: 5 });
+      expect(endpoint).toMatchObject({
+        region: "europe-west1",
+        availableMemoryMb: 1024,
+        cpu: 2,
+        minInstances: 1,
+        maxInstances: 5,
+      });
     }
   });
 });
@@ -117,13 +158,16 @@ describe("what Cloud Build installs and runs", () => {
 
   it("runs nodejs22, which firebase.json names; engines let Node 20 and 22 run everything locally", () => {
     const functionsConfig = readJson("firebase.json").functions[0];
-    const { getRuntimeChoice } = requireTool("firebase-tools/lib/deploy/functions/runtimes/node/parseRuntimeAndValidateSDK.js");
+    const { getRuntimeChoice } = requireTool(
+      "firebase-tools/lib/deploy/functions/runtimes/node/parseRuntimeAndValidateSDK.js",
+    );
     // firebase.json's runtime wins over package.json's engines (which may then be a range).
     expect(getRuntimeChoice(join(ROOT, "functions"), functionsConfig.runtime)).toBe("nodejs22");
     const semver = createRequire(requireTool.resolve("firebase-tools/package.json"))("semver");
     for (const manifest of ["package.json", "functions/package.json"]) {
       const range = readJson(manifest).engines.node;
-      for (const version of ["20.19.0", "22.13.0"]) expect(semver.satisfies(version, range), `${manifest} ${range} ${version}`).toBe(true);
+      for (const version of ["20.19.0", "22.13.0"])
+        expect(semver.satisfies(version, range), `${manifest} ${range} ${version}`).toBe(true);
       expect(semver.satisfies("24.0.0", range), `${manifest} ${range}`).toBe(false);
     }
   });

@@ -80,7 +80,8 @@ async function waitForReady(limitMs: number): Promise<void> {
   let code = "running" as number | null | "running";
   void exited!.then((c) => (code = c));
   while (!existsSync(join(signalDir, "ready"))) {
-    if (code !== "running") throw new Error(`firebase emulators:exec exited (${code}) before the emulators were ready:\n${tail()}`);
+    if (code !== "running")
+      throw new Error(`firebase emulators:exec exited (${code}) before the emulators were ready:\n${tail()}`);
     if (Date.now() - started > limitMs) throw new Error(`the emulators were not ready after ${limitMs} ms:\n${tail()}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -121,7 +122,10 @@ beforeAll(async () => {
 afterAll(async () => {
   if (emulators && emulators.exitCode === null) {
     writeFileSync(join(signalDir, "done"), "");
-    const stopped = await Promise.race([exited!.then(() => true), new Promise((r) => setTimeout(() => r(false), 60_000))]);
+    const stopped = await Promise.race([
+      exited!.then(() => true),
+      new Promise((r) => setTimeout(() => r(false), 60_000)),
+    ]);
     if (!stopped && emulators.pid) process.kill(-emulators.pid, "SIGTERM");
   }
   firestore?.stop();
@@ -172,7 +176,9 @@ describe.skipIf(!HAS_FIREBASE)(
     });
 
     it("mints an agent and reads /v1/me through the api function on Firestore", STEP, async () => {
-      const minted = await json(await postJson("/v1/mint", { name: "E2E agent", calendar: { name: "E2E Launch", timezone: "Europe/Berlin" } }));
+      const minted = await json(
+        await postJson("/v1/mint", { name: "E2E agent", calendar: { name: "E2E Launch", timezone: "Europe/Berlin" } }),
+      );
       token = minted.token;
       calendarId = minted.calendar.id;
       slug = minted.calendar.slug;
@@ -194,7 +200,14 @@ describe.skipIf(!HAS_FIREBASE)(
       // The framework parses bodies before the app runs; the app still holds them to 64 KiB.
       const large = await json(await postJson("/v1/mint", { name: "x".repeat(70 * 1024) }), 413);
       expect(large.error.code).toBe("payload_too_large");
-      const text = await json(await http("/v1/mint", { method: "POST", headers: { "Content-Type": "text/plain", "Idempotency-Key": "e2e-text" }, body: "hi" }), 415);
+      const text = await json(
+        await http("/v1/mint", {
+          method: "POST",
+          headers: { "Content-Type": "text/plain", "Idempotency-Key": "e2e-text" },
+          body: "hi",
+        }),
+        415,
+      );
       expect(text.error.code).toBe("unsupported_media_type");
       // Invalid JSON never reaches the app: the functions framework rejects it with its own
       // 400 (GoogleCloudPlatform/functions-framework-nodejs#686). The status still matches.
@@ -206,7 +219,12 @@ describe.skipIf(!HAS_FIREBASE)(
       const standup = await json(
         await postJson(
           `/v1/calendars/${calendarId}/events`,
-          { name: "E2E standup", recur: { type: "weekly", day: 1, starts: "2026-11-23" }, start_time: "09:30", end_time: "09:45" },
+          {
+            name: "E2E standup",
+            recur: { type: "weekly", day: 1, starts: "2026-11-23" },
+            start_time: "09:30",
+            end_time: "09:45",
+          },
           token,
         ),
       );
@@ -223,7 +241,9 @@ describe.skipIf(!HAS_FIREBASE)(
       expect(html).toContain("E2E standup");
       // Revalidated on every use, and unchanged it costs a 304 through Hosting.
       expect(page.headers.get("cache-control")).toBe("no-cache");
-      const again = await http(`/c/${slug}?view=month&date=2027-01-04`, { headers: { "If-None-Match": page.headers.get("etag")! } });
+      const again = await http(`/c/${slug}?view=month&date=2027-01-04`, {
+        headers: { "If-None-Match": page.headers.get("etag")! },
+      });
       expect(again.status).toBe(304);
     });
 
@@ -237,13 +257,19 @@ describe.skipIf(!HAS_FIREBASE)(
       expect(text).toContain("RRULE:FREQ=WEEKLY;BYDAY=MO;WKST=MO");
       expect(text).not.toContain("E2E someday");
 
-      const series = Object.values(ical.sync.parseICS(text)).find((c): c is VEvent => c?.type === "VEVENT" && c.summary === "E2E standup");
-      const occurrences = await json(await http(`/v1/calendars/${calendarId}/occurrences?from=2027-01-01&to=2027-04-30`));
+      const series = Object.values(ical.sync.parseICS(text)).find(
+        (c): c is VEvent => c?.type === "VEVENT" && c.summary === "E2E standup",
+      );
+      const occurrences = await json(
+        await http(`/v1/calendars/${calendarId}/occurrences?from=2027-01-01&to=2027-04-30`),
+      );
       const expected = occurrences.occurrences
         .filter((o: { event_id: string }) => o.event_id === standupId)
         .map((o: { start: string }) => new Date(o.start).toISOString());
       expect(expected.length).toBeGreaterThan(15);
-      const parsed = series!.rrule!.between(new Date("2027-01-01T00:00:00Z"), new Date("2027-05-01T00:00:00Z"), true).map((d) => d.toISOString());
+      const parsed = series!
+        .rrule!.between(new Date("2027-01-01T00:00:00Z"), new Date("2027-05-01T00:00:00Z"), true)
+        .map((d) => d.toISOString());
       expect(parsed).toEqual(expected);
 
       const etag = res.headers.get("etag")!;
@@ -264,7 +290,9 @@ describe.skipIf(!HAS_FIREBASE)(
     });
 
     it("answers 308 from the old slug to the new one after a rename, page and feed", STEP, async () => {
-      const renamed = await json(await postJson(`/v1/calendars/${calendarId}`, { slug: `${slug}-renamed` }, token, "PATCH"));
+      const renamed = await json(
+        await postJson(`/v1/calendars/${calendarId}`, { slug: `${slug}-renamed` }, token, "PATCH"),
+      );
       expect(renamed.slug).toBe(`${slug}-renamed`);
 
       const moved = await http(`/c/${slug}?view=week`);

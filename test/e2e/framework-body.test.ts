@@ -28,7 +28,11 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const mint = (body: string) =>
-  request(framework).post("/v1/mint").set("Content-Type", "application/json").set("Idempotency-Key", freshKey()).send(body);
+  request(framework)
+    .post("/v1/mint")
+    .set("Content-Type", "application/json")
+    .set("Idempotency-Key", freshKey())
+    .send(body);
 
 describe("the API behind a framework that parsed the body already", () => {
   it("still answers a body over 64 KiB with 413 payload_too_large", async () => {
@@ -46,7 +50,12 @@ describe("the API behind a framework that parsed the body already", () => {
   it("replays a mint from the Buffer raw body like from our own parser's text", async () => {
     const key = freshKey();
     const body = JSON.stringify({ name: "Replay" });
-    const send = () => request(framework).post("/v1/mint").set("Content-Type", "application/json").set("Idempotency-Key", key).send(body);
+    const send = () =>
+      request(framework)
+        .post("/v1/mint")
+        .set("Content-Type", "application/json")
+        .set("Idempotency-Key", key)
+        .send(body);
     const first = await send().expect(200);
     const again = await send().expect(200);
     expect(again.headers["idempotent-replayed"]).toBe("true");

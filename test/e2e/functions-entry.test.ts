@@ -74,14 +74,26 @@ describe("the deployed entry point (functions/src/index.ts)", () => {
 
   it("logs each request as a structured entry: severity, message and fields", () => {
     const mint = entries.find((e) => typeof e.message === "string" && e.message.startsWith("POST /v1/mint 200 "));
-    expect(mint).toMatchObject({ severity: "INFO", method: "POST", path: "/v1/mint", status: 200, latency_ms: expect.any(Number) });
-    const page = entries.find((e) => e.path === "/c/{slug}" || (typeof e.path === "string" && e.path.startsWith("/c/") && e.status === 200));
+    expect(mint).toMatchObject({
+      severity: "INFO",
+      method: "POST",
+      path: "/v1/mint",
+      status: 200,
+      latency_ms: expect.any(Number),
+    });
+    const page = entries.find(
+      (e) => e.path === "/c/{slug}" || (typeof e.path === "string" && e.path.startsWith("/c/") && e.status === 200),
+    );
     expect(page).toMatchObject({ severity: "INFO", method: "GET", status: 200 });
   });
 
   it("imports only firebase-functions at load (the cold start and `firebase deploy` load it); the rest on first use", () => {
     const source = readFileSync(join(import.meta.dirname, "../../functions/src/index.ts"), "utf8");
     const staticImports = [...source.matchAll(/^import\s+(?!type\b)[^;]*?from\s+"([^"]+)"/gm)].map((m) => m[1]);
-    expect(staticImports.sort()).toEqual(["firebase-functions/logger", "firebase-functions/params", "firebase-functions/v2/https"]);
+    expect(staticImports.sort()).toEqual([
+      "firebase-functions/logger",
+      "firebase-functions/params",
+      "firebase-functions/v2/https",
+    ]);
   });
 });

@@ -28,9 +28,13 @@ export const isApiPath = (rawPath: string): boolean => {
 };
 
 /** DECISIONS section 1: never a 5xx; on `/v1` and `/openapi.json` every 4xx is the envelope. */
-export function answerProblems(request: RawRequest, response: RawResponse): Array<{ kind: FailureKind; cause: string }> {
+export function answerProblems(
+  request: RawRequest,
+  response: RawResponse,
+): Array<{ kind: FailureKind; cause: string }> {
   const problems: Array<{ kind: FailureKind; cause: string }> = [];
-  if (response.status >= 500) problems.push({ kind: "5xx", cause: `${response.status} ${errorCode(response.text) ?? "(no code)"}` });
+  if (response.status >= 500)
+    problems.push({ kind: "5xx", cause: `${response.status} ${errorCode(response.text) ?? "(no code)"}` });
   // HEAD answers have no body to check.
   if (response.status >= 400 && response.status < 500 && isApiPath(request.path) && request.method !== "HEAD") {
     const problem = envelopeProblem(response);
@@ -41,7 +45,8 @@ export function answerProblems(request: RawRequest, response: RawResponse): Arra
 
 function envelopeProblem(response: RawResponse): string | null {
   const type = String(response.headers["content-type"] ?? "");
-  if (!/^application\/json\b/i.test(type)) return `Content-Type \`${type || "(none)"}\`, body ${JSON.stringify(response.text.slice(0, 80))}`;
+  if (!/^application\/json\b/i.test(type))
+    return `Content-Type \`${type || "(none)"}\`, body ${JSON.stringify(response.text.slice(0, 80))}`;
   let body: unknown;
   try {
     body = JSON.parse(response.text);
@@ -56,7 +61,8 @@ function envelopeProblem(response: RawResponse): string | null {
   return null;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function errorCode(text: string): string | null {
   try {
@@ -94,12 +100,15 @@ export function countAnswer(stats: RunStats, request: RawRequest, response: RawR
   if (!stats.slowest || response.ms > stats.slowest.ms) stats.slowest = { ms: response.ms, line: requestLine(request) };
 }
 
-export const fiveXx = (stats: RunStats): number => [...stats.statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
+export const fiveXx = (stats: RunStats): number =>
+  [...stats.statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
 
 /** Where the failure happened: the operation, with the method actually sent. */
 const operationOf = (f: Failure): string => {
   const [method, template] = f.recipe.operation.split(" ");
-  return f.recipe.method === method ? `${method} ${template}` : `${f.recipe.method} ${template} (method swapped from ${method})`;
+  return f.recipe.method === method
+    ? `${method} ${template}`
+    : `${f.recipe.method} ${template} (method swapped from ${method})`;
 };
 
 export interface Group {
@@ -118,7 +127,13 @@ export class Findings {
   add(f: Failure): void {
     this.total++;
     const key = `${f.kind}|${f.cause}`;
-    const group = this.groups.get(key) ?? { kind: f.kind, cause: f.cause, operations: new Set<string>(), examples: [], count: 0 };
+    const group = this.groups.get(key) ?? {
+      kind: f.kind,
+      cause: f.cause,
+      operations: new Set<string>(),
+      examples: [],
+      count: 0,
+    };
     group.count++;
     group.operations.add(operationOf(f));
     if (group.examples.length < 3) group.examples.push(f);
@@ -130,23 +145,37 @@ export class Findings {
   }
 }
 
-export const requestLine = (r: RawRequest): string => `${r.method} ${r.path.length > 300 ? `${r.path.slice(0, 300)}… (${r.path.length} chars)` : r.path}`;
+export const requestLine = (r: RawRequest): string =>
+  `${r.method} ${r.path.length > 300 ? `${r.path.slice(0, 300)}… (${r.path.length} chars)` : r.path}`;
 
 function describeRequest(f: Failure): string {
   const headers = Object.entries(f.request.headers)
     .filter(([name]) => name !== "Content-Length")
     .map(([name, value]) => {
-      if (name === "Authorization") return `Authorization: <${f.recipe.caller}${f.recipe.caller === "garbage" ? `: ${value.slice(0, 40)}` : ""}>`;
+      if (name === "Authorization")
+        return `Authorization: <${f.recipe.caller}${f.recipe.caller === "garbage" ? `: ${value.slice(0, 40)}` : ""}>`;
       return `${name}: ${value.length > 60 ? `${value.slice(0, 60)}… (${value.length} chars)` : value}`;
     });
-  const body = f.request.body ? ` body (${f.request.body.length} bytes): ${JSON.stringify(f.request.body.toString("utf8").slice(0, 200))}` : "";
+  const body = f.request.body
+    ? ` body (${f.request.body.length} bytes): ${JSON.stringify(f.request.body.toString("utf8").slice(0, 200))}`
+    : "";
   return `(${f.recipe.mode}) \`${requestLine(f.request)}\` [${headers.join("; ")}]${body}`;
 }
 
-export function findingsMarkdown(options: { seed: number; runs: number; pageRuns: number; stats: RunStats; findings: Findings; finishedAt: string }): string {
+export function findingsMarkdown(options: {
+  seed: number;
+  runs: number;
+  pageRuns: number;
+  stats: RunStats;
+  findings: Findings;
+  finishedAt: string;
+}): string {
   const { stats, findings } = options;
   const groups = findings.list();
-  const statuses = [...stats.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(", ");
+  const statuses = [...stats.statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(", ");
   const lines = [
     "# Fuzz findings (test/fuzz/openapi.fuzz.test.ts)",
     "",
@@ -156,13 +185,23 @@ export function findingsMarkdown(options: { seed: number; runs: number; pageRuns
     `- Requests: ${stats.requests}; 5xx: ${fiveXx(stats)}; failures: ${findings.total} in ${groups.length} groups`,
     `- Slowest: ${stats.slowest ? `${stats.slowest.ms.toFixed(0)} ms, \`${stats.slowest.line.slice(0, 200)}\`` : "-"}`,
     `- Statuses: ${statuses}`,
-    ...(stats.slowOnce.length > 0 ? [`- Over ${SLOW_MS} ms once but not on repeat (noise, not failed): ${stats.slowOnce.length}`] : []),
+    ...(stats.slowOnce.length > 0
+      ? [`- Over ${SLOW_MS} ms once but not on repeat (noise, not failed): ${stats.slowOnce.length}`]
+      : []),
     "",
   ];
   for (const group of groups) {
-    lines.push(`## ${group.kind}: ${group.cause} (${group.count}×)`, "", `Operations: ${[...group.operations].sort().join("; ")}`, "");
+    lines.push(
+      `## ${group.kind}: ${group.cause} (${group.count}×)`,
+      "",
+      `Operations: ${[...group.operations].sort().join("; ")}`,
+      "",
+    );
     for (const f of group.examples) {
-      lines.push(`- ${describeRequest(f)}`, `  → ${f.status ?? "no answer"}${f.ms !== null ? ` in ${f.ms.toFixed(0)} ms` : ""}: ${JSON.stringify(f.response.slice(0, 400))}`);
+      lines.push(
+        `- ${describeRequest(f)}`,
+        `  → ${f.status ?? "no answer"}${f.ms !== null ? ` in ${f.ms.toFixed(0)} ms` : ""}: ${JSON.stringify(f.response.slice(0, 400))}`,
+      );
     }
     lines.push("");
   }

@@ -36,7 +36,11 @@ export async function seedHeavy(t: Pick<TestApp, "app">, seriesPerLayer: number)
       series.slice(at, at + 8).map(({ id, i }) => {
         const minutes = (i * 15) % 1440;
         const time = `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
-        return create(`/v1/calendars/${id}/events`, { name: `Series ${i}`, recur: { type: "daily", starts: "2026-01-01" }, start_time: time });
+        return create(`/v1/calendars/${id}/events`, {
+          name: `Series ${i}`,
+          recur: { type: "daily", starts: "2026-01-01" },
+          start_time: time,
+        });
       }),
     );
   }

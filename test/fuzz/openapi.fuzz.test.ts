@@ -22,7 +22,18 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
-import { answerProblems, countAnswer, Findings, findingsMarkdown, fiveXx, newStats, normalize, requestLine, SLOW_MS, type FailureKind } from "./findings.js";
+import {
+  answerProblems,
+  countAnswer,
+  Findings,
+  findingsMarkdown,
+  fiveXx,
+  newStats,
+  normalize,
+  requestLine,
+  SLOW_MS,
+  type FailureKind,
+} from "./findings.js";
 import { apiRecipeArb, operationsOf, pageRecipeArb, type Recipe } from "./recipe.js";
 import { realize, type SendState } from "./wire.js";
 import { send, type RawRequest, type RawResponse } from "./send.js";
@@ -33,7 +44,9 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 /** CI runs the same requests every time, so a red run is about the change; explore with FUZZ_SEED=random. */
 const DEFAULT_SEED = 20261123;
 const SEED =
-  process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
+  process.env.FUZZ_SEED === "random"
+    ? Math.floor(Math.random() * 2 ** 31)
+    : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 const PAGE_RUNS = Math.ceil(RUNS / 6);
 const HEAVY_SERIES = Number(process.env.FUZZ_HEAVY_SERIES ?? 50);
 const API_RUNS = RUNS - PAGE_RUNS;
@@ -42,7 +55,8 @@ const WORLD_EVERY = 400;
 /** Generous: the run itself is a few thousand sequential requests. */
 const timeoutFor = (runs: number) => 60_000 + runs * 100;
 
-if (!Number.isInteger(RUNS) || RUNS < 2) throw new Error(`FUZZ_RUNS must be an integer of at least 2, not ${process.env.FUZZ_RUNS}`);
+if (!Number.isInteger(RUNS) || RUNS < 2)
+  throw new Error(`FUZZ_RUNS must be an integer of at least 2, not ${process.env.FUZZ_RUNS}`);
 if (!Number.isInteger(SEED)) throw new Error(`FUZZ_SEED must be an integer, not ${process.env.FUZZ_SEED}`);
 
 let t: TestApp;
@@ -83,7 +97,9 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.restoreAllMocks();
   const slowest = stats.slowest ? `${stats.slowest.ms.toFixed(0)} ms (${stats.slowest.line.slice(0, 120)})` : "-";
-  console.log(`fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}: ${stats.requests} requests, ${fiveXx(stats)} 5xx, slowest ${slowest}, ${findings.total} failures (seeding took ${(seedMs / 1000).toFixed(1)} s)`);
+  console.log(
+    `fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}: ${stats.requests} requests, ${fiveXx(stats)} 5xx, slowest ${slowest}, ${findings.total} failures (seeding took ${(seedMs / 1000).toFixed(1)} s)`,
+  );
   await new Promise<void>((done) => server.close(() => done()));
   await t.close();
 });
@@ -102,17 +118,23 @@ async function exchange(recipe: Recipe): Promise<void> {
     return;
   }
   countAnswer(stats, req, res);
-  trace?.push(`${res.status} ${res.ms.toFixed(0)}ms ${requestLine(req).slice(0, 200)} ${req.headers["Content-Encoding"] ?? ""} ${res.text.slice(0, 160).replace(/\s+/g, " ")}`);
+  trace?.push(
+    `${res.status} ${res.ms.toFixed(0)}ms ${requestLine(req).slice(0, 200)} ${req.headers["Content-Encoding"] ?? ""} ${res.text.slice(0, 160).replace(/\s+/g, " ")}`,
+  );
   if (res.ms > SLOW_MS) {
     const again = await send(port, asRepeat(req)).catch(() => null);
     if (!again || again.ms > SLOW_MS) {
       const repeat = again ? `${again.ms.toFixed(0)} ms` : "no answer";
-      record("slow", `over ${SLOW_MS} ms, and again on repeat`, recipe, req, { ...res, text: `(repeat: ${repeat}) ${res.text}` });
-    }
-    else stats.slowOnce.push(`${res.ms.toFixed(0)} ms then ${again.ms.toFixed(0)} ms: ${requestLine(req).slice(0, 200)}`);
+      record("slow", `over ${SLOW_MS} ms, and again on repeat`, recipe, req, {
+        ...res,
+        text: `(repeat: ${repeat}) ${res.text}`,
+      });
+    } else
+      stats.slowOnce.push(`${res.ms.toFixed(0)} ms then ${again.ms.toFixed(0)} ms: ${requestLine(req).slice(0, 200)}`);
   }
   for (const problem of answerProblems(req, res)) {
-    const why = problem.kind === "5xx" ? serverSideCause(t.logs.slice(logsBefore), contractReports.slice(reportsBefore)) : "";
+    const why =
+      problem.kind === "5xx" ? serverSideCause(t.logs.slice(logsBefore), contractReports.slice(reportsBefore)) : "";
     record(problem.kind, why ? `${problem.cause} — ${why}` : problem.cause, recipe, req, res);
   }
 }
@@ -132,20 +154,43 @@ function serverSideCause(logs: string[], reports: string[]): string {
 }
 
 function record(kind: FailureKind, cause: string, recipe: Recipe, req: RawRequest, res: RawResponse | null): void {
-  findings.add({ kind, cause, recipe, request: req, status: res?.status ?? null, response: res?.text ?? "", ms: res?.ms ?? null });
+  findings.add({
+    kind,
+    cause,
+    recipe,
+    request: req,
+    status: res?.status ?? null,
+    response: res?.text ?? "",
+    ms: res?.ms ?? null,
+  });
 }
 
 function summary(): string {
   const groups = findings.list();
-  const lines = groups.map((g) => `- ${g.kind}: ${g.cause} (${g.count}×), e.g. ${requestLine(g.examples[0].request).slice(0, 160)}`);
-  return [`${findings.total} failures in ${groups.length} groups; reproduce with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`, ...lines].join("\n");
+  const lines = groups.map(
+    (g) => `- ${g.kind}: ${g.cause} (${g.count}×), e.g. ${requestLine(g.examples[0].request).slice(0, 160)}`,
+  );
+  return [
+    `${findings.total} failures in ${groups.length} groups; reproduce with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}`,
+    ...lines,
+  ].join("\n");
 }
 
 function writeFindings(): void {
   if (trace && process.env.FUZZ_TRACE) writeFileSync(process.env.FUZZ_TRACE, trace.join("\n"));
   const file = process.env.FUZZ_FINDINGS;
   if (!file) return;
-  writeFileSync(file, findingsMarkdown({ seed: SEED, runs: RUNS, pageRuns: PAGE_RUNS, stats, findings, finishedAt: new Date().toISOString() }));
+  writeFileSync(
+    file,
+    findingsMarkdown({
+      seed: SEED,
+      runs: RUNS,
+      pageRuns: PAGE_RUNS,
+      stats,
+      findings,
+      finishedAt: new Date().toISOString(),
+    }),
+  );
 }
 
 describe(`fuzzing from /openapi.json (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, () => {
@@ -172,7 +217,11 @@ describe(`fuzzing from /openapi.json (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, ()
     "pages and feeds, any slug and query: no 5xx, no answer over 2 s",
     async () => {
       const before = findings.total;
-      await fc.assert(fc.asyncProperty(pageRecipeArb, exchange), { seed: SEED + 1, numRuns: PAGE_RUNS, endOnFailure: true });
+      await fc.assert(fc.asyncProperty(pageRecipeArb, exchange), {
+        seed: SEED + 1,
+        numRuns: PAGE_RUNS,
+        endOnFailure: true,
+      });
       writeFindings();
       expect(findings.total - before, summary()).toBe(0);
     },

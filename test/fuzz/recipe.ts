@@ -46,7 +46,9 @@ export interface Operation {
 export function operationsOf(doc: { paths: Record<string, Record<string, Record<string, unknown>>> }): Operation[] {
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
-      const body = (op.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content?.["application/json"]?.schema;
+      const body = (op.requestBody as { content?: Record<string, { schema: JsonSchema }> } | undefined)?.content?.[
+        "application/json"
+      ]?.schema;
       return { method: method.toUpperCase(), path, params: (op.parameters as Operation["params"]) ?? [], body };
     }),
   );
@@ -83,26 +85,80 @@ export type BodyRecipe =
   | { kind: "raw"; bytes: string | Buffer; contentType: string; encoding: string | null; compress: boolean };
 
 const CALLER = fc.constantFrom<Caller>(
-  ...(["owner", "owner", "owner", "owner", "owner", "owner", "ownerNoGrantsScope", "reader", "reader", "stranger", "stranger", "none", "none", "revoked", "garbage", "garbage"] as Caller[]),
+  ...([
+    "owner",
+    "owner",
+    "owner",
+    "owner",
+    "owner",
+    "owner",
+    "ownerNoGrantsScope",
+    "reader",
+    "reader",
+    "stranger",
+    "stranger",
+    "none",
+    "none",
+    "revoked",
+    "garbage",
+    "garbage",
+  ] as Caller[]),
 );
 const METHOD_SWAP = fc.constantFrom("GET", "POST", "PATCH", "DELETE", "PUT", "HEAD", "OPTIONS", "PROPFIND", "TRACE");
-const PATH_SUFFIXES = ["/", "//", "/..", "/.", "%2F", "/%2E%2E", "?", "?&&=&", ".json", ";x=1", "/x", "/%ZZ", "%00", "#frag"];
+const PATH_SUFFIXES = [
+  "/",
+  "//",
+  "/..",
+  "/.",
+  "%2F",
+  "/%2E%2E",
+  "?",
+  "?&&=&",
+  ".json",
+  ";x=1",
+  "/x",
+  "/%ZZ",
+  "%00",
+  "#frag",
+];
 
 function contentTypeArb() {
-  return fc.oneof({ weight: 7, arbitrary: fc.constant("application/json") }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) });
+  return fc.oneof(
+    { weight: 7, arbitrary: fc.constant("application/json") },
+    { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+  );
 }
 function encodingArb() {
-  return fc.oneof({ weight: 9, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_ENCODINGS) });
+  return fc.oneof(
+    { weight: 9, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom(...CONTENT_ENCODINGS) },
+  );
 }
 
 function bodyArb(op: Operation): fc.Arbitrary<BodyRecipe> {
   const json = (value: fc.Arbitrary<unknown>) =>
-    fc.record({ kind: fc.constant("json" as const), value, contentType: contentTypeArb(), encoding: encodingArb(), compress: fc.boolean() });
-  const raw = fc.record({ kind: fc.constant("raw" as const), bytes: fc.constantFrom(...NASTY_BODIES), contentType: contentTypeArb(), encoding: encodingArb(), compress: fc.boolean() });
+    fc.record({
+      kind: fc.constant("json" as const),
+      value,
+      contentType: contentTypeArb(),
+      encoding: encodingArb(),
+      compress: fc.boolean(),
+    });
+  const raw = fc.record({
+    kind: fc.constant("raw" as const),
+    bytes: fc.constantFrom(...NASTY_BODIES),
+    contentType: contentTypeArb(),
+    encoding: encodingArb(),
+    compress: fc.boolean(),
+  });
   const none = fc.constant({ kind: "none" as const });
   if (!op.body) {
     // Reads and deletes carry no body; sometimes one is sent anyway.
-    return fc.oneof({ weight: 12, arbitrary: none }, { weight: 1, arbitrary: json(fc.jsonValue({ maxDepth: 2 })) }, { weight: 1, arbitrary: raw });
+    return fc.oneof(
+      { weight: 12, arbitrary: none },
+      { weight: 1, arbitrary: json(fc.jsonValue({ maxDepth: 2 })) },
+      { weight: 1, arbitrary: raw },
+    );
   }
   return fc.oneof(
     { weight: 4, arbitrary: json(objectOf(op.body, false)) },
@@ -121,7 +177,13 @@ function segmentArb(param: Operation["params"][number]): fc.Arbitrary<Segment> {
     { weight: 2, arbitrary: fc.constantFrom(...NASTY_SEGMENTS).map((value): Segment => ({ raw: true, value })) },
     { weight: 2, arbitrary: nastyIdValue(pool).map((value): Segment => ({ raw: false, value })) },
     // Another record's path with its slashes raw: `{calendarId}/events/{eventId}`.
-    { weight: 1, arbitrary: fc.nat().map((i): Segment => ({ raw: true, value: new Lazy((w) => w.pools.recordPath[i % w.pools.recordPath.length], "<record path>") })) },
+    {
+      weight: 1,
+      arbitrary: fc.nat().map((i): Segment => ({
+        raw: true,
+        value: new Lazy((w) => w.pools.recordPath[i % w.pools.recordPath.length], "<record path>"),
+      })),
+    },
   );
 }
 
@@ -133,15 +195,39 @@ function queryArb(op: Operation): fc.Arbitrary<Recipe["query"]> {
       { weight: p.required ? 1 : 4, arbitrary: fc.constant([] as Recipe["query"]) },
       { weight: 4, arbitrary: validValue(p.schema, p.name).map((v): Recipe["query"] => [[p.name, v, "encoded"]]) },
       { weight: 2, arbitrary: hostileValue(p.schema, p.name).map((v): Recipe["query"] => [[p.name, v, "encoded"]]) },
-      { weight: 1, arbitrary: fc.constantFrom("%ZZ", "%", "a&b=c", "x".repeat(1001), "x".repeat(12_000), "%00", "%C0%AF").map((v): Recipe["query"] => [[p.name, v, "raw"]]) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom("%ZZ", "%", "a&b=c", "x".repeat(1001), "x".repeat(12_000), "%00", "%C0%AF")
+          .map((v): Recipe["query"] => [[p.name, v, "raw"]]),
+      },
       // Repeated, bracketed: the "simple" parser turns repeats into arrays.
-      { weight: 1, arbitrary: fc.tuple(validValue(p.schema, p.name), validValue(p.schema, p.name)).map(([a, b]): Recipe["query"] => [[p.name, a, "encoded"], [p.name, b, "encoded"]]) },
-      { weight: 1, arbitrary: validValue(p.schema, p.name).map((v): Recipe["query"] => [[`${p.name}[]`, v, "encoded"], [`${p.name}[a][b]`, v, "encoded"]]) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(validValue(p.schema, p.name), validValue(p.schema, p.name))
+          .map(([a, b]): Recipe["query"] => [
+            [p.name, a, "encoded"],
+            [p.name, b, "encoded"],
+          ]),
+      },
+      {
+        weight: 1,
+        arbitrary: validValue(p.schema, p.name).map((v): Recipe["query"] => [
+          [`${p.name}[]`, v, "encoded"],
+          [`${p.name}[a][b]`, v, "encoded"],
+        ]),
+      },
     ),
   );
   const unknown = fc.oneof(
     { weight: 6, arbitrary: fc.constant([] as Recipe["query"]) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom("foo", "__proto__", "constructor", "limit", "cursor", "from", "layers", ""), nastyString).map(([k, v]): Recipe["query"] => [[k, v, "encoded"]]) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom("foo", "__proto__", "constructor", "limit", "cursor", "from", "layers", ""), nastyString)
+        .map(([k, v]): Recipe["query"] => [[k, v, "encoded"]]),
+    },
   );
   return fc.tuple(...entries, unknown).map((parts) => parts.flat());
 }
@@ -151,14 +237,36 @@ export function apiRecipeArb(op: Operation): fc.Arbitrary<Recipe> {
   const chaos = chaosRecipeArb(op);
   const mutation = op.body ? fieldMutationArb(op.body) : fc.constant(null);
   const oneHostile = fc.tuple(clean, chaos, mutation, fc.nat()).map(([c, x, m, n]) => withOneHostile(op, c, x, m, n));
-  return fc.oneof({ weight: 3, arbitrary: clean }, { weight: 5, arbitrary: oneHostile }, { weight: 2, arbitrary: chaos });
+  return fc.oneof(
+    { weight: 3, arbitrary: clean },
+    { weight: 5, arbitrary: oneHostile },
+    { weight: 2, arbitrary: chaos },
+  );
 }
 
-const CLEAN_CALLER = fc.constantFrom<Caller>("owner", "owner", "owner", "owner", "owner", "owner", "reader", "stranger", "ownerNoGrantsScope");
+const CLEAN_CALLER = fc.constantFrom<Caller>(
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "owner",
+  "reader",
+  "stranger",
+  "ownerNoGrantsScope",
+);
 
 function cleanRecipeArb(op: Operation): fc.Arbitrary<Recipe> {
   const segments = Object.fromEntries(
-    op.params.filter((p) => p.in === "path").map((p) => [p.name, (poolOf(p.name) ? realId(poolOf(p.name)!) : validValue(p.schema, p.name)).map((value): Segment => ({ raw: false, value }))]),
+    op.params
+      .filter((p) => p.in === "path")
+      .map((p) => [
+        p.name,
+        (poolOf(p.name) ? realId(poolOf(p.name)!) : validValue(p.schema, p.name)).map((value): Segment => ({
+          raw: false,
+          value,
+        })),
+      ]),
   );
   return fc.record({
     area: fc.constant("api" as const),
@@ -173,7 +281,13 @@ function cleanRecipeArb(op: Operation): fc.Arbitrary<Recipe> {
     garbageAuth: fc.constant(""),
     idempotencyKey: fc.constant("fresh" as const),
     body: op.body
-      ? cleanBodyArb(op.body).map((value): BodyRecipe => ({ kind: "json", value, contentType: "application/json", encoding: null, compress: false }))
+      ? cleanBodyArb(op.body).map((value): BodyRecipe => ({
+          kind: "json",
+          value,
+          contentType: "application/json",
+          encoding: null,
+          compress: false,
+        }))
       : fc.constant<BodyRecipe>({ kind: "none" }),
     extraHeaders: fc.constant([] as Array<[string, string]>),
     hugeHeader: fc.constant(0),
@@ -197,14 +311,26 @@ function cleanQueryArb(op: Operation): fc.Arbitrary<Recipe["query"]> {
   const range = ranged
     ? fc.oneof(
         { weight: required ? 0 : 1, arbitrary: fc.constant([] as Recipe["query"]) },
-        { weight: 3, arbitrary: dateRange.map(([from, to]): Recipe["query"] => [["from", from, "encoded"], ["to", to, "encoded"]]) },
+        {
+          weight: 3,
+          arbitrary: dateRange.map(([from, to]): Recipe["query"] => [
+            ["from", from, "encoded"],
+            ["to", to, "encoded"],
+          ]),
+        },
       )
     : fc.constant([] as Recipe["query"]);
   return fc.tuple(range, ...singles).map((parts) => parts.flat());
 }
 
 /** A clean recipe with one part taken from a chaotic one, or one body field made hostile. */
-function withOneHostile(op: Operation, clean: Recipe, chaos: Recipe, mutation: FieldMutation | null, n: number): Recipe {
+function withOneHostile(
+  op: Operation,
+  clean: Recipe,
+  chaos: Recipe,
+  mutation: FieldMutation | null,
+  n: number,
+): Recipe {
   const swaps: Array<() => Partial<Recipe>> = [
     () => ({ caller: chaos.caller, garbageAuth: chaos.garbageAuth }),
     () => ({ query: chaos.query }),
@@ -213,15 +339,27 @@ function withOneHostile(op: Operation, clean: Recipe, chaos: Recipe, mutation: F
     () => ({ extraHeaders: chaos.extraHeaders, hugeHeader: chaos.hugeHeader || 12_000 }),
     () => ({ chunked: true }),
   ];
-  for (const name of Object.keys(clean.segments)) swaps.push(() => ({ segments: { ...clean.segments, [name]: chaos.segments[name] } }));
-  if (op.method === "POST") swaps.push(() => ({ idempotencyKey: chaos.idempotencyKey === "fresh" ? "reuse" : chaos.idempotencyKey }));
+  for (const name of Object.keys(clean.segments))
+    swaps.push(() => ({ segments: { ...clean.segments, [name]: chaos.segments[name] } }));
+  if (op.method === "POST")
+    swaps.push(() => ({ idempotencyKey: chaos.idempotencyKey === "fresh" ? "reuse" : chaos.idempotencyKey }));
   if (clean.body.kind === "json" && mutation) {
     const body = clean.body;
     const mutated = () => ({ body: { ...body, value: applyMutation(body.value, mutation) } });
     // Body fields are where most input goes: three chances in the draw.
     swaps.push(mutated, mutated, mutated);
     swaps.push(() => ({ body: chaos.body.kind === "none" ? { kind: "none" as const } : { ...chaos.body } }));
-    swaps.push(() => ({ body: chaos.body.kind === "none" ? body : { ...body, contentType: chaos.body.contentType, encoding: chaos.body.encoding ?? "gzip", compress: chaos.body.compress } }));
+    swaps.push(() => ({
+      body:
+        chaos.body.kind === "none"
+          ? body
+          : {
+              ...body,
+              contentType: chaos.body.contentType,
+              encoding: chaos.body.encoding ?? "gzip",
+              compress: chaos.body.compress,
+            },
+    }));
   } else {
     swaps.push(() => ({ body: chaos.body }));
   }
@@ -238,18 +376,29 @@ function chaosRecipeArb(op: Operation): fc.Arbitrary<Recipe> {
     template: fc.constant(op.path),
     segments: fc.record(segments),
     query: queryArb(op),
-    pathSuffix: fc.oneof({ weight: 19, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom(...PATH_SUFFIXES) }),
+    pathSuffix: fc.oneof(
+      { weight: 19, arbitrary: fc.constant("") },
+      { weight: 1, arbitrary: fc.constantFrom(...PATH_SUFFIXES) },
+    ),
     caller: CALLER,
     garbageAuth: fc.constantFrom(...GARBAGE_AUTH),
     idempotencyKey: fc.oneof(
       { weight: 14, arbitrary: fc.constant("fresh" as const) },
       { weight: 1, arbitrary: fc.constant("none" as const) },
       { weight: 1, arbitrary: fc.constant("reuse" as const) },
-      { weight: 1, arbitrary: fc.constantFrom("", " ", "x".repeat(200), "x".repeat(201), "k".repeat(8000), "é", "../x").map((value) => ({ value })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom("", " ", "x".repeat(200), "x".repeat(201), "k".repeat(8000), "é", "../x")
+          .map((value) => ({ value })),
+      },
     ),
     body: bodyArb(op),
     extraHeaders: extraHeadersArb,
-    hugeHeader: fc.oneof({ weight: 19, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(4000, 9000, 12_000) }),
+    hugeHeader: fc.oneof(
+      { weight: 19, arbitrary: fc.constant(0) },
+      { weight: 1, arbitrary: fc.constantFrom(4000, 9000, 12_000) },
+    ),
     chunked: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   });
 }
@@ -301,32 +450,81 @@ export const pageRecipeArb: fc.Arbitrary<Recipe> = fc
       { weight: 5, arbitrary: fc.constant<Segment>({ raw: false, value: pick(slugPool, i) }) },
       { weight: 2, arbitrary: fc.constantFrom(...NASTY_SEGMENTS).map((value): Segment => ({ raw: true, value })) },
       { weight: 1, arbitrary: nastyString.map((value): Segment => ({ raw: false, value })) },
-      { weight: 1, arbitrary: fc.constantFrom("%ZZ", "%ZZ.ics", "a.ics.ics", ".ics", "style.css", "..%2F..%2Fetc%2Fpasswd").map((value): Segment => ({ raw: true, value })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom("%ZZ", "%ZZ.ics", "a.ics.ics", ".ics", "style.css", "..%2F..%2Fetc%2Fpasswd")
+          .map((value): Segment => ({ raw: true, value })),
+      },
     );
-    const query = fc.tuple(
-      fc.oneof(fc.constant([] as Recipe["query"]), fc.constantFrom("month", "week", "schedule", "timeline", "MONTH", "", "x".repeat(2000)).map((v): Recipe["query"] => [["view", v, "encoded"]])),
-      fc.oneof(
-        fc.constant([] as Recipe["query"]),
-        fc.oneof(plausibleDate, fc.constantFrom(...NASTY_DATES, "2026-11", "2026-W48", "2026", "-1")).map((v): Recipe["query"] => [["date", v, "encoded"]]),
-      ),
-      fc.oneof({ weight: 5, arbitrary: fc.constant([] as Recipe["query"]) }, { weight: 1, arbitrary: fc.constantFrom<Recipe["query"]>([["date", "%ZZ", "raw"]], [["view", "a", "encoded"], ["view", "b", "encoded"]], [["date[]", "2026-11-22", "encoded"]], [["token", "x", "encoded"]]) }),
-    ).map((parts) => parts.flat());
+    const query = fc
+      .tuple(
+        fc.oneof(
+          fc.constant([] as Recipe["query"]),
+          fc
+            .constantFrom("month", "week", "schedule", "timeline", "MONTH", "", "x".repeat(2000))
+            .map((v): Recipe["query"] => [["view", v, "encoded"]]),
+        ),
+        fc.oneof(
+          fc.constant([] as Recipe["query"]),
+          fc
+            .oneof(plausibleDate, fc.constantFrom(...NASTY_DATES, "2026-11", "2026-W48", "2026", "-1"))
+            .map((v): Recipe["query"] => [["date", v, "encoded"]]),
+        ),
+        fc.oneof(
+          { weight: 5, arbitrary: fc.constant([] as Recipe["query"]) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom<Recipe["query"]>(
+              [["date", "%ZZ", "raw"]],
+              [
+                ["view", "a", "encoded"],
+                ["view", "b", "encoded"],
+              ],
+              [["date[]", "2026-11-22", "encoded"]],
+              [["token", "x", "encoded"]],
+            ),
+          },
+        ),
+      )
+      .map((parts) => parts.flat());
     return fc.record({
       area: fc.constant("pages" as const),
       mode: fc.constant("chaos" as const),
       operation: fc.constant(`GET ${template}`),
-      method: fc.oneof({ weight: 12, arbitrary: fc.constant("GET") }, { weight: 2, arbitrary: fc.constant("HEAD") }, { weight: 1, arbitrary: METHOD_SWAP }),
+      method: fc.oneof(
+        { weight: 12, arbitrary: fc.constant("GET") },
+        { weight: 2, arbitrary: fc.constant("HEAD") },
+        { weight: 1, arbitrary: METHOD_SWAP },
+      ),
       template: fc.constant(template),
       segments: fc.record({ slug }),
       query,
-      pathSuffix: fc.oneof({ weight: 19, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom(...PATH_SUFFIXES) }),
+      pathSuffix: fc.oneof(
+        { weight: 19, arbitrary: fc.constant("") },
+        { weight: 1, arbitrary: fc.constantFrom(...PATH_SUFFIXES) },
+      ),
       caller: fc.constantFrom<Caller>("none", "none", "owner", "garbage"),
       garbageAuth: fc.constantFrom(...GARBAGE_AUTH),
       idempotencyKey: fc.constant("none" as const),
-      body: fc.oneof({ weight: 15, arbitrary: fc.constant<BodyRecipe>({ kind: "none" }) }, { weight: 1, arbitrary: fc.constantFrom(...NASTY_BODIES).map((bytes): BodyRecipe => ({ kind: "raw", bytes, contentType: "application/json", encoding: null, compress: false })) }),
+      body: fc.oneof(
+        { weight: 15, arbitrary: fc.constant<BodyRecipe>({ kind: "none" }) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(...NASTY_BODIES).map((bytes): BodyRecipe => ({
+            kind: "raw",
+            bytes,
+            contentType: "application/json",
+            encoding: null,
+            compress: false,
+          })),
+        },
+      ),
       extraHeaders: extraHeadersArb,
-      hugeHeader: fc.oneof({ weight: 19, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(4000, 12_000) }),
+      hugeHeader: fc.oneof(
+        { weight: 19, arbitrary: fc.constant(0) },
+        { weight: 1, arbitrary: fc.constantFrom(4000, 12_000) },
+      ),
       chunked: fc.constant(false),
     });
   });
-

@@ -29,19 +29,22 @@ export function send(port: number, req: RawRequest): Promise<RawResponse> {
     if (req.body && !req.chunked) headers["Content-Length"] = String(req.body.length);
     // Named, or Node's client sends a GET's or DELETE's body with no framing at all.
     if (req.body && req.chunked) headers["Transfer-Encoding"] = "chunked";
-    const outgoing = httpRequest({ host: "127.0.0.1", port, method: req.method, path: req.path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          text: Buffer.concat(chunks).toString("utf8"),
-          ms: performance.now() - started,
-        }),
-      );
-      res.on("error", reject);
-    });
+    const outgoing = httpRequest(
+      { host: "127.0.0.1", port, method: req.method, path: req.path, headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+            ms: performance.now() - started,
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
     outgoing.setTimeout(GIVE_UP_MS, () => outgoing.destroy(new Error(`no answer within ${GIVE_UP_MS} ms`)));
     outgoing.on("error", reject);
     if (req.chunked && req.body) {

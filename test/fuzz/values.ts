@@ -52,7 +52,7 @@ export const NASTY_STRINGS = [
   "🎉",
   "👩‍👩‍👧‍👦".repeat(40),
   "<script>alert(1)</script>",
-  "\"><img src=x onerror=alert(1)>",
+  '"><img src=x onerror=alert(1)>',
   "'; DROP TABLE events; --",
   "${7*7}{{7*7}}",
   "__proto__",
@@ -101,7 +101,13 @@ export const NASTY_STRINGS = [
 export const nastyString = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
   // Any UTF-16 code unit, lone surrogates included.
-  { weight: 1, arbitrary: fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 40 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
+      maxLength: 40,
+    }),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 30 }) },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 30 }) },
 );
@@ -170,7 +176,18 @@ export const NASTY_DATES = [
   "",
 ];
 
-export const TIMEZONES_VALID = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham", "Australia/Lord_Howe", "Pacific/Kiritimati", "Etc/GMT+12", "Etc/GMT-14", "America/St_Johns"];
+export const TIMEZONES_VALID = [
+  "UTC",
+  "Europe/Berlin",
+  "America/New_York",
+  "Asia/Kathmandu",
+  "Pacific/Chatham",
+  "Australia/Lord_Howe",
+  "Pacific/Kiritimati",
+  "Etc/GMT+12",
+  "Etc/GMT-14",
+  "America/St_Johns",
+];
 export const TIMEZONES_ODD = [
   "europe/BERLIN",
   "utc",
@@ -193,13 +210,34 @@ export const TIMEZONES_ODD = [
   "",
 ];
 
-export const WRONG_TYPES: unknown[] = [null, true, false, 0, -1, 1e308, "", "x", [], [null], ["a", "b"], {}, { a: 1 }, JSON.parse('{"__proto__": {"polluted": true}}'), DEEP_ARRAY, DEEP_OBJECT];
+export const WRONG_TYPES: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1e308,
+  "",
+  "x",
+  [],
+  [null],
+  ["a", "b"],
+  {},
+  { a: 1 },
+  JSON.parse('{"__proto__": {"polluted": true}}'),
+  DEEP_ARRAY,
+  DEEP_OBJECT,
+];
 
 export const wrongType = fc.constantFrom(...WRONG_TYPES);
 
 /** Plausible dates near the test clock (2026-11-22), for values that should get past validation. */
 export const plausibleDate = fc
-  .record({ year: fc.integer({ min: 2024, max: 2029 }), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 28 }) })
+  .record({
+    year: fc.integer({ min: 2024, max: 2029 }),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 28 }),
+  })
   .map(({ year, month, day }) => `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`);
 
 export const plausibleTime = fc
@@ -277,7 +315,7 @@ export const CONTENT_TYPES = [
   "application/json; charset=utf-16",
   "application/json; charset=latin1",
   "application/json; charset=utf-8",
-  "application/json; charset=\"UTF-8\"",
+  'application/json; charset="UTF-8"',
   "application/json; charset=x-unknown",
   "APPLICATION/JSON",
   "application/merge-patch+json",
@@ -290,7 +328,20 @@ export const CONTENT_TYPES = [
   "",
 ];
 
-export const CONTENT_ENCODINGS = ["identity", "gzip", "deflate", "br", "x-gzip", "compress", "zstd", "x-zz", "gzip, gzip", "identity, gzip", "GZIP", ""];
+export const CONTENT_ENCODINGS = [
+  "identity",
+  "gzip",
+  "deflate",
+  "br",
+  "x-gzip",
+  "compress",
+  "zstd",
+  "x-zz",
+  "gzip, gzip",
+  "identity, gzip",
+  "GZIP",
+  "",
+];
 
 /** Whole bodies that are not a JSON object of the expected shape. */
 export const NASTY_BODIES: Array<string | Buffer> = [

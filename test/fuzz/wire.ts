@@ -25,13 +25,15 @@ export function realize(recipe: Recipe, world: World, state: SendState): RawRequ
     const segment = recipe.segments[name];
     if (!segment) return name;
     const value = resolve(segment.value);
-    return segment.raw ? String(value) : percentEncode(typeof value === "string" ? value : JSON.stringify(value) ?? String(value));
+    return segment.raw
+      ? String(value)
+      : percentEncode(typeof value === "string" ? value : (JSON.stringify(value) ?? String(value)));
   });
   path += recipe.pathSuffix;
   if (recipe.query.length > 0) {
     const pairs = recipe.query.map(([key, value, mode]) => {
       const v = resolve(value);
-      const text = typeof v === "string" ? v : JSON.stringify(v) ?? String(v);
+      const text = typeof v === "string" ? v : (JSON.stringify(v) ?? String(v));
       return `${percentEncode(key)}=${mode === "raw" ? text : percentEncode(text)}`;
     });
     path += `${path.includes("?") ? "&" : "?"}${pairs.join("&")}`;
@@ -49,7 +51,8 @@ export function realize(recipe: Recipe, world: World, state: SendState): RawRequ
 
   let body: Buffer | undefined;
   if (recipe.body.kind !== "none") {
-    const text = recipe.body.kind === "json" ? JSON.stringify(resolve(recipe.body.value)) ?? "null" : recipe.body.bytes;
+    const text =
+      recipe.body.kind === "json" ? (JSON.stringify(resolve(recipe.body.value)) ?? "null") : recipe.body.bytes;
     body = Buffer.isBuffer(text) ? text : Buffer.from(text, "utf8");
     if (recipe.body.contentType !== "") headers["Content-Type"] = recipe.body.contentType;
     if (recipe.body.encoding !== null) {
@@ -60,11 +63,13 @@ export function realize(recipe: Recipe, world: World, state: SendState): RawRequ
   // Padding up to what Node's 16 KiB head limit leaves: a huge header the server must accept.
   const used = path.length + Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   const room = HEAD_BUDGET - used;
-  if (recipe.hugeHeader > 0 && room > 100) headers["X-Fuzz-Padding"] = "p".repeat(Math.min(recipe.hugeHeader, room - 100));
+  if (recipe.hugeHeader > 0 && room > 100)
+    headers["X-Fuzz-Padding"] = "p".repeat(Math.min(recipe.hugeHeader, room - 100));
   if (used > HEAD_BUDGET) {
     // Too long a head is Node's own 431, not the app's: trim the longest header instead.
     const longest = Object.keys(headers).sort((a, b) => headers[b].length - headers[a].length)[0];
-    if (longest) headers[longest] = headers[longest].slice(0, Math.max(0, headers[longest].length - (used - HEAD_BUDGET)));
+    if (longest)
+      headers[longest] = headers[longest].slice(0, Math.max(0, headers[longest].length - (used - HEAD_BUDGET)));
   }
   for (const name of Object.keys(headers)) headers[name] = wireSafeHeader(headers[name]);
   return { method: recipe.method, path, headers, body, chunked: recipe.chunked };
@@ -72,10 +77,19 @@ export function realize(recipe: Recipe, world: World, state: SendState): RawRequ
 
 function resolveLazy(value: unknown, world: World): unknown {
   if (value instanceof Lazy) return value.make(world);
-  if (Array.isArray(value)) return value.some((v) => v instanceof Lazy || (typeof v === "object" && v !== null)) ? value.map((v) => resolveLazy(v, world)) : value;
+  if (Array.isArray(value))
+    return value.some((v) => v instanceof Lazy || (typeof v === "object" && v !== null))
+      ? value.map((v) => resolveLazy(v, world))
+      : value;
   if (typeof value === "object" && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: resolveLazy(v, world), enumerable: true, configurable: true, writable: true });
+    for (const [k, v] of Object.entries(value))
+      Object.defineProperty(out, k, {
+        value: resolveLazy(v, world),
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
     return out;
   }
   return value;
@@ -114,7 +128,9 @@ export function percentEncode(text: string): string {
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
     if (cp >= 0xd800 && cp <= 0xdfff) {
-      out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join("");
+      out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join("");
     } else out += encodeURIComponent(ch);
   }
   return out;

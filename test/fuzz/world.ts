@@ -52,7 +52,11 @@ export async function seedWorld(t: Pick<TestApp, "app">, heavy: Heavy): Promise<
     default_view: "month",
     views: ["month", "week", "schedule", "timeline"],
   });
-  const secret = await api.calendar(owner, { name: `Secret ${n}`, visibility: "private", timezone: "America/New_York" });
+  const secret = await api.calendar(owner, {
+    name: `Secret ${n}`,
+    visibility: "private",
+    timezone: "America/New_York",
+  });
   const design = await api.calendar(owner, { name: `Design ${n}`, visibility: "public", timezone: "Asia/Kathmandu" });
   const strangers = await api.calendar(stranger, { name: `Elsewhere ${n}`, visibility: "private" });
 
@@ -63,16 +67,41 @@ export async function seedWorld(t: Pick<TestApp, "app">, heavy: Heavy): Promise<
     events.push(id);
     recordPath.push(`${calendarId}/events/${id}`);
   };
-  await event(owner, launch.id, { name: "Kickoff", date: "2026-11-24", start_time: "09:00", end_time: "10:30", category: "launch", notes: "Bring\tslides\n", art: "🚀" });
-  await event(owner, launch.id, { name: "Standup", recur: { type: "daily" }, start_time: "09:15", end_time: "09:30", category: "team" });
-  await event(owner, launch.id, { name: "Review", recur: { type: "weekly", day: 2, interval: 2, starts: "2026-11-02", until: "2027-06-30" }, start_time: "22:30", end_time: "23:59" });
+  await event(owner, launch.id, {
+    name: "Kickoff",
+    date: "2026-11-24",
+    start_time: "09:00",
+    end_time: "10:30",
+    category: "launch",
+    notes: "Bring\tslides\n",
+    art: "🚀",
+  });
+  await event(owner, launch.id, {
+    name: "Standup",
+    recur: { type: "daily" },
+    start_time: "09:15",
+    end_time: "09:30",
+    category: "team",
+  });
+  await event(owner, launch.id, {
+    name: "Review",
+    recur: { type: "weekly", day: 2, interval: 2, starts: "2026-11-02", until: "2027-06-30" },
+    start_time: "22:30",
+    end_time: "23:59",
+  });
   await event(owner, launch.id, { name: "Month end", recur: { type: "monthly", day: 31 } });
   await event(owner, launch.id, { name: "Leap day", recur: { type: "yearly", month: 2, day: 29 } });
   await event(owner, launch.id, { name: "Someday retro", category: "team" });
   await event(owner, launch.id, { name: "DST switch", date: "2027-03-28", start_time: "02:30", end_time: "03:30" });
   await event(owner, secret.id, { name: "Secret meeting", date: "2026-11-25", start_time: "14:00" });
   await event(owner, secret.id, { name: "Secret daily", recur: { type: "daily", interval: 1 }, start_time: "07:00" });
-  await event(owner, design.id, { name: "Design crit", recur: { type: "weekly", day: 4 }, start_time: "16:00", end_time: "17:00", category: "design" });
+  await event(owner, design.id, {
+    name: "Design crit",
+    recur: { type: "weekly", day: 4 },
+    start_time: "16:00",
+    end_time: "17:00",
+    category: "design",
+  });
   await event(stranger, strangers.id, { name: "Stranger thing", date: "2026-12-01" });
 
   const layers = [
@@ -83,12 +112,25 @@ export async function seedWorld(t: Pick<TestApp, "app">, heavy: Heavy): Promise<
     await api.createFull(owner, `/v1/calendars/${launch.id}/views`, { name: "Everything" }),
     await api.createFull(owner, `/v1/calendars/${launch.id}/views`, {
       name: "Design only",
-      filter: { layers: ["design"], categories: ["design"], from: "2026-11-01", to: "2027-12-31", include_someday: false },
+      filter: {
+        layers: ["design"],
+        categories: ["design"],
+        from: "2026-11-01",
+        to: "2027-12-31",
+        include_someday: false,
+      },
       display: { default_view: "schedule", views: ["schedule", "month"] },
     }),
-    await api.createFull(owner, `/v1/calendars/${secret.id}/views`, { name: "Secret share", filter: { include_recurring: false } }),
+    await api.createFull(owner, `/v1/calendars/${secret.id}/views`, {
+      name: "Secret share",
+      filter: { include_recurring: false },
+    }),
   ];
-  recordPath.push(`${launch.id}/views/${views[0].id}`, `${secret.id}/views/${views[2].id}`, `${launch.id}/layers/${layers[1]}`);
+  recordPath.push(
+    `${launch.id}/views/${views[0].id}`,
+    `${secret.id}/views/${views[2].id}`,
+    `${launch.id}/layers/${layers[1]}`,
+  );
 
   const grants = [
     await api.create(owner, `/v1/calendars/${secret.id}/grants`, { agent_id: reader.agentId, role: "reader" }),
@@ -96,14 +138,20 @@ export async function seedWorld(t: Pick<TestApp, "app">, heavy: Heavy): Promise<
   ];
   recordPath.push(`${secret.id}/grants/${grants[0]}`, `${launch.id}/grants/${grants[1]}`);
   const requests = [
-    await api.create(stranger, `/v1/calendars/${launch.id}/access-requests`, { role: "writer", message: "May I help?" }),
+    await api.create(stranger, `/v1/calendars/${launch.id}/access-requests`, {
+      role: "writer",
+      message: "May I help?",
+    }),
     await api.create(stranger, `/v1/calendars/${design.id}/access-requests`, {}),
   ];
   await api.create(owner, `/v1/calendars/${design.id}/access-requests/${requests[1]}`, { resolution: "deny" });
 
   // An earlier slug, so pages answer redirects for it.
   const oldSlug = launch.slug;
-  const renamed = await request(t.app).patch(`/v1/calendars/${launch.id}`).set(owner.auth).send({ slug: `launch-${n}-${Date.now().toString(36)}` });
+  const renamed = await request(t.app)
+    .patch(`/v1/calendars/${launch.id}`)
+    .set(owner.auth)
+    .send({ slug: `launch-${n}-${Date.now().toString(36)}` });
   if (renamed.status !== 200) throw new Error(`seeding: renaming the slug answered ${renamed.status} ${renamed.text}`);
 
   // Credentials: one without grants:manage the fuzzer uses, spares it may delete, and a revoked one.
@@ -115,7 +163,16 @@ export async function seedWorld(t: Pick<TestApp, "app">, heavy: Heavy): Promise<
 
   return {
     pools: {
-      calendar: [launch.id, secret.id, design.id, owner.calendarId, strangers.id, reader.calendarId, heavy.hostId, heavy.layerCalendarId],
+      calendar: [
+        launch.id,
+        secret.id,
+        design.id,
+        owner.calendarId,
+        strangers.id,
+        reader.calendarId,
+        heavy.hostId,
+        heavy.layerCalendarId,
+      ],
       event: events,
       view: views.map((v) => v.id),
       layer: layers,
@@ -123,11 +180,25 @@ export async function seedWorld(t: Pick<TestApp, "app">, heavy: Heavy): Promise<
       request: requests,
       credential: [...spares.map((s) => s.id), revoked.id, noGrants.id],
       agent: [owner.agentId, reader.agentId, stranger.agentId],
-      calendarSlug: [renamed.body.slug, oldSlug, secret.slug, design.slug, owner.calendarSlug, strangers.slug, heavy.hostSlug],
+      calendarSlug: [
+        renamed.body.slug,
+        oldSlug,
+        secret.slug,
+        design.slug,
+        owner.calendarSlug,
+        strangers.slug,
+        heavy.hostSlug,
+      ],
       viewSlug: [...views.map((v) => v.slug), heavy.viewSlug],
       recordPath,
     },
-    tokens: { owner: owner.token, ownerNoGrantsScope: noGrants.token, reader: reader.token, stranger: stranger.token, revoked: revoked.token },
+    tokens: {
+      owner: owner.token,
+      ownerNoGrantsScope: noGrants.token,
+      reader: reader.token,
+      stranger: stranger.token,
+      revoked: revoked.token,
+    },
   };
 }
 

@@ -71,7 +71,11 @@ export interface MintedAgent {
 }
 
 /** Mints an agent through the API. */
-export async function mintAgent(t: Pick<TestApp, "app">, name = "Scout", body: Record<string, unknown> = {}): Promise<MintedAgent> {
+export async function mintAgent(
+  t: Pick<TestApp, "app">,
+  name = "Scout",
+  body: Record<string, unknown> = {},
+): Promise<MintedAgent> {
   const res = await request(t.app)
     .post("/v1/mint")
     .set("Idempotency-Key", freshKey())

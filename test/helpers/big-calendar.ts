@@ -12,7 +12,11 @@ import { seedLayer } from "./grants.js";
 export type EventSeed = Partial<EventRecord> & { name: string };
 
 /** Writes events into a calendar in one transaction; kind follows from date/recur as the API sets it. */
-export async function seedEvents(deps: Pick<Deps, "store" | "clock">, calendarId: string, seeds: EventSeed[]): Promise<EventRecord[]> {
+export async function seedEvents(
+  deps: Pick<Deps, "store" | "clock">,
+  calendarId: string,
+  seeds: EventSeed[],
+): Promise<EventRecord[]> {
   const now = deps.clock().toISOString();
   const records = seeds.map((seed): EventRecord => {
     const kind = seed.recur ? "recurring" : seed.date ? "one-off" : "someday";

@@ -1,7 +1,14 @@
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { newAgentToken, newId, sha256 } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { GrantRecord, LayerRecord, MembershipRecord, Role, Scope, TokenRecord } from "../../functions/src/domain/types.js";
+import type {
+  GrantRecord,
+  LayerRecord,
+  MembershipRecord,
+  Role,
+  Scope,
+  TokenRecord,
+} from "../../functions/src/domain/types.js";
 
 /**
  * Gives an agent a live role on a calendar straight through the storage port, as the grants
@@ -63,7 +70,12 @@ export async function seedScopedToken(
 }
 
 /** Attaches a layer straight through the storage port (the layers API has rules of its own). */
-export async function seedLayer(deps: Pick<Deps, "store" | "clock">, hostId: string, calendarId: string, key: string): Promise<void> {
+export async function seedLayer(
+  deps: Pick<Deps, "store" | "clock">,
+  hostId: string,
+  calendarId: string,
+  key: string,
+): Promise<void> {
   const layer: LayerRecord = {
     id: `lyr_${key}`,
     calendar_id: calendarId,

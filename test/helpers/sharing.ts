@@ -38,7 +38,11 @@ export async function liveOwners(t: Pick<TestApp, "deps">, calendarId: string): 
   return docs.map((d) => d.data).filter((g) => g.role === "owner");
 }
 
-export async function membershipOf(t: Pick<TestApp, "deps">, agentId: string, calendarId: string): Promise<MembershipRecord | null> {
+export async function membershipOf(
+  t: Pick<TestApp, "deps">,
+  agentId: string,
+  calendarId: string,
+): Promise<MembershipRecord | null> {
   return (await t.deps.store.get<MembershipRecord>(paths.membership(agentId, calendarId)))?.data ?? null;
 }
 

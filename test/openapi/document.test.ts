@@ -16,8 +16,15 @@ type Operation = {
   requestBody?: { required: boolean };
   responses: Record<string, { content?: { "application/json": { schema: ErrorSchema } } }>;
 };
-type ErrorSchema = { allOf: [{ $ref: string }, { properties: { error: { properties: { code: { enum: string[] } } } } }] };
-type Doc = { openapi: string; info: { version: string }; servers: { url: string }[]; paths: Record<string, Record<string, Operation>> };
+type ErrorSchema = {
+  allOf: [{ $ref: string }, { properties: { error: { properties: { code: { enum: string[] } } } } }];
+};
+type Doc = {
+  openapi: string;
+  info: { version: string };
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+};
 
 let t: TestApp;
 let doc: Doc;
@@ -32,14 +39,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const operations = () =>
-  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+  );
 const op = (method: string, path: string): Operation => {
   const found = doc.paths[path]?.[method];
   if (!found) throw new Error(`${method} ${path} is not documented`);
   return found;
 };
 const errorCodes = (o: Operation, status: number): string[] =>
-  o.responses[String(status)]?.content?.["application/json"].schema.allOf[1].properties.error.properties.code.enum ?? [];
+  o.responses[String(status)]?.content?.["application/json"].schema.allOf[1].properties.error.properties.code.enum ??
+  [];
 
 describe("GET /openapi.json", () => {
   it("is an OpenAPI 3.1 document, version 0.5.0, that passes the standard validator", async () => {
@@ -124,7 +134,9 @@ describe("GET /openapi.json", () => {
       expect(errorCodes(o, 405)).toEqual(["method_not_allowed"]);
     }
     const mint = op("post", "/v1/mint");
-    expect(errorCodes(mint, 400)).toEqual(expect.arrayContaining(["invalid_json", "invalid_request", "missing_idempotency_key"]));
+    expect(errorCodes(mint, 400)).toEqual(
+      expect.arrayContaining(["invalid_json", "invalid_request", "missing_idempotency_key"]),
+    );
     expect(errorCodes(mint, 401)).toEqual(["invalid_onboard_token"]);
     expect(errorCodes(mint, 413)).toEqual(["payload_too_large"]);
     expect(errorCodes(mint, 415)).toEqual(["unsupported_media_type"]);
@@ -144,7 +156,9 @@ function servedOperations(app: Express): string[] {
     stack.flatMap((layer) => {
       if (layer.route) {
         if (layer.route.methods._all) return [];
-        return Object.keys(layer.route.methods).map((m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`);
+        return Object.keys(layer.route.methods).map(
+          (m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`,
+        );
       }
       return layer.handle?.stack ? walk(layer.handle.stack) : [];
     });

@@ -12,7 +12,9 @@ function staticImports(entry: string): { files: Set<string>; packages: Set<strin
     if (files.has(file)) return;
     files.add(file);
     const source = readFileSync(file, "utf8");
-    for (const [, specifier] of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^"'();]*?from\s+["']([^"']+)["']/gm)) {
+    for (const [, specifier] of source.matchAll(
+      /^\s*(?:import|export)\s+(?!type\b)[^"'();]*?from\s+["']([^"']+)["']/gm,
+    )) {
       if (specifier.startsWith(".")) visit(join(dirname(file), specifier.replace(/\.js$/, ".ts")));
       else packages.add(specifier);
     }

@@ -10,7 +10,16 @@ import { createTestApp, type TestApp } from "../helpers/app.js";
 // The test helpers turn the check on for every API test; these prove it catches what it should.
 const thing = z.object({ id: z.string(), tags: z.array(z.object({ name: z.string() })) });
 const route = (path: string, handler: AnyRoute["handler"]): AnyRoute =>
-  defineRoute({ method: "get", path, summary: "test", tags: ["test"], auth: "none", response: thing, errors: ["not_found"], handler });
+  defineRoute({
+    method: "get",
+    path,
+    summary: "test",
+    tags: ["test"],
+    auth: "none",
+    response: thing,
+    errors: ["not_found"],
+    handler,
+  });
 
 const routes = [
   route("/t/good", async () => ({ id: "a", tags: [{ name: "x" }] })),

@@ -34,7 +34,10 @@ const MAX_SHOT_HEIGHT = 1600;
 const LENSES = ["month", "week", "schedule", "timeline"] as const;
 
 // A 1x1 amber PNG, served for the demo's image art (the browser reaches no other host).
-const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8v5ThPwAG3AKaGvSlKQAAAABJRU5ErkJggg==", "base64");
+const PIXEL = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8v5ThPwAG3AKaGvSlKQAAAABJRU5ErkJggg==",
+  "base64",
+);
 
 /** What the browser-side functions below use of the DOM (the tests compile without the DOM lib). */
 type BrowserGlobals = { getComputedStyle(el: unknown): Record<string, string> };
@@ -67,7 +70,16 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
     expect((await request(local.server).get("/c/launch-plan")).status).toBe(200);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
@@ -79,9 +91,22 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
   });
 
   /** `audit`: JavaScript on and the CSP bypassed, for axe; otherwise as a visitor without JavaScript. */
-  async function context(size: keyof typeof SIZES, scheme: (typeof SCHEMES)[number], audit: boolean): Promise<BrowserContext> {
-    const ctx = await browser.newContext({ viewport: SIZES[size], colorScheme: scheme, bypassCSP: audit, javaScriptEnabled: audit, deviceScaleFactor: 1, locale: "en-US" });
-    await ctx.route("https://images.example.com/**", (route) => route.fulfill({ status: 200, contentType: "image/png", body: PIXEL }));
+  async function context(
+    size: keyof typeof SIZES,
+    scheme: (typeof SCHEMES)[number],
+    audit: boolean,
+  ): Promise<BrowserContext> {
+    const ctx = await browser.newContext({
+      viewport: SIZES[size],
+      colorScheme: scheme,
+      bypassCSP: audit,
+      javaScriptEnabled: audit,
+      deviceScaleFactor: 1,
+      locale: "en-US",
+    });
+    await ctx.route("https://images.example.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "image/png", body: PIXEL }),
+    );
     return ctx;
   }
 
@@ -100,7 +125,11 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
   async function screenshot(page: Page, file: string): Promise<void> {
     const height = await page.locator("html").evaluate((el) => el.scrollHeight);
     const { width } = page.viewportSize()!;
-    await page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true, clip: { x: 0, y: 0, width, height: Math.min(height, MAX_SHOT_HEIGHT) } });
+    await page.screenshot({
+      path: join(SCREENSHOTS, file),
+      fullPage: true,
+      clip: { x: 0, y: 0, width, height: Math.min(height, MAX_SHOT_HEIGHT) },
+    });
   }
 
   async function seriousViolations(page: Page): Promise<AxeViolation[]> {
@@ -131,7 +160,12 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
 
             const audited = await open(axeContext, path);
             const violations = await seriousViolations(audited.page);
-            expect(violations.map((v) => `${name}: ${v.id} (${v.impact}) ${v.help} at ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`)).toEqual([]);
+            expect(
+              violations.map(
+                (v) =>
+                  `${name}: ${v.id} (${v.impact}) ${v.help} at ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`,
+              ),
+            ).toEqual([]);
             await audited.page.close();
           }
         } finally {

@@ -22,11 +22,20 @@ beforeAll(async () => {
   t = createSiteTestApp(); // today is 2026-11-22
   const owner = await mintAgent(t, "Owner");
   host = await createCalendar(t, owner.auth, { name: "Busy host", slug: "busy-host", visibility: "public" });
-  await seedLayeredHost(t.deps, (name) => createCalendar(t, owner.auth, { name, visibility: "public" }), host.id, LAYERS, SERIES);
+  await seedLayeredHost(
+    t.deps,
+    (name) => createCalendar(t, owner.auth, { name, visibility: "public" }),
+    host.id,
+    LAYERS,
+    SERIES,
+  );
   await seedEvents(
     t.deps,
     host.id,
-    Array.from({ length: PAGE_SOMEDAY_BUDGET + 50 }, (_, i) => ({ name: `Someday ${i}`, created_at: `2025-11-01T00:00:00.${String(i).padStart(3, "0")}Z` })),
+    Array.from({ length: PAGE_SOMEDAY_BUDGET + 50 }, (_, i) => ({
+      name: `Someday ${i}`,
+      created_at: `2025-11-01T00:00:00.${String(i).padStart(3, "0")}Z`,
+    })),
   );
   view = await createView(t, owner.auth, host.id, { name: "Everything" });
 }, 60_000);

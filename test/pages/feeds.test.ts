@@ -26,7 +26,11 @@ interface Occ {
   end: string | null;
 }
 
-async function createEvent(agent: MintedAgent, calendarId: string, body: Record<string, unknown>): Promise<{ id: string }> {
+async function createEvent(
+  agent: MintedAgent,
+  calendarId: string,
+  body: Record<string, unknown>,
+): Promise<{ id: string }> {
   const res = await post(t, `/v1/calendars/${calendarId}/events`, agent.auth).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -38,12 +42,15 @@ async function occurrences(calendarId: string, from: string, to: string): Promis
 }
 
 async function fetchFeed(path: string) {
-  const res = await request(feeds).get(path).buffer(true).parse((r, done) => {
-    let text = "";
-    r.setEncoding("utf8");
-    r.on("data", (chunk: string) => (text += chunk));
-    r.on("end", () => done(null, text));
-  });
+  const res = await request(feeds)
+    .get(path)
+    .buffer(true)
+    .parse((r, done) => {
+      let text = "";
+      r.setEncoding("utf8");
+      r.on("data", (chunk: string) => (text += chunk));
+      r.on("end", () => done(null, text));
+    });
   return { res, text: res.body as string };
 }
 
@@ -92,7 +99,10 @@ describe("GET /c/{slug}.ics", () => {
       start_time: "10:00",
       end_time: "10:30",
     });
-    const monthEnd = await createEvent(owner, calendarId, { name: "Month end", recur: { type: "monthly", day: -1, starts: "2026-11-01" } });
+    const monthEnd = await createEvent(owner, calendarId, {
+      name: "Month end",
+      recur: { type: "monthly", day: -1, starts: "2026-11-01" },
+    });
     await createEvent(owner, calendarId, { name: "Someday idea" });
 
     const { res, text } = await fetchFeed(`/c/${slug}.ics`);
@@ -123,13 +133,17 @@ describe("GET /c/{slug}.ics", () => {
     expect(review.categories).toEqual(["ops"]);
     expect(review.description).toBe("Bring the numbers,\nand the plan.");
     expect(text).toMatch(/BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin\r\n/);
-    expect(Object.values(data).some((c) => c?.type === "VTIMEZONE" && (c as { tzid: string }).tzid === "Europe/Berlin")).toBe(true);
+    expect(
+      Object.values(data).some((c) => c?.type === "VTIMEZONE" && (c as { tzid: string }).tzid === "Europe/Berlin"),
+    ).toBe(true);
 
     // A weekly series across the March 2027 change to summer time: the parser's expansion
     // of our RRULE gives exactly the API's occurrences, instant for instant.
     const series = byName("Standup");
     expect(text).toMatch(/RRULE:FREQ=WEEKLY;BYDAY=MO;WKST=MO;UNTIL=\d{8}T\d{6}Z/);
-    const fromApi = (await occurrences(calendarId, "2026-11-01", "2027-06-30")).filter((o) => o.event_id === standup.id);
+    const fromApi = (await occurrences(calendarId, "2026-11-01", "2027-06-30")).filter(
+      (o) => o.event_id === standup.id,
+    );
     expect(fromApi).toHaveLength(23);
     expect(expand(series, "2026-11-01T00:00:00Z", "2027-06-30T00:00:00Z")).toEqual(fromApi.map((o) => iso(o.start!)));
     expect(fromApi.at(-1)!.start).toBe("2027-04-26T10:00:00+02:00");
@@ -137,7 +151,9 @@ describe("GET /c/{slug}.ics", () => {
     // An untimed monthly series: DATE start, the same dates as the API.
     const monthly = byName("Month end");
     expect(monthly.datetype).toBe("date");
-    const monthDates = (await occurrences(calendarId, "2026-11-01", "2027-10-31")).filter((o) => o.event_id === monthEnd.id).map((o) => o.date);
+    const monthDates = (await occurrences(calendarId, "2026-11-01", "2027-10-31"))
+      .filter((o) => o.event_id === monthEnd.id)
+      .map((o) => o.date);
     const parsedDates = expand(monthly, "2026-11-01T00:00:00Z", "2027-10-31T00:00:00Z").map((d) => d.slice(0, 10));
     expect(parsedDates).toEqual(monthDates);
     expect(parsedDates.slice(0, 4)).toEqual(["2026-11-30", "2026-12-31", "2027-01-31", "2027-02-28"]);
@@ -154,7 +170,11 @@ describe("GET /c/{slug}.ics", () => {
     expect(again.headers.etag).toBe(etag);
     await request(feeds).head(`/c/${slug}.ics`).set("If-None-Match", etag).expect(304);
     // As Firebase Hosting forwards it: with `Cache-Control: no-cache`; also weak and listed tags.
-    await request(feeds).get(`/c/${slug}.ics`).set("If-None-Match", etag).set("Cache-Control", "no-cache, no-store").expect(304);
+    await request(feeds)
+      .get(`/c/${slug}.ics`)
+      .set("If-None-Match", etag)
+      .set("Cache-Control", "no-cache, no-store")
+      .expect(304);
     await request(feeds).get(`/c/${slug}.ics`).set("If-None-Match", `"other", W/${etag}`).expect(304);
     await request(feeds).get(`/c/${slug}.ics`).set("If-None-Match", '"other"').expect(200);
 
@@ -169,12 +189,21 @@ describe("GET /c/{slug}.ics", () => {
     const other = await mintAgent(t, "Ops team");
     const opsCalendar = await newCalendar(t, other, { name: "Ops", visibility: "public" });
     await patch(t, `/v1/calendars/${opsCalendar.id}`, other.auth).send({ timezone: "America/New_York" }).expect(200);
-    await createEvent(other, opsCalendar.id, { name: "Deploy window", date: "2026-12-03", start_time: "18:00", end_time: "19:00" });
+    await createEvent(other, opsCalendar.id, {
+      name: "Deploy window",
+      date: "2026-12-03",
+      start_time: "18:00",
+      end_time: "19:00",
+    });
     const secret = await newCalendar(t, other, { name: "Secret", visibility: "private" });
     await grantRole(t, other.auth, secret.id, owner.agentId, "reader");
     await createEvent(other, secret.id, { name: "Hidden meeting", date: "2026-12-04" });
-    await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth).send({ calendar_id: opsCalendar.id, key: "ops" }).expect(200);
-    await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth).send({ calendar_id: secret.id, key: "secret" }).expect(200);
+    await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth)
+      .send({ calendar_id: opsCalendar.id, key: "ops" })
+      .expect(200);
+    await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth)
+      .send({ calendar_id: secret.id, key: "secret" })
+      .expect(200);
 
     const { text } = await fetchFeed(`/c/${slug}.ics`);
     const { byName } = parse(text);
@@ -216,7 +245,9 @@ describe("GET /c/{slug}.ics", () => {
 
 describe("GET /v/{slug}.ics", () => {
   it("applies the view's filter and reveals nothing of the calendar", async () => {
-    const owner = await mintAgent(t, "Planner", { calendar: { name: "Secret Project Atlas", timezone: "Europe/Berlin" } });
+    const owner = await mintAgent(t, "Planner", {
+      calendar: { name: "Secret Project Atlas", timezone: "Europe/Berlin" },
+    });
     const cal = owner.calendarId;
     await createEvent(owner, cal, { name: "Ops review", date: "2027-01-05", start_time: "09:00", category: "ops" });
     await createEvent(owner, cal, { name: "Board dinner", date: "2027-01-06", category: "board" });
@@ -229,7 +260,10 @@ describe("GET /v/{slug}.ics", () => {
     });
     await createEvent(owner, cal, { name: "Ops someday", category: "ops" });
     const view = await post(t, `/v1/calendars/${cal}/views`, owner.auth)
-      .send({ name: "Ops, January", filter: { categories: ["ops"], from: "2027-01-01", to: "2027-01-31", include_someday: true } })
+      .send({
+        name: "Ops, January",
+        filter: { categories: ["ops"], from: "2027-01-01", to: "2027-01-31", include_someday: true },
+      })
       .expect(200);
 
     const { res, text } = await fetchFeed(`/v/${view.body.slug}.ics`);
@@ -239,7 +273,8 @@ describe("GET /v/{slug}.ics", () => {
     expect(data.vcalendar?.["WR-CALNAME"]).toBe("Ops, January");
     expect(text).toContain(`\r\nURL:https://almanac.test/v/${view.body.slug}\r\n`);
     expect(events.map((e) => e.summary).sort()).toEqual(["Ops review", "Ops sync"]);
-    for (const secret of ["Secret Project Atlas", owner.calendarSlug, cal, "/c/", owner.agentName]) expect(text).not.toContain(secret);
+    for (const secret of ["Secret Project Atlas", owner.calendarSlug, cal, "/c/", owner.agentName])
+      expect(text).not.toContain(secret);
 
     // The fortnightly series keeps its phase and stays inside January.
     const sync = byName("Ops sync");

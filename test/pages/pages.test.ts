@@ -10,7 +10,17 @@ import { STYLESHEET_NAME } from "../../functions/src/pages/style.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { mintAgent, type TestApp } from "../helpers/app.js";
 import { grantRole } from "../helpers/sharing.js";
-import { attachLayer, createCalendar, createEvent, createView, DEMO_PURPOSE, patchCalendar, createSiteTestApp, seedDemo, type Demo } from "./site.js";
+import {
+  attachLayer,
+  createCalendar,
+  createEvent,
+  createView,
+  DEMO_PURPOSE,
+  patchCalendar,
+  createSiteTestApp,
+  seedDemo,
+  type Demo,
+} from "./site.js";
 
 let t: TestApp;
 let demo: Demo;
@@ -34,14 +44,24 @@ describe("GET /c/{slug}", () => {
     const res = await page("/c/launch-plan");
     expectHtml(res, 200);
     expect(res.text).toContain("<h1>Launch Plan Q4</h1>");
-    expect(res.text).toContain("<p>Everything that has to happen for the <strong>Q4 launch</strong>, in one place.</p>");
-    expect(res.text).toContain('<a href="https://example.com/design" rel="nofollow ugc noopener">design team\'s calendar</a>');
+    expect(res.text).toContain(
+      "<p>Everything that has to happen for the <strong>Q4 launch</strong>, in one place.</p>",
+    );
+    expect(res.text).toContain(
+      '<a href="https://example.com/design" rel="nofollow ugc noopener">design team\'s calendar</a>',
+    );
     expect(res.text).toContain('<table class="month">');
-    expect(res.text).toContain("<h2 id=\"period-heading\">November 2026</h2>");
+    expect(res.text).toContain('<h2 id="period-heading">November 2026</h2>');
     // Recurring occurrences expanded with their times: Standup on each Monday of the grid (Nov 2 .. Nov 30).
-    for (const day of ["02", "09", "16", "23", "30"]) expect(res.text).toContain(`<time datetime="2026-11-${day}T09:00">09:00</time>`);
+    for (const day of ["02", "09", "16", "23", "30"])
+      expect(res.text).toContain(`<time datetime="2026-11-${day}T09:00">09:00</time>`);
     // The design layer's weekly review (Wednesdays from Nov 4 to Dec 2 in the grid), marked with its key.
-    expect(count(res.text, '<span class="name">Design review</span><span class="layer"><span class="visually-hidden">layer </span>design</span>')).toBe(5);
+    expect(
+      count(
+        res.text,
+        '<span class="name">Design review</span><span class="layer"><span class="visually-hidden">layer </span>design</span>',
+      ),
+    ).toBe(5);
     expect(res.text).toContain('<td class="day today empty" aria-current="date">');
     // Public: no noindex.
     expect(res.headers["x-robots-tag"]).toBeUndefined();
@@ -65,15 +85,16 @@ describe("GET /c/{slug}", () => {
   it("renders each lens chosen by ?view=", async () => {
     const week = await page("/c/launch-plan?view=week&date=2026-11-26");
     expect(week.text).toContain('<div class="week">');
-    expect(week.text).toContain("<h2 id=\"period-heading\">Nov 23 – 29, 2026</h2>");
+    expect(week.text).toContain('<h2 id="period-heading">Nov 23 – 29, 2026</h2>');
     // Overlapping events on Thursday share the width in two lanes.
     expect(week.text).toMatch(/lanes-2"><li class="ev is-one-off cat-\d at-13 len-4 lane-1">.*Press briefing/);
 
     const schedule = await page("/c/launch-plan?view=schedule");
-    expect(schedule.text).toContain("<h2 id=\"period-heading\">Nov 22 – Dec 19, 2026</h2>");
+    expect(schedule.text).toContain('<h2 id="period-heading">Nov 22 – Dec 19, 2026</h2>');
     expect(schedule.text).toContain('<time datetime="2026-11-23">Monday, November 23, 2026</time>');
     expect(schedule.text).toContain('<h2 id="someday-heading">Someday</h2>');
-    for (const name of ["Write the postmortem", "Localize the docs", "Icon refresh"]) expect(schedule.text).toContain(`<span class="name">${name}</span>`);
+    for (const name of ["Write the postmortem", "Localize the docs", "Icon refresh"])
+      expect(schedule.text).toContain(`<span class="name">${name}</span>`);
     expect(schedule.text).toContain("<p>Agree on <strong>scope</strong> and owners.</p>");
 
     const timeline = await page("/c/launch-plan?view=timeline");
@@ -88,21 +109,25 @@ describe("GET /c/{slug}", () => {
 
   it("moves in time with ?date= and links the previous and next periods and the other lenses", async () => {
     const res = await page("/c/launch-plan?view=month&date=2026-12-15");
-    expect(res.text).toContain("<h2 id=\"period-heading\">December 2026</h2>");
+    expect(res.text).toContain('<h2 id="period-heading">December 2026</h2>');
     expect(res.text).toContain('href="?view=month&amp;date=2026-11-01" rel="prev"');
     expect(res.text).toContain('href="?view=month&amp;date=2027-01-01" rel="next"');
     expect(res.text).toContain('<a href="?view=month">Today</a>');
-    for (const lens of ["week", "schedule", "timeline"]) expect(res.text).toContain(`href="?view=${lens}&amp;date=2026-12-15"`);
+    for (const lens of ["week", "schedule", "timeline"])
+      expect(res.text).toContain(`href="?view=${lens}&amp;date=2026-12-15"`);
     expect(res.text).toContain('<span class="name">Budget review</span>'); // monthly on the 15th
     expect(res.text).not.toContain('aria-current="date"'); // today is not in December's grid
 
     // A date that is not a real date falls back to today.
     const bad = await page("/c/launch-plan?view=month&date=2026-02-30");
-    expect(bad.text).toContain("<h2 id=\"period-heading\">November 2026</h2>");
+    expect(bad.text).toContain('<h2 id="period-heading">November 2026</h2>');
   });
 
   it("falls back to the default view, else the first allowed lens, when ?view= is not allowed", async () => {
-    await patchCalendar(t, demo.owner.auth, demo.calendar.id, { views: ["schedule", "timeline"], default_view: "timeline" });
+    await patchCalendar(t, demo.owner.auth, demo.calendar.id, {
+      views: ["schedule", "timeline"],
+      default_view: "timeline",
+    });
     const byDefault = await page("/c/launch-plan");
     expect(byDefault.text).toContain('class="timeline');
     const notAllowed = await page("/c/launch-plan?view=month");
@@ -137,8 +162,19 @@ describe("GET /c/{slug}", () => {
   });
 
   it("answers 404 pages for private calendars and unknown slugs", async () => {
-    const secret = await createCalendar(t, demo.owner.auth, { name: "Hidden", slug: "hidden-plans", visibility: "private" });
-    for (const path of ["/c/hidden-plans", "/c/hidden-plans/purpose.md", "/c/no-such-calendar", "/c/NOT_A_SLUG", "/c/launch-plan/nothing-here", "/c/x"]) {
+    const secret = await createCalendar(t, demo.owner.auth, {
+      name: "Hidden",
+      slug: "hidden-plans",
+      visibility: "private",
+    });
+    for (const path of [
+      "/c/hidden-plans",
+      "/c/hidden-plans/purpose.md",
+      "/c/no-such-calendar",
+      "/c/NOT_A_SLUG",
+      "/c/launch-plan/nothing-here",
+      "/c/x",
+    ]) {
       const res = await page(path);
       expectHtml(res, 404);
       expect(res.text).toContain("<h1>Calendar not found</h1>");
@@ -222,7 +258,8 @@ describe("GET /v/{slug}", () => {
     expect(res.text).toContain('<span class="name">Press briefing</span>');
     expect(res.text).toContain('<span class="name">Design review</span>');
     expect(res.text).toContain('<span class="name">Localize the docs</span>');
-    for (const hidden of ["Standup", "Kickoff", "Retro", "Write the postmortem", "Budget review"]) expect(res.text).not.toContain(hidden);
+    for (const hidden of ["Standup", "Kickoff", "Retro", "Write the postmortem", "Budget review"])
+      expect(res.text).not.toContain(hidden);
     expect((await page(`/v/${demo.view.slug}?view=week`)).text).toContain('<div class="agenda">');
     expect((await page(`/v/${demo.view.slug}?view=month`)).text).toContain('<table class="month">');
   });
@@ -230,7 +267,17 @@ describe("GET /v/{slug}", () => {
   it("reveals nothing of the calendar behind it, and sends no referrer and noindex", async () => {
     for (const lens of ["month", "schedule"]) {
       const res = await page(`/v/${demo.view.slug}?view=${lens}`);
-      for (const secret of [demo.calendar.name, demo.calendar.slug, demo.calendar.id, demo.design.id, "Everything that has to happen", "purpose.md", "/c/", demo.owner.agentName, demo.owner.agentId]) {
+      for (const secret of [
+        demo.calendar.name,
+        demo.calendar.slug,
+        demo.calendar.id,
+        demo.design.id,
+        "Everything that has to happen",
+        "purpose.md",
+        "/c/",
+        demo.owner.agentName,
+        demo.owner.agentId,
+      ]) {
         expect(res.text, secret).not.toContain(secret);
       }
       expect(res.text).toContain(`href="/v/${demo.view.slug}.ics"`);
@@ -241,8 +288,14 @@ describe("GET /v/{slug}", () => {
   });
 
   it("falls back to the calendar's lenses when the view sets none, and applies its dates", async () => {
-    await patchCalendar(t, demo.owner.auth, demo.calendar.id, { views: ["week", "timeline"], default_view: "timeline" });
-    const view = await createView(t, demo.owner.auth, demo.calendar.id, { name: "December only", filter: { from: "2026-12-01", to: "2026-12-31", include_someday: false } });
+    await patchCalendar(t, demo.owner.auth, demo.calendar.id, {
+      views: ["week", "timeline"],
+      default_view: "timeline",
+    });
+    const view = await createView(t, demo.owner.auth, demo.calendar.id, {
+      name: "December only",
+      filter: { from: "2026-12-01", to: "2026-12-31", include_someday: false },
+    });
     const res = await page(`/v/${view.slug}`);
     expect(res.text).toContain('class="timeline');
     expect(res.text).toContain('<a href="?view=week&amp;date=2026-11-22">Week</a>');
@@ -253,7 +306,9 @@ describe("GET /v/{slug}", () => {
   });
 
   it("answers 404 pages for revoked and unknown views", async () => {
-    const revoke = await request(t.app).delete(`/v1/calendars/${demo.calendar.id}/views/${demo.view.id}`).set(demo.owner.auth);
+    const revoke = await request(t.app)
+      .delete(`/v1/calendars/${demo.calendar.id}/views/${demo.view.id}`)
+      .set(demo.owner.auth);
     expect(revoke.status).toBe(200);
     for (const path of [`/v/${demo.view.slug}`, "/v/unknown-view-slug", "/v/x/y"]) {
       const res = await page(path);

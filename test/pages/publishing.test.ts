@@ -31,7 +31,12 @@ afterEach(() => t.close());
 async function publicSurfaces(): Promise<Record<string, string>> {
   const view = await createView(t, publisher.auth, host.id, { name: `Everything ${Math.random()}` });
   const texts: Record<string, string> = {};
-  for (const path of [`/c/${host.slug}?view=month&date=2026-11-25`, `/c/${host.slug}.ics`, `/v/${view.slug}?view=month&date=2026-11-25`, `/v/${view.slug}.ics`]) {
+  for (const path of [
+    `/c/${host.slug}?view=month&date=2026-11-25`,
+    `/c/${host.slug}.ics`,
+    `/v/${view.slug}?view=month&date=2026-11-25`,
+    `/v/${view.slug}.ics`,
+  ]) {
     const res = await request(t.app).get(path);
     expect(res.status, path).toBe(200);
     texts[path] = res.text;

@@ -18,13 +18,15 @@ const count = (text: string, needle: string | RegExp): number =>
 
 describe("escaping", () => {
   it("escapes the five HTML metacharacters and leaves other text alone", () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe("&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;",
+    );
     expect(escapeHtml("Plain text, émoji 🚀")).toBe("Plain text, émoji 🚀");
   });
 
   it("escapes interpolations in html`` but not nested templates, trusted markup or numbers", () => {
     const inner = html`<b>${"<i>"}</b>`;
-    const out = html`<p title="${'"x"'}">${inner}${trusted("<br>")}${3}${null}${false}${["<", html`<hr>`]}</p>`;
+    const out = html`<p title="${'"x"'}">${inner}${trusted("<br>")}${3}${null}${false}${["<", html`<hr />`]}</p>`;
     expect(out.value).toBe('<p title="&quot;x&quot;"><b>&lt;i&gt;</b><br>3&lt;<hr></p>');
   });
 });
@@ -57,7 +59,9 @@ describe("Markdown", () => {
       expect(executableMarkup(out), payload).toEqual([]);
       expect(out, payload).not.toMatch(/href="\s*intent/i);
     }
-    expect(renderMarkdown("[mail](mailto:a@example.com) [rel](/c/x)").value).toMatch(/href="mailto:a@example.com".*href="\/c\/x"/);
+    expect(renderMarkdown("[mail](mailto:a@example.com) [rel](/c/x)").value).toMatch(
+      /href="mailto:a@example.com".*href="\/c\/x"/,
+    );
   });
 
   it("gives images no referrer", () => {
@@ -88,11 +92,35 @@ describe("periods and lenses", () => {
   });
 
   it("covers whole weeks around a month, an ISO week, four weeks, or three months", () => {
-    expect(periodFor("month", "2026-11-24")).toEqual({ from: "2026-10-26", to: "2026-12-06", label: "November 2026", prev: "2026-10-01", next: "2026-12-01" });
-    expect(periodFor("week", "2026-11-29")).toEqual({ from: "2026-11-23", to: "2026-11-29", label: "Nov 23 – 29, 2026", prev: "2026-11-16", next: "2026-11-30" });
+    expect(periodFor("month", "2026-11-24")).toEqual({
+      from: "2026-10-26",
+      to: "2026-12-06",
+      label: "November 2026",
+      prev: "2026-10-01",
+      next: "2026-12-01",
+    });
+    expect(periodFor("week", "2026-11-29")).toEqual({
+      from: "2026-11-23",
+      to: "2026-11-29",
+      label: "Nov 23 – 29, 2026",
+      prev: "2026-11-16",
+      next: "2026-11-30",
+    });
     expect(periodFor("week", "2026-12-30").label).toBe("Dec 28, 2026 – Jan 3, 2027");
-    expect(periodFor("schedule", "2026-11-24")).toEqual({ from: "2026-11-24", to: "2026-12-21", label: "Nov 24 – Dec 21, 2026", prev: "2026-10-27", next: "2026-12-22" });
-    expect(periodFor("timeline", "2026-11-24")).toEqual({ from: "2026-11-01", to: "2027-01-31", label: "Nov 2026 – Jan 2027", prev: "2026-08-01", next: "2027-02-01" });
+    expect(periodFor("schedule", "2026-11-24")).toEqual({
+      from: "2026-11-24",
+      to: "2026-12-21",
+      label: "Nov 24 – Dec 21, 2026",
+      prev: "2026-10-27",
+      next: "2026-12-22",
+    });
+    expect(periodFor("timeline", "2026-11-24")).toEqual({
+      from: "2026-11-01",
+      to: "2027-01-31",
+      label: "Nov 2026 – Jan 2027",
+      prev: "2026-08-01",
+      next: "2027-02-01",
+    });
   });
 
   it("stops the previous and next links at the edges of the supported years", () => {
@@ -114,7 +142,11 @@ describe("periods and lenses", () => {
 
   it("keeps a category's colour whatever the period, from the sorted list of the page's categories", () => {
     const colours = categoryColours(["team", null, "design", "team", "launch"]);
-    expect([...colours]).toEqual([["design", 0], ["launch", 1], ["team", 2]]);
+    expect([...colours]).toEqual([
+      ["design", 0],
+      ["launch", 1],
+      ["team", 2],
+    ]);
   });
 });
 
@@ -133,7 +165,13 @@ describe("the page shell", () => {
   });
 
   it("marks noindex pages, and links a view page's stylesheet under /v/", () => {
-    const page = renderPage(pageModel({ kind: "view", noindex: true, links: { purposeMarkdown: null, feed: "/v/abc.ics", occurrencesApi: null } }));
+    const page = renderPage(
+      pageModel({
+        kind: "view",
+        noindex: true,
+        links: { purposeMarkdown: null, feed: "/v/abc.ics", occurrencesApi: null },
+      }),
+    );
     expect(page).toContain('<meta name="robots" content="noindex">');
     expect(page).toContain(`href="/v/_assets/${STYLESHEET_NAME}"`);
     expect(page).not.toContain("/c/");
@@ -160,33 +198,70 @@ describe("the page shell", () => {
 
 describe("month lens", () => {
   it("draws whole weeks with day numbers, today marked, events with times, art and layer", () => {
-    const kickoff = pageEvent({ name: "Kickoff", date: "2026-11-23", start_time: "09:30", end_time: "10:30", art: "🚀", category: "planning" });
-    const review = pageEvent({ name: "Design review", kind: "recurring", recur: { type: "weekly", day: 3 }, layer: "design", start_time: "14:00" });
-    const page = renderPage(pageModel({ occurrences: [on("2026-11-23", kickoff), on("2026-11-25", review), on("2026-12-02", review)] }));
+    const kickoff = pageEvent({
+      name: "Kickoff",
+      date: "2026-11-23",
+      start_time: "09:30",
+      end_time: "10:30",
+      art: "🚀",
+      category: "planning",
+    });
+    const review = pageEvent({
+      name: "Design review",
+      kind: "recurring",
+      recur: { type: "weekly", day: 3 },
+      layer: "design",
+      start_time: "14:00",
+    });
+    const page = renderPage(
+      pageModel({ occurrences: [on("2026-11-23", kickoff), on("2026-11-25", review), on("2026-12-02", review)] }),
+    );
     expect(count(page, /<td class="day/)).toBe(42);
     expect(count(page, "<tr>")).toBe(7); // header + six weeks
     expect(page).toContain('<td class="day today empty" aria-current="date">');
-    expect(page).toMatch(/<td class="day other-month empty"><a class="day-link" href="\?view=week&amp;date=2026-10-26"><time datetime="2026-10-26">/);
-    expect(page).toContain('<li class="ev is-one-off cat-0"><span class="when"><time datetime="2026-11-23T09:30">09:30</time>–<time datetime="2026-11-23T10:30">10:30</time></span><span class="art">🚀</span><span class="name">Kickoff</span></li>');
+    expect(page).toMatch(
+      /<td class="day other-month empty"><a class="day-link" href="\?view=week&amp;date=2026-10-26"><time datetime="2026-10-26">/,
+    );
+    expect(page).toContain(
+      '<li class="ev is-one-off cat-0"><span class="when"><time datetime="2026-11-23T09:30">09:30</time>–<time datetime="2026-11-23T10:30">10:30</time></span><span class="art">🚀</span><span class="name">Kickoff</span></li>',
+    );
     expect(count(page, '<span class="layer"><span class="visually-hidden">layer </span>design</span>')).toBe(2);
   });
 
   it(`folds a day's occurrences beyond ${MONTH_CELL_LIMIT} behind a "more" toggle`, () => {
-    const events = Array.from({ length: 6 }, (_, i) => on("2026-11-10", pageEvent({ name: `Event ${i}`, date: "2026-11-10" })));
+    const events = Array.from({ length: 6 }, (_, i) =>
+      on("2026-11-10", pageEvent({ name: `Event ${i}`, date: "2026-11-10" })),
+    );
     const page = renderPage(pageModel({ occurrences: events }));
-    expect(page).toContain("<details class=\"more\"><summary>3 more</summary>");
+    expect(page).toContain('<details class="more"><summary>3 more</summary>');
     expect(count(page, '<li class="ev')).toBe(6);
   });
 
   it("shows an https art URL as an image without referrer, and other art as text", () => {
-    const page = renderPage(pageModel({ occurrences: [on("2026-11-10", pageEvent({ name: "Coin", date: "2026-11-10", art: "https://img.example.com/c.png" }))] }));
-    expect(page).toContain('<img class="art" src="https://img.example.com/c.png" alt="" width="20" height="20" decoding="async" referrerpolicy="no-referrer">');
-    const text = renderPage(pageModel({ occurrences: [on("2026-11-10", pageEvent({ name: "X", date: "2026-11-10", art: "http://insecure.example.com/x.png" }))] }));
+    const page = renderPage(
+      pageModel({
+        occurrences: [
+          on("2026-11-10", pageEvent({ name: "Coin", date: "2026-11-10", art: "https://img.example.com/c.png" })),
+        ],
+      }),
+    );
+    expect(page).toContain(
+      '<img class="art" src="https://img.example.com/c.png" alt="" width="20" height="20" decoding="async" referrerpolicy="no-referrer">',
+    );
+    const text = renderPage(
+      pageModel({
+        occurrences: [
+          on("2026-11-10", pageEvent({ name: "X", date: "2026-11-10", art: "http://insecure.example.com/x.png" })),
+        ],
+      }),
+    );
     expect(text).toContain('<span class="art">http://insecure.example.com/x.png</span>');
   });
 
   it("links day numbers to the week lens, else the schedule, else nowhere", () => {
-    expect(renderPage(pageModel({ lenses: ["month", "schedule"] }))).toContain('href="?view=schedule&amp;date=2026-11-01"');
+    expect(renderPage(pageModel({ lenses: ["month", "schedule"] }))).toContain(
+      'href="?view=schedule&amp;date=2026-11-01"',
+    );
     expect(renderPage(pageModel({ lenses: ["month"] }))).not.toContain('class="day-link"');
   });
 });
@@ -195,7 +270,9 @@ describe("week lens", () => {
   it("places timed events on quarter-hour rows and untimed ones at the top", () => {
     const standup = pageEvent({ name: "Standup", date: "2026-11-23", start_time: "09:00", end_time: "09:15" });
     const allDay = pageEvent({ name: "Offsite", date: "2026-11-24" });
-    const page = renderPage(pageModel({ lens: "week", occurrences: [on("2026-11-23", standup), on("2026-11-24", allDay)] }));
+    const page = renderPage(
+      pageModel({ lens: "week", occurrences: [on("2026-11-23", standup), on("2026-11-24", allDay)] }),
+    );
     // 08:00 to 18:00 by default: 40 rows; 09:00 is row 5; a 15-minute event is drawn half an hour long.
     expect(page).toContain('<ol class="timed rows-40 lanes-1"><li class="ev is-one-off at-5 len-2 lane-all short">');
     expect(page).toContain('<ul class="untimed"><li class="ev is-one-off"><span class="name">Offsite</span></li></ul>');
@@ -212,8 +289,14 @@ describe("week lens", () => {
   });
 
   it("puts overlapping events side by side in lanes", () => {
-    const at = (name: string, start: string, end: string) => on("2026-11-26", pageEvent({ name, date: "2026-11-26", start_time: start, end_time: end }));
-    const { placed, lanes } = placeTimed([at("A", "11:00", "12:00"), at("B", "11:30", "12:30"), at("C", "12:00", "13:00"), at("D", "15:00", "16:00")]);
+    const at = (name: string, start: string, end: string) =>
+      on("2026-11-26", pageEvent({ name, date: "2026-11-26", start_time: start, end_time: end }));
+    const { placed, lanes } = placeTimed([
+      at("A", "11:00", "12:00"),
+      at("B", "11:30", "12:30"),
+      at("C", "12:00", "13:00"),
+      at("D", "15:00", "16:00"),
+    ]);
     expect(lanes).toBe(2);
     expect(placed.map((p) => [p.o.event.name, p.lane, p.alone])).toEqual([
       ["A", 0, false],
@@ -226,14 +309,26 @@ describe("week lens", () => {
 
 describe("schedule lens", () => {
   it("groups occurrences by day with notes as Markdown, then lists someday events", () => {
-    const briefing = pageEvent({ name: "Press briefing", date: "2026-11-26", start_time: "11:00", category: "marketing", notes: "Bring the **deck**." });
+    const briefing = pageEvent({
+      name: "Press briefing",
+      date: "2026-11-26",
+      start_time: "11:00",
+      category: "marketing",
+      notes: "Bring the **deck**.",
+    });
     const standup = pageEvent({ name: "Standup", kind: "recurring", recur: { type: "weekly", day: 4 } });
     const postmortem = pageEvent({ name: "Write the postmortem", notes: "x".repeat(300) });
     const page = renderPage(
-      pageModel({ lens: "schedule", occurrences: [on("2026-11-24", standup), on("2026-11-26", briefing), on("2026-11-26", standup)], someday: [postmortem] }),
+      pageModel({
+        lens: "schedule",
+        occurrences: [on("2026-11-24", standup), on("2026-11-26", briefing), on("2026-11-26", standup)],
+        someday: [postmortem],
+      }),
     );
     expect(count(page, '<section class="agenda-day')).toBe(2);
-    expect(page).toContain('<h3 id="day-2026-11-24" aria-current="date"><time datetime="2026-11-24">Tuesday, November 24, 2026</time> <span class="badge">Today</span></h3>');
+    expect(page).toContain(
+      '<h3 id="day-2026-11-24" aria-current="date"><time datetime="2026-11-24">Tuesday, November 24, 2026</time> <span class="badge">Today</span></h3>',
+    );
     expect(page).toContain('<div class="notes"><p>Bring the <strong>deck</strong>.</p>\n</div>');
     expect(page).toContain('<span class="repeats">Repeats every week on Thursday</span>');
     expect(page).toContain('<span class="when all-day">All day</span>');
@@ -256,7 +351,12 @@ describe("timeline lens", () => {
     const page = renderPage(
       pageModel({
         lens: "timeline",
-        occurrences: [on("2026-11-04", review), on("2026-11-11", review), on("2026-12-03", launch), on("2027-01-27", review)],
+        occurrences: [
+          on("2026-11-04", review),
+          on("2026-11-11", review),
+          on("2026-12-03", launch),
+          on("2027-01-27", review),
+        ],
         someday: [idea],
       }),
     );
@@ -265,8 +365,12 @@ describe("timeline lens", () => {
     expect(page).toContain('<li class="ev is-one-off c-6 w-3">');
     expect(page).toContain('<li class="ev is-recurring c-2 w-13">');
     expect(page).toContain("every week on Wednesday · 3×");
-    expect(page).toMatch(/<h3 class="lane-name" id="lane-main">Launch Plan<\/h3>.*<h3 class="lane-name" id="lane-l-design">design/s);
-    expect(page).toContain('<h3 class="lane-name" id="lane-someday">Someday</h3><ul class="lane-items"><li class="ev is-someday"><span class="name">Idea</span></li></ul>');
+    expect(page).toMatch(
+      /<h3 class="lane-name" id="lane-main">Launch Plan<\/h3>.*<h3 class="lane-name" id="lane-l-design">design/s,
+    );
+    expect(page).toContain(
+      '<h3 class="lane-name" id="lane-someday">Someday</h3><ul class="lane-items"><li class="ev is-someday"><span class="name">Idea</span></li></ul>',
+    );
     expect(page).toContain('<li class="c-5 now">23</li>'); // today's week on the scale
   });
 });
@@ -275,7 +379,8 @@ describe("the stylesheet", () => {
   it("has light and dark schemes, narrow-screen layouts and every generated position", () => {
     expect(STYLESHEET).toContain("@media (prefers-color-scheme:dark)");
     expect(STYLESHEET).toContain("@media (max-width:40rem)");
-    for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-4{", ".weeks-15{", ".c-15{", ".w-15{", ".cat-7{"]) expect(STYLESHEET).toContain(rule);
+    for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-4{", ".weeks-15{", ".c-15{", ".w-15{", ".cat-7{"])
+      expect(STYLESHEET).toContain(rule);
     expect(STYLESHEET_NAME).toMatch(/^style\.[0-9a-f]{12}\.css$/);
   });
 });

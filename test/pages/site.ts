@@ -22,13 +22,22 @@ export function createSiteTestApp(options: Parameters<typeof createTestApp>[0] =
 type Auth = { Authorization: string };
 type Body = Record<string, unknown>;
 
-export async function createCalendar(t: Pick<TestApp, "app">, auth: Auth, body: Body): Promise<{ id: string; slug: string; name: string }> {
+export async function createCalendar(
+  t: Pick<TestApp, "app">,
+  auth: Auth,
+  body: Body,
+): Promise<{ id: string; slug: string; name: string }> {
   const res = await post(t, "/v1/calendars", auth).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
 
-export async function createEvent(t: Pick<TestApp, "app">, auth: Auth, calendarId: string, body: Body): Promise<{ id: string }> {
+export async function createEvent(
+  t: Pick<TestApp, "app">,
+  auth: Auth,
+  calendarId: string,
+  body: Body,
+): Promise<{ id: string }> {
   const res = await post(t, `/v1/calendars/${calendarId}/events`, auth).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -40,12 +49,23 @@ export async function patchCalendar(t: Pick<TestApp, "app">, auth: Auth, calenda
   return res.body as { slug: string };
 }
 
-export async function attachLayer(t: Pick<TestApp, "app">, auth: Auth, hostId: string, calendarId: string, key: string) {
+export async function attachLayer(
+  t: Pick<TestApp, "app">,
+  auth: Auth,
+  hostId: string,
+  calendarId: string,
+  key: string,
+) {
   const res = await post(t, `/v1/calendars/${hostId}/layers`, auth).send({ calendar_id: calendarId, key });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-export async function createView(t: Pick<TestApp, "app">, auth: Auth, calendarId: string, body: Body): Promise<{ id: string; slug: string; url: string }> {
+export async function createView(
+  t: Pick<TestApp, "app">,
+  auth: Auth,
+  calendarId: string,
+  body: Body,
+): Promise<{ id: string; slug: string; url: string }> {
   const res = await post(t, `/v1/calendars/${calendarId}/views`, auth).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
@@ -75,19 +95,69 @@ export async function seedDemo(t: Pick<TestApp, "app">): Promise<Demo> {
     visibility: "public",
     purpose: DEMO_PURPOSE,
   });
-  const design = await createCalendar(t, owner.auth, { name: "Design Team", slug: "design-team", visibility: "public" });
+  const design = await createCalendar(t, owner.auth, {
+    name: "Design Team",
+    slug: "design-team",
+    visibility: "public",
+  });
   const add = (body: Body) => createEvent(t, owner.auth, calendar.id, body);
-  await add({ name: "Kickoff", date: "2026-11-23", start_time: "09:30", end_time: "10:30", category: "planning", art: "🚀", notes: "Agree on **scope** and owners." });
-  await add({ name: "Standup", recur: { type: "weekly", day: 1, starts: "2026-11-02" }, start_time: "09:00", end_time: "09:15", category: "team" });
-  await add({ name: "Retro", recur: { type: "weekly", day: 5, starts: "2026-11-06" }, start_time: "16:00", end_time: "17:00", category: "team", art: "🔁" });
-  await add({ name: "Budget review", recur: { type: "monthly", day: 15, starts: "2026-10-15" }, category: "finance", art: "https://images.example.com/coin.png" });
-  await add({ name: "Press briefing", date: "2026-11-26", start_time: "11:00", end_time: "12:00", category: "marketing", notes: "Bring the deck. [Agenda](https://example.com/agenda)" });
+  await add({
+    name: "Kickoff",
+    date: "2026-11-23",
+    start_time: "09:30",
+    end_time: "10:30",
+    category: "planning",
+    art: "🚀",
+    notes: "Agree on **scope** and owners.",
+  });
+  await add({
+    name: "Standup",
+    recur: { type: "weekly", day: 1, starts: "2026-11-02" },
+    start_time: "09:00",
+    end_time: "09:15",
+    category: "team",
+  });
+  await add({
+    name: "Retro",
+    recur: { type: "weekly", day: 5, starts: "2026-11-06" },
+    start_time: "16:00",
+    end_time: "17:00",
+    category: "team",
+    art: "🔁",
+  });
+  await add({
+    name: "Budget review",
+    recur: { type: "monthly", day: 15, starts: "2026-10-15" },
+    category: "finance",
+    art: "https://images.example.com/coin.png",
+  });
+  await add({
+    name: "Press briefing",
+    date: "2026-11-26",
+    start_time: "11:00",
+    end_time: "12:00",
+    category: "marketing",
+    notes: "Bring the deck. [Agenda](https://example.com/agenda)",
+  });
   await add({ name: "Pricing sync", date: "2026-11-26", start_time: "11:30", end_time: "12:30", category: "planning" });
-  await add({ name: "Launch day", date: "2026-12-03", category: "launch", art: "🎉", notes: "Ship it. Everyone on call." });
+  await add({
+    name: "Launch day",
+    date: "2026-12-03",
+    category: "launch",
+    art: "🎉",
+    notes: "Ship it. Everyone on call.",
+  });
   await add({ name: "Code freeze", date: "2026-11-30", category: "engineering", art: "🧊" });
   await add({ name: "Write the postmortem", category: "team", art: "📝" });
   await add({ name: "Localize the docs", category: "marketing", notes: "French and German first." });
-  await createEvent(t, owner.auth, design.id, { name: "Design review", recur: { type: "weekly", day: 3, starts: "2026-11-04" }, start_time: "14:00", end_time: "15:00", category: "design", art: "🎨" });
+  await createEvent(t, owner.auth, design.id, {
+    name: "Design review",
+    recur: { type: "weekly", day: 3, starts: "2026-11-04" },
+    start_time: "14:00",
+    end_time: "15:00",
+    category: "design",
+    art: "🎨",
+  });
   await createEvent(t, owner.auth, design.id, { name: "Icon refresh", category: "design" });
   await attachLayer(t, owner.auth, calendar.id, design.id, "design");
   const view = await createView(t, owner.auth, calendar.id, {

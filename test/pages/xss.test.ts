@@ -33,8 +33,8 @@ const PAYLOADS = [
   "<!--<img src=x onerror=alert(1)>-->",
   "&lt;script&gt;alert(1)&lt;/script&gt;",
   "javascript:alert(1)",
-  "https://img.example.com/a.png\" onerror=\"alert(1)",
-  "https://img.example.com/a.png?x=\"><script>alert(1)</script>",
+  'https://img.example.com/a.png" onerror="alert(1)',
+  'https://img.example.com/a.png?x="><script>alert(1)</script>',
 ];
 
 /** Markdown-only attacks, for the purpose and notes. */
@@ -62,7 +62,13 @@ function expectInert(html: string, where: string, payloads: readonly string[]): 
   // Only our own elements: the payloads' tags never open.
   const names = new Set(tagsOf(html).map((tag) => tag.name));
   for (const name of ["script", "iframe", "svg", "math", "style", "textarea", "meta"]) {
-    if (name === "meta") expect(tagsOf(html).filter((t) => t.name === "meta").every((t) => !t.attrs.some((a) => a.name === "http-equiv")), where).toBe(true);
+    if (name === "meta")
+      expect(
+        tagsOf(html)
+          .filter((t) => t.name === "meta")
+          .every((t) => !t.attrs.some((a) => a.name === "http-equiv")),
+        where,
+      ).toBe(true);
     else expect(names.has(name), `${where}: <${name}>`).toBe(false);
   }
 }
@@ -87,15 +93,39 @@ describe("payloads stored through the API", () => {
     t = createSiteTestApp();
     owner = await mintAgent(t, "<script>alert('agent')</script>");
     const layer = await createCalendar(t, owner.auth, { name: PAYLOADS[0], visibility: "public" });
-    await createEvent(t, owner.auth, layer.id, { name: PAYLOADS[1], date: "2026-11-25", notes: MARKDOWN, category: PAYLOADS[2] });
+    await createEvent(t, owner.auth, layer.id, {
+      name: PAYLOADS[1],
+      date: "2026-11-25",
+      notes: MARKDOWN,
+      category: PAYLOADS[2],
+    });
     for (const [i, payload] of PAYLOADS.entries()) {
-      const calendar = await createCalendar(t, owner.auth, { name: payload, visibility: "public", purpose: `${payload}\n\n${MARKDOWN}` });
+      const calendar = await createCalendar(t, owner.auth, {
+        name: payload,
+        visibility: "public",
+        purpose: `${payload}\n\n${MARKDOWN}`,
+      });
       // Art the API refuses (e.g. `javascript:`) is left out here and covered by the model tests below.
-      const artOk = (await post(t, `/v1/calendars/${calendar.id}/events`, owner.auth).send({ name: "probe", art: payload })).status === 200;
+      const artOk =
+        (await post(t, `/v1/calendars/${calendar.id}/events`, owner.auth).send({ name: "probe", art: payload }))
+          .status === 200;
       if (artOk) artAccepted++;
-      const fields = { name: payload, notes: `${payload}\n\n${MARKDOWN}`, category: payload.slice(0, 64), ...(artOk ? { art: payload } : {}) };
-      await createEvent(t, owner.auth, calendar.id, { ...fields, date: "2026-11-24", start_time: "09:00", end_time: "10:00" });
-      await createEvent(t, owner.auth, calendar.id, { ...fields, recur: { type: "weekly", day: 3, starts: "2026-11-01" } });
+      const fields = {
+        name: payload,
+        notes: `${payload}\n\n${MARKDOWN}`,
+        category: payload.slice(0, 64),
+        ...(artOk ? { art: payload } : {}),
+      };
+      await createEvent(t, owner.auth, calendar.id, {
+        ...fields,
+        date: "2026-11-24",
+        start_time: "09:00",
+        end_time: "10:00",
+      });
+      await createEvent(t, owner.auth, calendar.id, {
+        ...fields,
+        recur: { type: "weekly", day: 3, starts: "2026-11-01" },
+      });
       await createEvent(t, owner.auth, calendar.id, fields);
       await attachLayer(t, owner.auth, calendar.id, layer.id, `layer-${i}`);
       const view = await createView(t, owner.auth, calendar.id, { name: payload });
@@ -142,9 +172,20 @@ describe("payloads stored through the API", () => {
 describe("payloads in page models (every field, including those the API validates)", () => {
   it("renders every lens of calendar and view pages without executable markup", () => {
     for (const payload of [...PAYLOADS, MARKDOWN]) {
-      const fields = { name: payload, notes: `${payload}\n\n${MARKDOWN}`, category: payload, art: payload, layer: payload };
+      const fields = {
+        name: payload,
+        notes: `${payload}\n\n${MARKDOWN}`,
+        category: payload,
+        art: payload,
+        layer: payload,
+      };
       const oneOff = pageEvent({ ...fields, date: "2026-11-24", start_time: "09:00", end_time: "10:00" });
-      const series = pageEvent({ ...fields, kind: "recurring", recur: { type: "weekly", day: 2 }, start_time: "11:00" });
+      const series = pageEvent({
+        ...fields,
+        kind: "recurring",
+        recur: { type: "weekly", day: 2 },
+        start_time: "11:00",
+      });
       const someday = pageEvent({ ...fields, kind: "someday" });
       for (const kind of ["calendar", "view"] as const) {
         for (const lens of LENSES as readonly Lens[]) {

@@ -22,7 +22,8 @@ const nodeEmulatorSkips: Partial<Record<ContractCase, string>> = {
     "@firestore-emulator/server applies a commit's writes one by one and keeps those before the one that fails",
   "query-null":
     "@firestore-emulator/server ignores unary filters (IS_NULL, which the SDK sends for == null): a lone one matches every document, inside an AND it fails the query",
-  "query-null-missing-field": "@firestore-emulator/server ignores unary filters (IS_NULL, which the SDK sends for == null)",
+  "query-null-missing-field":
+    "@firestore-emulator/server ignores unary filters (IS_NULL, which the SDK sends for == null)",
   "order-missing-field":
     "@firestore-emulator/server keeps documents that lack the orderBy field (sorted last) instead of leaving them out",
 };

@@ -31,8 +31,10 @@ describe("SqliteStore group commit", () => {
   /** Another connection to the file: it sees committed data only. */
   let observer: Database.Database;
   const committed = (id: string) =>
-    (observer.prepare("SELECT data FROM docs WHERE collection = 'c' AND id = ?").get(id) as { data: string } | undefined)
-      ?.data;
+    (
+      observer.prepare("SELECT data FROM docs WHERE collection = 'c' AND id = ?").get(id) as
+        { data: string } | undefined
+    )?.data;
 
   const open = () => {
     dir = mkdtempSync(join(tmpdir(), "almanac-group-"));
@@ -108,7 +110,11 @@ describe("SqliteStore group commit", () => {
         tx.set(`c/${id}`, { id });
         return id;
       });
-    const outcomes = await Promise.allSettled([write("a"), store.runTransaction(async (tx) => tx.get("c/a")), write("b")]);
+    const outcomes = await Promise.allSettled([
+      write("a"),
+      store.runTransaction(async (tx) => tx.get("c/a")),
+      write("b"),
+    ]);
     expect(outcomes.map((o) => (o.status === "rejected" ? String(o.reason) : o.status))).toEqual([
       "Error: disk I/O error",
       "Error: disk I/O error",

@@ -42,7 +42,11 @@ describe("the SQLite sweep of expired records", () => {
     await seed(paths.onboardToken(f), minutes(-5));
     await seed(paths.token(g), undefined);
     const log: string[] = [];
-    const stop = startSweeper(store, () => NOW, (line) => log.push(line));
+    const stop = startSweeper(
+      store,
+      () => NOW,
+      (line) => log.push(line),
+    );
     stop();
     const ids = async (collection: "idempotency" | "claims" | "onboard_tokens" | "tokens") =>
       (await store.query(collection as CollectionPath)).map((doc) => doc.id);

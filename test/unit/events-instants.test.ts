@@ -7,7 +7,17 @@ import { daysBetween } from "../../functions/src/domain/recurrence/index.js";
 /** The formatter over a one-day range. */
 const at = (zone: string, date: string, time: string) => instantFormatter(zone, date, date)(0, time);
 
-const ZONES = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "America/St_Johns", "Pacific/Chatham", "Africa/Casablanca", "America/Santiago"];
+const ZONES = [
+  "UTC",
+  "Europe/Berlin",
+  "America/New_York",
+  "Australia/Lord_Howe",
+  "Asia/Kolkata",
+  "America/St_Johns",
+  "Pacific/Chatham",
+  "Africa/Casablanca",
+  "America/Santiago",
+];
 
 describe("instantFormatter", () => {
   it("gives the offset of the moment, and the first instant of a repeated hour", () => {
@@ -45,8 +55,11 @@ describe("instantFormatter", () => {
     const cases = ZONES.flatMap((zone) => transitionDays(zone).map((date) => ({ zone, date })));
     expect(cases.length).toBeGreaterThan(50);
     fc.assert(
-      fc.property(fc.constantFrom(...cases), fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), ({ zone, date }, h, m) =>
-        checkAgainstLuxon(zone, date, h, m),
+      fc.property(
+        fc.constantFrom(...cases),
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        ({ zone, date }, h, m) => checkAgainstLuxon(zone, date, h, m),
       ),
       { numRuns: 2000 },
     );

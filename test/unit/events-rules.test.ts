@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../functions/src/http/errors.js";
-import { applyEventPatch, eventFieldsFromCreate, normalizeRecur, type EventFields } from "../../functions/src/domain/events/rules.js";
+import {
+  applyEventPatch,
+  eventFieldsFromCreate,
+  normalizeRecur,
+  type EventFields,
+} from "../../functions/src/domain/events/rules.js";
 
 const START = "2026-11-22";
 
@@ -15,7 +20,15 @@ function fieldOf(fn: () => unknown): string {
 }
 
 const base: EventFields = eventFieldsFromCreate(
-  { name: "Talk", date: "2026-12-01", start_time: "10:00", end_time: "11:00", category: "talks", notes: "n", art: "🎤" },
+  {
+    name: "Talk",
+    date: "2026-12-01",
+    start_time: "10:00",
+    end_time: "11:00",
+    category: "talks",
+    notes: "n",
+    art: "🎤",
+  },
   START,
 );
 
@@ -28,10 +41,18 @@ describe("event rules", () => {
 
   it("applies the PATCH transitions of SPEC part 3", () => {
     const recurring = applyEventPatch(base, { recur: { type: "weekly", day: 2 } }, START);
-    expect(recurring).toMatchObject({ kind: "recurring", date: null, recur: { type: "weekly", day: 2, interval: 1, starts: START } });
+    expect(recurring).toMatchObject({
+      kind: "recurring",
+      date: null,
+      recur: { type: "weekly", day: 2, interval: 1, starts: START },
+    });
     const dated = applyEventPatch(recurring, { date: "2027-01-01" }, START);
     expect(dated).toMatchObject({ kind: "one-off", date: "2027-01-01", recur: null });
-    expect(applyEventPatch(dated, { date: null, recur: null }, START)).toMatchObject({ kind: "someday", date: null, recur: null });
+    expect(applyEventPatch(dated, { date: null, recur: null }, START)).toMatchObject({
+      kind: "someday",
+      date: null,
+      recur: null,
+    });
     expect(applyEventPatch(recurring, { recur: null }, START).kind).toBe("someday");
     // date: null on a recurring event leaves the rule alone.
     expect(applyEventPatch(recurring, { date: null }, START).kind).toBe("recurring");
@@ -57,7 +78,9 @@ describe("event rules", () => {
     expect(fieldOf(() => normalizeRecur({ type: "daily", interval: 0 }, START))).toBe("recur.interval");
     expect(fieldOf(() => normalizeRecur({ type: "daily", until: "2026-11-21" }, START))).toBe("recur.until");
     expect(fieldOf(() => normalizeRecur({ type: "yearly", month: 4, day: 31 }, START))).toBe("recur");
-    expect(fieldOf(() => normalizeRecur({ type: "monthly", day: 31, interval: 12, starts: "2026-04-01" }, START))).toBe("recur");
+    expect(fieldOf(() => normalizeRecur({ type: "monthly", day: 31, interval: 12, starts: "2026-04-01" }, START))).toBe(
+      "recur",
+    );
     expect(fieldOf(() => normalizeRecur({ type: "fortnightly" } as never, START))).toBe("recur.type");
   });
 

@@ -32,9 +32,17 @@ function stampMs(stamp: string): number {
 /** Every onset of every observance up to `untilMs`, as UTC instants with the offset they start. */
 function onsetsOf(vtimezone: string, untilMs: number): Onset[] {
   const onsets: Onset[] = [];
-  const blocks = vtimezone.split(/\r\n/).join("\n").split(/BEGIN:(?:STANDARD|DAYLIGHT)\n/).slice(1);
+  const blocks = vtimezone
+    .split(/\r\n/)
+    .join("\n")
+    .split(/BEGIN:(?:STANDARD|DAYLIGHT)\n/)
+    .slice(1);
   for (const block of blocks) {
-    const prop = (name: string) => block.split("\n").filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1));
+    const prop = (name: string) =>
+      block
+        .split("\n")
+        .filter((l) => l.startsWith(`${name}:`))
+        .map((l) => l.slice(name.length + 1));
     const dtstart = prop("DTSTART")[0];
     const from = parseOffset(prop("TZOFFSETFROM")[0]);
     const to = parseOffset(prop("TZOFFSETTO")[0]);
@@ -91,8 +99,12 @@ describe("buildVTimezone", () => {
     const text = buildVTimezone("Europe/Berlin", 2026, 2026);
     expect(text.startsWith("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n")).toBe(true);
     expect(text.endsWith("END:VTIMEZONE")).toBe(true);
-    expect(text).toContain("BEGIN:DAYLIGHT\r\nDTSTART:20260329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nEND:DAYLIGHT");
-    expect(text).toContain("BEGIN:STANDARD\r\nDTSTART:20261025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD");
+    expect(text).toContain(
+      "BEGIN:DAYLIGHT\r\nDTSTART:20260329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nEND:DAYLIGHT",
+    );
+    expect(text).toContain(
+      "BEGIN:STANDARD\r\nDTSTART:20261025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD",
+    );
   });
 
   it("writes the US rule as the second and first Sunday", () => {
@@ -103,7 +115,16 @@ describe("buildVTimezone", () => {
 
   it("writes a zone without changes as one standard observance", () => {
     expect(buildVTimezone("Asia/Kolkata", 2026, 2026)).toBe(
-      ["BEGIN:VTIMEZONE", "TZID:Asia/Kolkata", "BEGIN:STANDARD", "DTSTART:20260101T000000", "TZOFFSETFROM:+0530", "TZOFFSETTO:+0530", "END:STANDARD", "END:VTIMEZONE"].join("\r\n"),
+      [
+        "BEGIN:VTIMEZONE",
+        "TZID:Asia/Kolkata",
+        "BEGIN:STANDARD",
+        "DTSTART:20260101T000000",
+        "TZOFFSETFROM:+0530",
+        "TZOFFSETTO:+0530",
+        "END:STANDARD",
+        "END:VTIMEZONE",
+      ].join("\r\n"),
     );
   });
 

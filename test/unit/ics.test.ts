@@ -44,21 +44,35 @@ describe("buildIcs", () => {
   it("keeps a wall-clock time that falls in a DST gap, so the series keeps its time of day", () => {
     // 2026-03-29 is Berlin's spring-forward day: 02:00-03:00 does not exist. A luxon DateTime
     // would write 03:30, and every later week would move to 03:30 with it.
-    const text = feed([event({ kind: "recurring", name: "Night job", recur: { type: "weekly", day: 7, starts: "2026-03-29" }, start_time: "02:30" })]);
+    const text = feed([
+      event({
+        kind: "recurring",
+        name: "Night job",
+        recur: { type: "weekly", day: 7, starts: "2026-03-29" },
+        start_time: "02:30",
+      }),
+    ]);
     expect(text).toContain("DTSTART;TZID=Europe/Berlin:20260329T023000");
     const [series] = parsedEvents(text);
     // RFC 5545 3.3.5: the missing local time is read with the offset before the gap.
     // (node-ical then carries 03:30 into later weeks; RFC 5545 keeps DTSTART's 02:30.)
-    expect(series.rrule!.between(new Date("2026-03-28T00:00:00Z"), new Date("2026-03-30T00:00:00Z"), true).map((d) => d.toISOString())).toEqual([
-      "2026-03-29T01:30:00.000Z",
-    ]);
+    expect(
+      series
+        .rrule!.between(new Date("2026-03-28T00:00:00Z"), new Date("2026-03-30T00:00:00Z"), true)
+        .map((d) => d.toISOString()),
+    ).toEqual(["2026-03-29T01:30:00.000Z"]);
   });
 
   it("writes UTC times with Z and no VTIMEZONE for a UTC calendar", () => {
     const text = feed(
       [
         event({ kind: "one-off", name: "Call", date: "2026-12-02", start_time: "09:30", end_time: "10:00" }),
-        event({ kind: "recurring", name: "Daily", recur: { type: "daily", starts: "2026-12-01", until: "2026-12-10" }, start_time: "08:00" }),
+        event({
+          kind: "recurring",
+          name: "Daily",
+          recur: { type: "daily", starts: "2026-12-01", until: "2026-12-10" },
+          start_time: "08:00",
+        }),
       ],
       "UTC",
     );
@@ -71,14 +85,29 @@ describe("buildIcs", () => {
 
   it("ends a timed series at the end of its last day in UTC, an untimed one with a DATE", () => {
     const text = feed([
-      event({ kind: "recurring", name: "Timed", recur: { type: "weekly", day: 1, starts: "2026-06-01", until: "2026-06-29" }, start_time: "23:30" }),
-      event({ kind: "recurring", name: "Untimed", recur: { type: "monthly", day: 15, starts: "2026-06-01", until: "2026-09-15" } }),
+      event({
+        kind: "recurring",
+        name: "Timed",
+        recur: { type: "weekly", day: 1, starts: "2026-06-01", until: "2026-06-29" },
+        start_time: "23:30",
+      }),
+      event({
+        kind: "recurring",
+        name: "Untimed",
+        recur: { type: "monthly", day: 15, starts: "2026-06-01", until: "2026-09-15" },
+      }),
     ]);
     expect(text).toContain("RRULE:FREQ=WEEKLY;BYDAY=MO;WKST=MO;UNTIL=20260629T215959Z");
     expect(text).toContain("RRULE:FREQ=MONTHLY;BYMONTHDAY=15;UNTIL=20260915\r\n");
     const byName = new Map(parsedEvents(text).map((e) => [e.summary, e]));
     // The last Monday, 23:30 CEST, is still inside the series.
-    expect(byName.get("Timed")!.rrule!.all().map((d) => d.toISOString()).at(-1)).toBe("2026-06-29T21:30:00.000Z");
+    expect(
+      byName
+        .get("Timed")!
+        .rrule!.all()
+        .map((d) => d.toISOString())
+        .at(-1),
+    ).toBe("2026-06-29T21:30:00.000Z");
     expect(byName.get("Untimed")!.rrule!.all()).toHaveLength(4);
   });
 
@@ -100,7 +129,12 @@ describe("buildIcs", () => {
   });
 
   it("cuts to a range: one-off events outside go, series keep their phase between the ends", () => {
-    const fortnightly = event({ kind: "recurring", name: "Fortnightly", recur: { type: "weekly", day: 3, interval: 2, starts: "2026-11-23" }, start_time: "15:00" });
+    const fortnightly = event({
+      kind: "recurring",
+      name: "Fortnightly",
+      recur: { type: "weekly", day: 3, interval: 2, starts: "2026-11-23" },
+      start_time: "15:00",
+    });
     const range = { from: "2027-01-01", to: "2027-01-31" };
     const text = feed(
       [
@@ -115,7 +149,12 @@ describe("buildIcs", () => {
     const byName = new Map(parsedEvents(text).map((e) => [e.summary, e]));
     expect([...byName.keys()].sort()).toEqual(["Fortnightly", "Inside"]);
     expect(text).toContain("DTSTART;TZID=Europe/Berlin:20270106T150000");
-    expect(byName.get("Fortnightly")!.rrule!.all().map((d) => d.toISOString())).toEqual(["2027-01-06T14:00:00.000Z", "2027-01-20T14:00:00.000Z"]);
+    expect(
+      byName
+        .get("Fortnightly")!
+        .rrule!.all()
+        .map((d) => d.toISOString()),
+    ).toEqual(["2027-01-06T14:00:00.000Z", "2027-01-20T14:00:00.000Z"]);
   });
 
   it("is deterministic and ordered by date, whatever the order of the records", () => {
@@ -128,10 +167,14 @@ describe("buildIcs", () => {
   });
 
   it("escapes text so that no value can start a line of its own", () => {
-    const text = feed([event({ kind: "one-off", name: "Hi\r\nX-INJECTED:1", date: "2026-05-01", notes: "a;b,c\\d" })], "Europe/Berlin", {
-      name: "Team\nBEGIN:VEVENT",
-      description: "Why, and how;\nnext",
-    });
+    const text = feed(
+      [event({ kind: "one-off", name: "Hi\r\nX-INJECTED:1", date: "2026-05-01", notes: "a;b,c\\d" })],
+      "Europe/Berlin",
+      {
+        name: "Team\nBEGIN:VEVENT",
+        description: "Why, and how;\nnext",
+      },
+    );
     expect(lines(text).filter((l) => l.startsWith("X-INJECTED"))).toEqual([]);
     expect(lines(text).filter((l) => l === "BEGIN:VEVENT")).toHaveLength(1);
     const parsed = ical.sync.parseICS(text);
@@ -149,9 +192,21 @@ describe("buildIcs", () => {
       url: "https://almanac.test/c/plan",
       uidDomain: "almanac.test",
       sources: [
-        { layer: "main", timezone: "Europe/Berlin", events: [event({ kind: "one-off", name: "Old", date: "2020-02-01", start_time: "09:00" })] },
-        { layer: "ops", timezone: "Europe/Berlin", events: [event({ kind: "one-off", name: "New", date: "2026-02-01", start_time: "09:00" })] },
-        { layer: "tokyo", timezone: "Asia/Tokyo", events: [event({ kind: "one-off", name: "Untimed", date: "2026-02-01" })] },
+        {
+          layer: "main",
+          timezone: "Europe/Berlin",
+          events: [event({ kind: "one-off", name: "Old", date: "2020-02-01", start_time: "09:00" })],
+        },
+        {
+          layer: "ops",
+          timezone: "Europe/Berlin",
+          events: [event({ kind: "one-off", name: "New", date: "2026-02-01", start_time: "09:00" })],
+        },
+        {
+          layer: "tokyo",
+          timezone: "Asia/Tokyo",
+          events: [event({ kind: "one-off", name: "Untimed", date: "2026-02-01" })],
+        },
       ],
     });
     expect(text.match(/BEGIN:VTIMEZONE/g)).toHaveLength(1); // untimed events need no zone

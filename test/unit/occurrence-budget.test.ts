@@ -31,9 +31,22 @@ function event(fields: Partial<EventRecord>): EventRecord {
 
 const recurArb: fc.Arbitrary<Recur> = fc.oneof(
   fc.record({ type: fc.constant("daily" as const), interval: fc.integer({ min: 1, max: 9 }) }),
-  fc.record({ type: fc.constant("weekly" as const), day: fc.integer({ min: 0, max: 7 }), interval: fc.integer({ min: 1, max: 5 }) }),
-  fc.record({ type: fc.constant("monthly" as const), day: fc.constantFrom(-1, 1, 15, 29, 30, 31), interval: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ type: fc.constant("yearly" as const), month: fc.integer({ min: 1, max: 12 }), day: fc.integer({ min: 1, max: 31 }), interval: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({
+    type: fc.constant("weekly" as const),
+    day: fc.integer({ min: 0, max: 7 }),
+    interval: fc.integer({ min: 1, max: 5 }),
+  }),
+  fc.record({
+    type: fc.constant("monthly" as const),
+    day: fc.constantFrom(-1, 1, 15, 29, 30, 31),
+    interval: fc.integer({ min: 1, max: 4 }),
+  }),
+  fc.record({
+    type: fc.constant("yearly" as const),
+    month: fc.integer({ min: 1, max: 12 }),
+    day: fc.integer({ min: 1, max: 31 }),
+    interval: fc.integer({ min: 1, max: 3 }),
+  }),
 );
 
 describe("countOccurrences", () => {
@@ -47,7 +60,11 @@ describe("countOccurrences", () => {
         fc.integer({ min: 0, max: 400 }),
         (recur, startOffset, untilOffset, fromOffset, length) => {
           const starts = addDays("2025-01-01", startOffset);
-          const rule: Recur = { ...recur, starts, ...(untilOffset === null ? {} : { until: addDays(starts, untilOffset) }) };
+          const rule: Recur = {
+            ...recur,
+            starts,
+            ...(untilOffset === null ? {} : { until: addDays(starts, untilOffset) }),
+          };
           const from = addDays("2025-01-01", fromOffset);
           const to = addDays(from, length);
           expect(countOccurrences(rule, starts, from, to)).toBe(expandRecurrence(rule, starts, from, to).length);
@@ -82,7 +99,12 @@ describe("budgetedOccurrences", () => {
     expect(new Set(drawn.occurrences.map((o) => o.event.name))).toEqual(new Set(["untimed daily", "one-off 08:00"]));
     expect(drawn.occurrences).toHaveLength(11);
     expect(drawn.omitted).toBe(12);
-    expect(names(drawn.occurrences).slice(0, 4)).toEqual(["2026-03-01 untimed daily", "2026-03-02 untimed daily", "2026-03-03 untimed daily", "2026-03-03 one-off 08:00"]);
+    expect(names(drawn.occurrences).slice(0, 4)).toEqual([
+      "2026-03-01 untimed daily",
+      "2026-03-02 untimed daily",
+      "2026-03-03 untimed daily",
+      "2026-03-03 one-off 08:00",
+    ]);
     // An event that does not fit stops the drawing: later, smaller ones are not drawn either.
     expect(budgetedOccurrences(sources, "2026-03-01", "2026-03-10", 9)).toMatchObject({ occurrences: [], omitted: 23 });
   });

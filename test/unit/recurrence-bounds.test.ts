@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { countOccurrences, expandRecurrence, firstOccurrenceOnOrAfter, isInputDate, toRRule } from "../../functions/src/domain/recurrence/index.js";
+import {
+  countOccurrences,
+  expandRecurrence,
+  firstOccurrenceOnOrAfter,
+  isInputDate,
+  toRRule,
+} from "../../functions/src/domain/recurrence/index.js";
 import type { Recur } from "../../functions/src/domain/types.js";
 
 /** Issue 9: no date outside the years 0001-9999 is taken as input or produced by a series. */

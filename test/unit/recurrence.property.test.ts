@@ -66,7 +66,10 @@ const dateArb = fc.integer({ min: 0, max: SPAN }).map((n) => iso(BASE + n * DAY)
 const monthDayArb = fc.oneof(fc.constantFrom(-1, 1, 28, 29, 30, 31), fc.integer({ min: 1, max: 31 }));
 const shapeArb: fc.Arbitrary<Pick<Recur, "type" | "day" | "month">> = fc.oneof(
   fc.constant({ type: "daily" as const }),
-  fc.record({ type: fc.constant("weekly" as const), day: fc.oneof(fc.constantFrom(0, 7), fc.integer({ min: 0, max: 7 })) }),
+  fc.record({
+    type: fc.constant("weekly" as const),
+    day: fc.oneof(fc.constantFrom(0, 7), fc.integer({ min: 0, max: 7 })),
+  }),
   fc.record({ type: fc.constant("monthly" as const), day: monthDayArb }),
   fc.record({
     type: fc.constant("yearly" as const),
@@ -91,7 +94,9 @@ const recurArb: fc.Arbitrary<Recur> = fc
     return r;
   });
 
-const rangeArb = fc.tuple(dateArb, fc.integer({ min: 0, max: 400 })).map(([from, len]) => [from, addDays(from, len)] as const);
+const rangeArb = fc
+  .tuple(dateArb, fc.integer({ min: 0, max: 400 }))
+  .map(([from, len]) => [from, addDays(from, len)] as const);
 
 describe("recurrence properties", () => {
   it("expandRecurrence equals the day-by-day reference", () => {

@@ -235,8 +235,13 @@ describe("yearly", () => {
 
 describe("starts, defaultStarts and until", () => {
   it("nothing before starts", () => {
-    expect(expand({ type: "daily", starts: "2026-05-10" }, "2026-05-01", "2026-05-11")).toEqual(["2026-05-10", "2026-05-11"]);
-    expect(expand({ type: "monthly", day: 1, starts: "2026-05-02" }, "2026-05-01", "2026-06-30")).toEqual(["2026-06-01"]);
+    expect(expand({ type: "daily", starts: "2026-05-10" }, "2026-05-01", "2026-05-11")).toEqual([
+      "2026-05-10",
+      "2026-05-11",
+    ]);
+    expect(expand({ type: "monthly", day: 1, starts: "2026-05-02" }, "2026-05-01", "2026-06-30")).toEqual([
+      "2026-06-01",
+    ]);
   });
 
   it("defaultStarts is used when starts is absent, and anchors the interval", () => {
@@ -271,7 +276,9 @@ describe("starts, defaultStarts and until", () => {
   });
 
   it("until before starts, or an empty range, gives nothing", () => {
-    expect(expand({ type: "daily", starts: "2026-03-10", until: "2026-03-09" }, "2026-03-01", "2026-03-31")).toEqual([]);
+    expect(expand({ type: "daily", starts: "2026-03-10", until: "2026-03-09" }, "2026-03-01", "2026-03-31")).toEqual(
+      [],
+    );
     expect(expand({ type: "daily" }, "2026-03-10", "2026-03-09")).toEqual([]);
   });
 
@@ -320,7 +327,10 @@ describe("toRRule", () => {
 
   it("weekly day 0 and 7 are SU", () => {
     expect(toRRule({ type: "weekly", day: 0 }, DS).rrule).toBe("FREQ=WEEKLY;BYDAY=SU;WKST=MO");
-    expect(toRRule({ type: "weekly", day: 7 }, DS)).toEqual({ dtstart: "2026-01-04", rrule: "FREQ=WEEKLY;BYDAY=SU;WKST=MO" });
+    expect(toRRule({ type: "weekly", day: 7 }, DS)).toEqual({
+      dtstart: "2026-01-04",
+      rrule: "FREQ=WEEKLY;BYDAY=SU;WKST=MO",
+    });
   });
 
   it("daily omits INTERVAL when 1 and starts at defaultStarts", () => {

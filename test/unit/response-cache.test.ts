@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ENTRY_OVERHEAD_BYTES, MAX_KEY_LENGTH, PreparedJson, ResponseCache } from "../../functions/src/http/response-cache.js";
+import {
+  ENTRY_OVERHEAD_BYTES,
+  MAX_KEY_LENGTH,
+  PreparedJson,
+  ResponseCache,
+} from "../../functions/src/http/response-cache.js";
 
 describe("ResponseCache", () => {
   it("computes once per key and answers later calls from memory", async () => {

@@ -42,7 +42,7 @@ export class MinHeap<T> {
 
   private siftDown(from: number): void {
     const items = this.items;
-    for (let i = from; ; ) {
+    for (let i = from; ;) {
       const left = 2 * i + 1;
       const right = left + 1;
       let smallest = i;

@@ -29,7 +29,8 @@ function decode(cursor: string): SortKey {
   });
 }
 
-export const compareSortKeys = (a: SortKey, b: SortKey): number => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+export const compareSortKeys = (a: SortKey, b: SortKey): number =>
+  a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
 /**
  * Sorts a list that lives inside one parent (grants, views, layers, requests of a calendar)

@@ -40,7 +40,10 @@ export const LAYOUT: Layout = new Set<string>(COLLECTIONS);
 /** An id, hash or slug that no record can have: answered 404 wherever it came from. */
 export class InvalidIdError extends ApiError {
   constructor(readonly kind: string) {
-    super("not_found", `no such ${kind}: ids are opaque strings as the API returned them (a prefix such as \`cal_\`, then letters and digits); check the id`);
+    super(
+      "not_found",
+      `no such ${kind}: ids are opaque strings as the API returned them (a prefix such as \`cal_\`, then letters and digits); check the id`,
+    );
     this.name = "InvalidIdError";
   }
 }
@@ -86,9 +89,11 @@ export const paths = {
   agents: () => collection("agents"),
   agent: (agentId: string) => doc("agents", id("agt", agentId)),
   credentials: (agentId: string) => collection("agents", id("agt", agentId), "credentials"),
-  credential: (agentId: string, credentialId: string) => doc("agents", id("agt", agentId), "credentials", id("cred", credentialId)),
+  credential: (agentId: string, credentialId: string) =>
+    doc("agents", id("agt", agentId), "credentials", id("cred", credentialId)),
   memberships: (agentId: string) => collection("agents", id("agt", agentId), "memberships"),
-  membership: (agentId: string, calendarId: string) => doc("agents", id("agt", agentId), "memberships", id("cal", calendarId)),
+  membership: (agentId: string, calendarId: string) =>
+    doc("agents", id("agt", agentId), "memberships", id("cal", calendarId)),
   tokens: () => collection("tokens"),
   token: (tokenHash: string) => doc("tokens", hash(tokenHash)),
   onboardToken: (tokenHash: string) => doc("onboard_tokens", hash(tokenHash)),
@@ -106,7 +111,8 @@ export const paths = {
   accessRequests: (calendarId: string) => collection("calendars", id("cal", calendarId), "access_requests"),
   accessRequest: (calendarId: string, requestId: string) =>
     doc("calendars", id("cal", calendarId), "access_requests", id("areq", requestId)),
-  pendingRequest: (calendarId: string, agentId: string) => doc("calendars", id("cal", calendarId), "pending_requests", id("agt", agentId)),
+  pendingRequest: (calendarId: string, agentId: string) =>
+    doc("calendars", id("cal", calendarId), "pending_requests", id("agt", agentId)),
   views: (calendarId: string) => collection("calendars", id("cal", calendarId), "views"),
   view: (calendarId: string, viewId: string) => doc("calendars", id("cal", calendarId), "views", id("viw", viewId)),
   viewSlug: (value: string) => doc("view_slugs", slug(value)),

@@ -46,15 +46,26 @@ export const canSee = (calendar: CalendarRecord, role: Role | null): boolean =>
  * used where a refusal must not be thrown, e.g. which layers a viewer sees.
  */
 export const mayRead = (calendar: CalendarRecord, actor: Actor | null, role: Role | null): boolean =>
-  calendar.visibility !== "private" || (role !== null && !!actor && actor.scopes.includes(RULES["calendar.read"].scope));
+  calendar.visibility !== "private" ||
+  (role !== null && !!actor && actor.scopes.includes(RULES["calendar.read"].scope));
 
-export function authorize(calendar: CalendarRecord, actor: Actor | null, role: Role | null, action: CalendarAction): void {
+export function authorize(
+  calendar: CalendarRecord,
+  actor: Actor | null,
+  role: Role | null,
+  action: CalendarAction,
+): void {
   authorizeAccess(calendar, actor, role, action);
   authorizeRole(role, action);
 }
 
 /** The first half of `authorize`: 404 for a calendar the caller may not see, then the scope. */
-export function authorizeAccess(calendar: CalendarRecord, actor: Actor | null, role: Role | null, action: CalendarAction): void {
+export function authorizeAccess(
+  calendar: CalendarRecord,
+  actor: Actor | null,
+  role: Role | null,
+  action: CalendarAction,
+): void {
   if (!canSee(calendar, role)) throw errors.notFound("calendar");
   const rule = RULES[action];
   const scopeNeeded = action === "calendar.read" ? calendar.visibility === "private" : true;

@@ -53,7 +53,8 @@ export function quotasFromEnv(env: Record<string, string | undefined> = process.
     const name = quotaEnvName(quota);
     const raw = env[name];
     if (raw === undefined || raw === "") continue;
-    if (!/^[1-9][0-9]*$/.test(raw.trim())) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
+    if (!/^[1-9][0-9]*$/.test(raw.trim()))
+      throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
     limits[quota] = Number(raw.trim());
   }
   return limits;
@@ -67,7 +68,10 @@ export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quo
 /** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
 type RecordQuota = Exclude<QuotaName, "events_per_calendar">;
 
-const COUNTERS: Record<RecordQuota, { field: string; countExisting: (tx: Transaction, ownerId: string, max: number) => Promise<number> }> = {
+const COUNTERS: Record<
+  RecordQuota,
+  { field: string; countExisting: (tx: Transaction, ownerId: string, max: number) => Promise<number> }
+> = {
   calendars_per_agent: {
     field: "calendar_count",
     // Calendars have no creator field; the calendars the agent owns stand in for the ones it created.
@@ -131,9 +135,12 @@ export function writeCounter(tx: Transaction, path: DocPath, update: DocData): v
 const WHAT: Record<QuotaName, string> = {
   calendars_per_agent: "this agent already has %d calendars, the most it may create",
   events_per_calendar: "this calendar already holds %d events, the most it may hold; delete events you no longer need",
-  credentials_per_agent: "this agent already has %d live credentials, the most it may hold; revoke one it no longer uses (DELETE /v1/agent-credentials/{id})",
-  slugs_per_calendar: "this calendar has held %d slugs, the most it may hold; take back one of its earlier slugs or keep the current one",
-  views_per_calendar: "this calendar already has %d live share views, the most it may hold; revoke one it no longer needs",
+  credentials_per_agent:
+    "this agent already has %d live credentials, the most it may hold; revoke one it no longer uses (DELETE /v1/agent-credentials/{id})",
+  slugs_per_calendar:
+    "this calendar has held %d slugs, the most it may hold; take back one of its earlier slugs or keep the current one",
+  views_per_calendar:
+    "this calendar already has %d live share views, the most it may hold; revoke one it no longer needs",
 };
 
 export const quotaExceeded = (quota: QuotaName, limit: number): ApiError =>
@@ -144,7 +151,10 @@ export const quotaExceeded = (quota: QuotaName, limit: number): ApiError =>
  * so the sum stays right: a calendar from before shards counts its events once (at most
  * limit + 1 reads), and the first write stores that count.
  */
-export async function eventUsage(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<{ used: number; seed: number }> {
+export async function eventUsage(
+  deps: Pick<Deps, "store" | "quotas">,
+  calendarId: string,
+): Promise<{ used: number; seed: number }> {
   const shards = await readShards(deps.store, calendarId);
   if (shards) return { used: shards.reduce((sum, s) => sum + s.event_count, 0), seed: 0 };
   const limit = quotaLimits(deps).events_per_calendar;

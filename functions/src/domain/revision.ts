@@ -68,6 +68,9 @@ export async function revisionsKey(
 ): Promise<string> {
   const shards = await Promise.all(sources.map((s) => readShards(deps.store, s.calendar.id)));
   return sources
-    .map((s, i) => `${s.layer}:${s.calendar.id}:${s.calendar.revision}.${(shards[i] ?? []).map((x) => x.revision).join(".")}`)
+    .map(
+      (s, i) =>
+        `${s.layer}:${s.calendar.id}:${s.calendar.revision}.${(shards[i] ?? []).map((x) => x.revision).join(".")}`,
+    )
     .join(",");
 }

@@ -23,9 +23,13 @@ export const refuseLongQueryValues: RequestHandler = (req, _res, next) => {
   const name = overlongQueryParam(req.query);
   if (name === null) return next();
   next(
-    errors.invalid("invalid_request", `the query parameter \`${name}\` is over ${MAX_QUERY_VALUE} characters; send a shorter value`, {
-      field: name,
-    }),
+    errors.invalid(
+      "invalid_request",
+      `the query parameter \`${name}\` is over ${MAX_QUERY_VALUE} characters; send a shorter value`,
+      {
+        field: name,
+      },
+    ),
   );
 };
 

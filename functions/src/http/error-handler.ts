@@ -13,7 +13,9 @@ export interface ErrorResponse {
 export function toErrorResponse(err: unknown, deps: Pick<Deps, "log">): ErrorResponse {
   const apiError = asApiError(err);
   if (!apiError) {
-    deps.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
+    deps.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, {
+      severity: "ERROR",
+    });
     const internal = errors.internal();
     return { status: internal.status, body: internal.toBody(), headers: {} };
   }
@@ -53,11 +55,18 @@ const lostCreateRace = () =>
 
 /** Store failures that a retry in a moment resolves: pages and feeds answer them as 503 too. */
 export function isTransientStoreError(err: unknown): boolean {
-  return err instanceof ContentionError || err instanceof DocumentExistsError || (err instanceof ApiError && err.status === 503);
+  return (
+    err instanceof ContentionError ||
+    err instanceof DocumentExistsError ||
+    (err instanceof ApiError && err.status === 503)
+  );
 }
 
 const undecodablePath = () =>
-  errors.invalid("invalid_request", "the path is not valid percent-encoding (a `%` must start a valid UTF-8 escape such as `%2F`); fix the address");
+  errors.invalid(
+    "invalid_request",
+    "the path is not valid percent-encoding (a `%` must start a valid UTF-8 escape such as `%2F`); fix the address",
+  );
 
 export function errorMiddleware(deps: Pick<Deps, "log">): ErrorRequestHandler {
   return (err, _req, res, next) => {

@@ -81,17 +81,30 @@ export const errors = {
       { "WWW-Authenticate": 'Bearer realm="almanac", error="invalid_token"' },
     ),
   insufficientScope: (scope: string) =>
-    new ApiError("insufficient_scope", `this token lacks the \`${scope}\` scope; use a credential that carries it`, { required_scope: scope }, {
-      "WWW-Authenticate": `Bearer realm="almanac", error="insufficient_scope", scope="${scope}"`,
-    }),
+    new ApiError(
+      "insufficient_scope",
+      `this token lacks the \`${scope}\` scope; use a credential that carries it`,
+      { required_scope: scope },
+      {
+        "WWW-Authenticate": `Bearer realm="almanac", error="insufficient_scope", scope="${scope}"`,
+      },
+    ),
   forbidden: (needed: string) =>
-    new ApiError("forbidden", `your role on this calendar does not allow this; it needs ${needed} (ask an owner for a grant, or POST an access request)`),
+    new ApiError(
+      "forbidden",
+      `your role on this calendar does not allow this; it needs ${needed} (ask an owner for a grant, or POST an access request)`,
+    ),
   notFound: (what = "resource") =>
     new ApiError("not_found", `no such ${what}, or you may not see it; check the id and your token`),
   routeNotFound: (method: string, path: string) =>
     new ApiError("not_found", `no route ${method} ${path}; the API's operations are listed at /openapi.json`),
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new ApiError("method_not_allowed", `${method} is not allowed here; use ${allowed.join(", ")}`, { allowed }, { Allow: allowed.join(", ") }),
+    new ApiError(
+      "method_not_allowed",
+      `${method} is not allowed here; use ${allowed.join(", ")}`,
+      { allowed },
+      { Allow: allowed.join(", ") },
+    ),
   invalidJson: () => new ApiError("invalid_json", "the request body is not valid JSON; send a JSON object"),
   invalid: (code: "invalid_request" | "invalid_event", message: string, details?: Record<string, unknown>) =>
     new ApiError(code, message, details),
@@ -101,15 +114,25 @@ export const errors = {
   missingIdempotencyKey: () =>
     new ApiError("missing_idempotency_key", "send an Idempotency-Key header: any unique string up to 200 chars"),
   idempotencyKeyReused: () =>
-    new ApiError("idempotency_key_reused", "this Idempotency-Key was used for another method, path or body; send a new key for a new request"),
+    new ApiError(
+      "idempotency_key_reused",
+      "this Idempotency-Key was used for another method, path or body; send a new key for a new request",
+    ),
   idempotencyKeyInUse: () =>
-    new ApiError("idempotency_key_in_use", "a request with this Idempotency-Key is still being processed; retry in a moment", undefined, { "Retry-After": "1" }),
+    new ApiError(
+      "idempotency_key_in_use",
+      "a request with this Idempotency-Key is still being processed; retry in a moment",
+      undefined,
+      { "Retry-After": "1" },
+    ),
   payloadTooLarge: () => new ApiError("payload_too_large", "the request body is over 64 KiB; send a smaller body"),
   unsupportedMediaType: () =>
     new ApiError("unsupported_media_type", "send the body as JSON with `Content-Type: application/json`"),
   internal: () => new ApiError("internal", "something went wrong on our side; retry, and if it persists, report it"),
   unavailable: () =>
-    new ApiError("unavailable", "the store is busy with conflicting writes; retry in a moment", undefined, { "Retry-After": "1" }),
+    new ApiError("unavailable", "the store is busy with conflicting writes; retry in a moment", undefined, {
+      "Retry-After": "1",
+    }),
   /** Over a rate limit (http/rate-limit.ts), with the next request allowed in `retry_after` seconds. */
   rateLimited: (message: string, details: { limit: number; window_seconds: number; retry_after: number }) =>
     new ApiError("rate_limited", message, details, { "Retry-After": String(details.retry_after) }),

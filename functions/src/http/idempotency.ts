@@ -34,7 +34,8 @@ export interface IdempotencyRecord {
   body?: unknown;
 }
 
-export type Claim = { kind: "fresh"; path: DocPath; claimId: string } | { kind: "replay"; status: number; body: unknown };
+export type Claim =
+  { kind: "fresh"; path: DocPath; claimId: string } | { kind: "replay"; status: number; body: unknown };
 
 export interface Outcome {
   status: number;

@@ -23,7 +23,14 @@
  */
 import { isIP } from "node:net";
 import type { Request, RequestHandler, Response } from "express";
-import { MemoryStore, ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Options, type RateLimitInfo } from "express-rate-limit";
+import {
+  MemoryStore,
+  ipKeyGenerator,
+  rateLimit,
+  type ClientRateLimitInfo,
+  type Options,
+  type RateLimitInfo,
+} from "express-rate-limit";
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
@@ -117,12 +124,15 @@ export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLim
     const agentId = await agents.of(req.get("authorization"));
     return agentId ? `agent:${agentId}` : `addr:${clientAddress(req)}`;
   };
-  const apiAnswer = (what: string) => (req: Request, res: Response, next: (err?: unknown) => void, window: RateWindow) => {
-    const wait = retryAfterSeconds(req, res);
-    const who = req.get("authorization") && what !== "mints" ? "an agent" : "one client address";
-    const message = `too many requests: ${who} may send ${window.limit} ${what} per ${per(window)}; wait ${wait} s (the Retry-After header), then retry`;
-    next(errors.rateLimited(message, { limit: window.limit, window_seconds: window.windowMs / 1000, retry_after: wait }));
-  };
+  const apiAnswer =
+    (what: string) => (req: Request, res: Response, next: (err?: unknown) => void, window: RateWindow) => {
+      const wait = retryAfterSeconds(req, res);
+      const who = req.get("authorization") && what !== "mints" ? "an agent" : "one client address";
+      const message = `too many requests: ${who} may send ${window.limit} ${what} per ${per(window)}; wait ${wait} s (the Retry-After header), then retry`;
+      next(
+        errors.rateLimited(message, { limit: window.limit, window_seconds: window.windowMs / 1000, retry_after: wait }),
+      );
+    };
   const byAddress = (req: Request) => `addr:${clientAddress(req)}`;
   const mint = limiter(deps, config.mint, config.maxClients, byAddress, apiAnswer("mints"), true);
   const writes = limiter(deps, config.writes, config.maxClients, callerKey, apiAnswer("writes"), true);
@@ -138,12 +148,20 @@ export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLim
 export type PageLimitAnswer = (req: Request, res: Response, message: string) => void;
 
 /** Pages and feeds: one budget per client address. `Retry-After` is set before `answer` runs. */
-export function pageRateLimits(deps: Pick<Deps, "log">, config: RateLimitConfig, answer: PageLimitAnswer): RequestHandler {
+export function pageRateLimits(
+  deps: Pick<Deps, "log">,
+  config: RateLimitConfig,
+  answer: PageLimitAnswer,
+): RequestHandler {
   if (!config.enabled) return (_req, _res, next) => next();
   const window = config.pages;
   const answerOverLimit = (req: Request, res: Response) => {
     const wait = retryAfterSeconds(req, res);
-    answer(req, res, `Too many requests from your address: at most ${window.limit} pages and feeds per ${per(window)}. Wait ${wait} seconds, then reload.`);
+    answer(
+      req,
+      res,
+      `Too many requests from your address: at most ${window.limit} pages and feeds per ${per(window)}. Wait ${wait} seconds, then reload.`,
+    );
   };
   return limiter(deps, window, config.maxClients, (req) => `addr:${clientAddress(req)}`, answerOverLimit, false);
 }
@@ -172,7 +190,13 @@ function limiter(
     legacyHeaders: false,
     handler: (req, res, next) => answer(req, res, next, window),
     // Addresses are this module's choice (clientAddress), documented above.
-    validate: { ip: false, trustProxy: false, xForwardedForHeader: false, forwardedHeader: false, keyGeneratorIpFallback: false },
+    validate: {
+      ip: false,
+      trustProxy: false,
+      xForwardedForHeader: false,
+      forwardedHeader: false,
+      keyGeneratorIpFallback: false,
+    },
     logger: {
       error: (err, message) => deps.log(`rate limit: ${message ?? ""} ${String(err)}`, { severity: "ERROR" }),
       warn: (err, message) => deps.log(`rate limit: ${message ?? ""} ${String(err)}`, { severity: "WARNING" }),
@@ -248,7 +272,9 @@ class TokenAgents {
       agentId = (await this.deps.store.get<TokenRecord>(paths.token(hash)))?.data.agent_id ?? null;
     } catch (err) {
       // The route's own authentication meets the same failure and answers it; count by address.
-      this.deps.log(`rate limit: token lookup failed: ${err instanceof Error ? err.message : String(err)}`, { severity: "WARNING" });
+      this.deps.log(`rate limit: token lookup failed: ${err instanceof Error ? err.message : String(err)}`, {
+        severity: "WARNING",
+      });
     }
     if (agentId === null) return null;
     this.known.set(hash, agentId);

@@ -4,7 +4,12 @@ import { ApiError, errors } from "./errors.js";
 type InvalidCode = "invalid_request" | "invalid_event";
 
 /** Parses input with a zod schema, or throws a 400 that names the offending field. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code: InvalidCode, where: string): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  code: InvalidCode,
+  where: string,
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   // An unknown field first: `title` sent for `name` explains the missing `name` too.
@@ -17,10 +22,15 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, code:
       const keys = (issue as { keys: string[] }).keys;
       const field = keys.map((k) => (base ? `${base}.${k}` : k)).join(", ");
       const message = `unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => `\`${k}\``).join(", ")}`;
-      return { field, message, text: `${where === "body" ? "" : `${where}: `}${message}${base ? ` in \`${base}\`` : ""}` };
+      return {
+        field,
+        message,
+        text: `${where === "body" ? "" : `${where}: `}${message}${base ? ` in \`${base}\`` : ""}`,
+      };
     }
     const field = base || where;
-    const message = issue.code === "invalid_type" && issue.message.endsWith("received undefined") ? "is required" : issue.message;
+    const message =
+      issue.code === "invalid_type" && issue.message.endsWith("received undefined") ? "is required" : issue.message;
     return { field, message, text: `${base ? `\`${base}\`` : where} ${message}` };
   });
   const first = issues[0];

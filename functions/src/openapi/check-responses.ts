@@ -56,7 +56,9 @@ function schemaProblem(schema: z.ZodType, body: unknown): string | null {
       .join("; ");
   }
   const extra = undocumentedFields(body, result.data, "");
-  return extra.length > 0 ? `undocumented field${extra.length > 1 ? "s" : ""} ${extra.map((f) => `\`${f}\``).join(", ")}` : null;
+  return extra.length > 0
+    ? `undocumented field${extra.length > 1 ? "s" : ""} ${extra.map((f) => `\`${f}\``).join(", ")}`
+    : null;
 }
 
 /** Fields present in the body that the schema's parse dropped (zod objects strip unknown keys). */

@@ -38,7 +38,12 @@ export function documentedErrors(route: AnyRoute): ErrorCode[] {
   if (route.auth !== "none") codes.add("unauthorized");
   if (route.scope) codes.add("insufficient_scope");
   if (route.method === "post") {
-    for (const code of ["missing_idempotency_key", "invalid_request", "idempotency_key_in_use", "idempotency_key_reused"] as const) {
+    for (const code of [
+      "missing_idempotency_key",
+      "invalid_request",
+      "idempotency_key_in_use",
+      "idempotency_key_reused",
+    ] as const) {
       codes.add(code);
     }
   }

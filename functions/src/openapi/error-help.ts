@@ -13,7 +13,8 @@ export const ERROR_HELP: Record<ErrorCode, string> = {
   invalid_onboard_token: "the `onboard_token` is unknown, used or expired",
   insufficient_scope: "the token lacks the scope in `details.required_scope`",
   forbidden: "your role on this calendar is too low for this operation",
-  quota_exceeded: "the agent or calendar holds as many of these records as it may; `details.quota` names the quota, `details.limit` its size",
+  quota_exceeded:
+    "the agent or calendar holds as many of these records as it may; `details.quota` names the quota, `details.limit` its size",
   not_found: "no such resource, or you may not see it",
   method_not_allowed: "wrong method for this path; the `Allow` header lists the right ones",
   slug_taken: "the slug is in use; `details.available` suggests free ones",

@@ -2,7 +2,12 @@
  * Builds the OpenAPI 3.1 document from the route definitions: the same zod schemas that
  * validate requests describe them. Loaded on the first GET /openapi.json only.
  */
-import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../http/errors.js";
 import type { AnyRoute } from "../http/route.js";
@@ -40,7 +45,10 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
   });
   for (const route of routes) registry.registerPath(operation(route));
 
-  const document = new OpenApiGeneratorV31([...registry.definitions, { type: "schema", schema: ERROR_SCHEMA }]).generateDocument({
+  const document = new OpenApiGeneratorV31([
+    ...registry.definitions,
+    { type: "schema", schema: ERROR_SCHEMA },
+  ]).generateDocument({
     openapi: "3.1.0",
     info: { title: "Almanac", version: API_VERSION, description: DESCRIPTION },
     servers: [{ url: baseUrl }],
@@ -63,7 +71,9 @@ const TAG_DOCS: Record<string, string> = {
 };
 
 const tag = (name: string, baseUrl: string) =>
-  TAG_DOCS[name] ? { name, externalDocs: { description: "Guide for agents", url: `${baseUrl}${TAG_DOCS[name]}` } } : { name };
+  TAG_DOCS[name]
+    ? { name, externalDocs: { description: "Guide for agents", url: `${baseUrl}${TAG_DOCS[name]}` } }
+    : { name };
 
 function operation(route: AnyRoute): RouteConfig {
   const scopes = route.scopes ?? (route.scope ? [route.scope] : []);
@@ -102,17 +112,37 @@ const idempotencyKey = z
   .min(1)
   .max(200)
   .meta({
-    param: { name: "Idempotency-Key", in: "header", description: "Any unique string up to 200 characters. A repeat with the same method, path and body within 24 hours answers the stored response." },
+    param: {
+      name: "Idempotency-Key",
+      in: "header",
+      description:
+        "Any unique string up to 200 characters. A repeat with the same method, path and body within 24 hours answers the stored response.",
+    },
   });
 
 const replayedHeader = {
-  "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key", schema: { type: "string" as const, enum: ["true"] } },
+  "Idempotent-Replayed": {
+    description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key",
+    schema: { type: "string" as const, enum: ["true"] },
+  },
 };
 
-const retryAfter = { "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "string" as const } } };
+const retryAfter = {
+  "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "string" as const } },
+};
 const STATUS_HEADERS: Record<number, ResponseConfig["headers"]> = {
-  401: { "WWW-Authenticate": { description: "`Bearer realm=\"almanac\"`, with `error=` when a token was refused", schema: { type: "string" } } },
-  403: { "WWW-Authenticate": { description: "`error=\"insufficient_scope\"` and the scope needed, for `insufficient_scope`", schema: { type: "string" } } },
+  401: {
+    "WWW-Authenticate": {
+      description: '`Bearer realm="almanac"`, with `error=` when a token was refused',
+      schema: { type: "string" },
+    },
+  },
+  403: {
+    "WWW-Authenticate": {
+      description: '`error="insufficient_scope"` and the scope needed, for `insufficient_scope`',
+      schema: { type: "string" },
+    },
+  },
   405: { Allow: { description: "The methods this path accepts", schema: { type: "string" } } },
   409: retryAfter,
   429: retryAfter,
@@ -136,7 +166,12 @@ function errorResponses(codes: ErrorCode[]): Record<number, ResponseConfig> {
 const narrowedError = (codes: ErrorCode[]) => ({
   allOf: [
     { $ref: "#/components/schemas/Error" },
-    { type: "object" as const, properties: { error: { type: "object" as const, properties: { code: { type: "string" as const, enum: codes } } } } },
+    {
+      type: "object" as const,
+      properties: {
+        error: { type: "object" as const, properties: { code: { type: "string" as const, enum: codes } } },
+      },
+    },
   ],
 });
 
@@ -149,13 +184,16 @@ function security(route: AnyRoute, scopes: string[]): RouteConfig["security"] {
 function describe(route: AnyRoute, scopes: string[]): string {
   const auth = {
     required: "Requires `Authorization: Bearer <token>`.",
-    optional: "Token optional: public and unlisted calendars need none; private ones need a token whose agent holds a live grant.",
+    optional:
+      "Token optional: public and unlisted calendars need none; private ones need a token whose agent holds a live grant.",
     none: "No token needed.",
   }[route.auth];
   const lines = [route.summary + ".", auth];
   const named = scopes.map((s) => `\`${s}\``).join(", ");
-  if (scopes.length > 0) lines.push(route.auth === "optional" ? `Scopes: ${named}, for private calendars.` : `Scopes: ${named}.`);
-  if (route.method === "post") lines.push("Send an `Idempotency-Key` header: a retry with the same key and body answers the first response.");
+  if (scopes.length > 0)
+    lines.push(route.auth === "optional" ? `Scopes: ${named}, for private calendars.` : `Scopes: ${named}.`);
+  if (route.method === "post")
+    lines.push("Send an `Idempotency-Key` header: a retry with the same key and body answers the first response.");
   return lines.join("\n\n");
 }
 

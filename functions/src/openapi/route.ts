@@ -15,7 +15,11 @@ export function openApiRoute(routes: AnyRoute[]): AnyRoute {
     summary: "This OpenAPI 3.1 document, generated from the schemas that validate requests",
     tags: ["meta"],
     auth: "none",
-    response: z.looseObject({ openapi: z.string(), info: z.looseObject({ version: z.string() }), paths: z.record(z.string(), z.unknown()) }),
+    response: z.looseObject({
+      openapi: z.string(),
+      info: z.looseObject({ version: z.string() }),
+      paths: z.record(z.string(), z.unknown()),
+    }),
     errors: [],
     handler: async ({ deps }) => {
       document ??= import("./generate.js")

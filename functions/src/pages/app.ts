@@ -4,13 +4,25 @@
  * for the `pages` Cloud Function and mounted by the local server. Pages are anonymous and
  * need no JavaScript; errors are HTML pages with the status the API would give.
  */
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from "express";
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
 import helmet from "helmet";
 import type { Deps } from "../domain/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
 import { overlongQueryParam } from "../http/edge.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
-import { pageRateLimits, rateLimitsFromEnv, trustProxySetting, type PageLimitAnswer, type RateLimitConfig } from "../http/rate-limit.js";
+import {
+  pageRateLimits,
+  rateLimitsFromEnv,
+  trustProxySetting,
+  type PageLimitAnswer,
+  type RateLimitConfig,
+} from "../http/rate-limit.js";
 import { sendRevalidated } from "./conditional.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
@@ -52,7 +64,12 @@ export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Expre
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
     if (calendar === "not_found") return notFound(req, res);
-    sendPage(req, res, await rendered(deps, await prepareCalendarPage(deps, calendar, pageQuery(req))), calendar.visibility !== "public");
+    sendPage(
+      req,
+      res,
+      await rendered(deps, await prepareCalendarPage(deps, calendar, pageQuery(req))),
+      calendar.visibility !== "public",
+    );
   });
   app.get("/v/:slug", async (req: SlugRequest, res) => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
@@ -66,7 +83,13 @@ export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Expre
   });
   app.all(["/c/:slug", "/c/:slug/purpose.md", "/v/:slug"], (req, res) => {
     res.setHeader("Allow", "GET, HEAD");
-    sendError(res, areaOf(req), 405, "Method not allowed", `${req.method} is not allowed here: this page can only be read (GET).`);
+    sendError(
+      res,
+      areaOf(req),
+      405,
+      "Method not allowed",
+      `${req.method} is not allowed here: this page can only be read (GET).`,
+    );
   });
   app.use(notFound);
   app.use(errorPage(deps));
@@ -120,18 +143,39 @@ const areaOf = (req: Request): "c" | "v" => (req.path.startsWith("/v/") ? "v" : 
 function sendError(res: Response, area: "c" | "v", status: number, heading: string, message: string): void {
   res.setHeader("X-Robots-Tag", "noindex");
   res.setHeader("Cache-Control", "no-store");
-  res.status(status).type("text/html; charset=utf-8").send(renderErrorPage(area, heading, message, status));
+  res
+    .status(status)
+    .type("text/html; charset=utf-8")
+    .send(renderErrorPage(area, heading, message, status));
 }
 
 function notFound(req: Request, res: Response): void {
   if (areaOf(req) === "v") {
-    return sendError(res, "v", 404, "Shared calendar not found", "There is no shared calendar at this address. Check the link; its owner may also have stopped sharing it.");
+    return sendError(
+      res,
+      "v",
+      404,
+      "Shared calendar not found",
+      "There is no shared calendar at this address. Check the link; its owner may also have stopped sharing it.",
+    );
   }
-  sendError(res, "c", 404, "Calendar not found", "There is no public calendar at this address. Check the link; private calendars have no public page.");
+  sendError(
+    res,
+    "c",
+    404,
+    "Calendar not found",
+    "There is no public calendar at this address. Check the link; private calendars have no public page.",
+  );
 }
 
 function badAddress(req: Request, res: Response): void {
-  sendError(res, areaOf(req), 400, "This address is not valid", "The address of this page is malformed (a broken %-escape, or a value over 1,000 characters). Check the link you followed.");
+  sendError(
+    res,
+    areaOf(req),
+    400,
+    "This address is not valid",
+    "The address of this page is malformed (a broken %-escape, or a value over 1,000 characters). Check the link you followed.",
+  );
 }
 
 /** Over the rate limit of pages and feeds (`Retry-After` is set): an HTML page, or plain text for a feed. */
@@ -147,7 +191,10 @@ const refuseLongQueries: RequestHandler = (req, res, next) => {
   if (overlongQueryParam(req.query) === null) return next();
   if (!req.path.endsWith(".ics")) return badAddress(req, res);
   res.setHeader("Cache-Control", "no-store");
-  res.status(400).type("text/plain; charset=utf-8").send("This feed address has a query value over 1,000 characters; remove it.\n");
+  res
+    .status(400)
+    .type("text/plain; charset=utf-8")
+    .send("This feed address has a query value over 1,000 characters; remove it.\n");
 };
 
 /** Anything thrown becomes an HTML page; unexpected errors are logged and never shown. */
@@ -158,13 +205,26 @@ function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
     const apiError = asApiError(err);
     if (apiError?.status === 404) return notFound(req, res);
     if (apiError?.status === 400) return badAddress(req, res);
-    if (apiError && apiError.status < 500) return sendError(res, areaOf(req), apiError.status, "This page cannot be shown", apiError.message);
+    if (apiError && apiError.status < 500)
+      return sendError(res, areaOf(req), apiError.status, "This page cannot be shown", apiError.message);
     if (isTransientStoreError(err)) {
       res.setHeader("Retry-After", "1");
-      return sendError(res, areaOf(req), 503, "Busy for a moment", "The calendar store is busy. Reload the page in a moment.");
+      return sendError(
+        res,
+        areaOf(req),
+        503,
+        "Busy for a moment",
+        "The calendar store is busy. Reload the page in a moment.",
+      );
     }
     deps.log(`page error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
-    sendError(res, areaOf(req), 500, "Something went wrong", "Something went wrong on our side. Reload the page; if it keeps happening, tell the calendar's owner.");
+    sendError(
+      res,
+      areaOf(req),
+      500,
+      "Something went wrong",
+      "Something went wrong on our side. Reload the page; if it keeps happening, tell the calendar's owner.",
+    );
   };
 }
 
@@ -175,7 +235,12 @@ function requestLog(deps: Pick<Deps, "log">): RequestHandler {
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const path = req.path.replace(/^\/v\/[^/]+/, "/v/{slug}");
-      deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms`, { method: req.method, path, status: res.statusCode, latency_ms: Number(ms.toFixed(1)) });
+      deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms`, {
+        method: req.method,
+        path,
+        status: res.statusCode,
+        latency_ms: Number(ms.toFixed(1)),
+      });
     });
     next();
   };

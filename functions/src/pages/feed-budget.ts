@@ -23,7 +23,11 @@ interface Ranked {
 }
 
 /** The sources with at most `budget` dated events among them, and how many were left out. */
-export function withinFeedBudget<S extends FeedSource>(sources: S[], today: string, budget = FEED_EVENT_BUDGET): { sources: S[]; omitted: number } {
+export function withinFeedBudget<S extends FeedSource>(
+  sources: S[],
+  today: string,
+  budget = FEED_EVENT_BUDGET,
+): { sources: S[]; omitted: number } {
   const ranked: Ranked[] = [];
   sources.forEach((source, i) => {
     for (const event of source.events) {
@@ -46,7 +50,11 @@ export function withinFeedBudget<S extends FeedSource>(sources: S[], today: stri
   };
 }
 
-function place(event: EventRecord, calendar: CalendarRecord, today: string): { upcoming: boolean; date: string } | null {
+function place(
+  event: EventRecord,
+  calendar: CalendarRecord,
+  today: string,
+): { upcoming: boolean; date: string } | null {
   if (event.kind === "one-off" && event.date) return { upcoming: event.date >= today, date: event.date };
   if (event.kind !== "recurring" || !event.recur || recurError(event.recur) !== null) return null;
   const starts = event.recur.starts ?? defaultStartsOf(event, calendar);

@@ -23,8 +23,7 @@ export const CALENDAR_FEED_PATH = "/c/:slug.ics";
 export const VIEW_FEED_PATH = "/v/:slug.ics";
 const FEED_PATHS = [CALENDAR_FEED_PATH, VIEW_FEED_PATH];
 
-const NOT_FOUND =
-  "No such calendar feed. Check the address: private calendars and revoked share views have no feed.\n";
+const NOT_FOUND = "No such calendar feed. Check the address: private calendars and revoked share views have no feed.\n";
 
 export function feedRouter(deps: Deps): Router {
   const router = express.Router();
@@ -140,7 +139,8 @@ function feedErrors(deps: Pick<Deps, "log">): ErrorRequestHandler {
     // A slug no record can have is 404; a path that cannot be percent-decoded (`%ZZ`) is 400.
     const apiError = asApiError(err);
     if (apiError?.status === 404) return void sendText(res, 404, NOT_FOUND);
-    if (apiError && apiError.status < 500) return void sendText(res, apiError.status, "This feed address is not valid (a broken %-escape?); check it.\n");
+    if (apiError && apiError.status < 500)
+      return void sendText(res, apiError.status, "This feed address is not valid (a broken %-escape?); check it.\n");
     deps.log(`feed error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
     sendText(res, 500, "Something went wrong on our side while building this feed. Retry in a moment.\n");
   };

@@ -5,7 +5,20 @@
 import { isoWeekday } from "../domain/recurrence/index.js";
 import type { Recur } from "../domain/types.js";
 
-export const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+export const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 const parts = (date: string) => ({ y: +date.slice(0, 4), m: +date.slice(5, 7), d: +date.slice(8, 10) });
@@ -57,7 +70,8 @@ const ordinal = (n: number): string => {
 
 /** "every day", "every 2 weeks on Monday", "monthly on the last day", "every year on March 3". */
 export function describeRecur(recur: Recur): string {
-  const every = (unit: string, plural: string) => (recur.interval && recur.interval > 1 ? `every ${recur.interval} ${plural}` : `every ${unit}`);
+  const every = (unit: string, plural: string) =>
+    recur.interval && recur.interval > 1 ? `every ${recur.interval} ${plural}` : `every ${unit}`;
   switch (recur.type) {
     case "daily":
       return every("day", "days");

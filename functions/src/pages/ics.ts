@@ -40,7 +40,6 @@ export interface IcsFeed {
   range?: { from: string | null; to: string | null };
 }
 
-
 export function buildIcs(feed: IcsFeed): string {
   const entries: Array<{ sortKey: string; data: ICalEventData; zone: string | null; years: number[] }> = [];
   for (const source of feed.sources) {

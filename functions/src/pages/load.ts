@@ -45,7 +45,12 @@ function coordinates(deps: Deps, settings: Settings, query: PageQuery) {
   return { today, lenses, lens, date, key: `${lens}|${date}|${today}` };
 }
 
-async function loadShown(deps: Deps, sources: EventSource[], settings: Settings, at: ReturnType<typeof coordinates>): Promise<Shown> {
+async function loadShown(
+  deps: Deps,
+  sources: EventSource[],
+  settings: Settings,
+  at: ReturnType<typeof coordinates>,
+): Promise<Shown> {
   const { today, lenses, lens, date } = at;
   const period = periodFor(lens, date);
   const { filter } = settings;
@@ -66,26 +71,43 @@ async function loadShown(deps: Deps, sources: EventSource[], settings: Settings,
   const somedayRecords: Array<{ layer: string; event: EventRecord }> = [];
   if (lens === "schedule" || lens === "timeline") {
     for (const { layer, events } of loaded) {
-      for (const event of events) if (event.kind === "someday" && shows(layer, event, null)) somedayRecords.push({ layer, event });
+      for (const event of events)
+        if (event.kind === "someday" && shows(layer, event, null)) somedayRecords.push({ layer, event });
     }
   }
-  somedayRecords.sort((a, b) => (a.event.created_at < b.event.created_at ? -1 : a.event.created_at > b.event.created_at ? 1 : 0));
+  somedayRecords.sort((a, b) =>
+    a.event.created_at < b.event.created_at ? -1 : a.event.created_at > b.event.created_at ? 1 : 0,
+  );
   const someday = somedayRecords.slice(0, PAGE_SOMEDAY_BUDGET).map(({ layer, event }) => pageEvent(layer, event));
 
   // A view's dates clip the period; its other filters leave whole events out.
   const range = filter ? viewRange(filter, period.from, period.to) : { from: period.from, to: period.to };
   const drawn = range
-    ? budgetedOccurrences(loaded, range.from, range.to, PAGE_OCCURRENCE_BUDGET, (layer, event) => shows(layer, event, null))
+    ? budgetedOccurrences(loaded, range.from, range.to, PAGE_OCCURRENCE_BUDGET, (layer, event) =>
+        shows(layer, event, null),
+      )
     : { occurrences: [], omitted: 0 };
-  const occurrences: PageOccurrence[] = drawn.occurrences.map((o) => ({ date: o.date, event: pageEvent(o.layer, o.event) }));
+  const occurrences: PageOccurrence[] = drawn.occurrences.map((o) => ({
+    date: o.date,
+    event: pageEvent(o.layer, o.event),
+  }));
   const omitted = { occurrences: drawn.omitted, someday: somedayRecords.length - someday.length };
   return { timezone: settings.timezone, lens, lenses, date, today, occurrences, someday, omitted };
 }
 
 /** `/c/{slug}`: a public or unlisted calendar, with the layers it publishes (DECISIONS section 7). */
-export async function prepareCalendarPage(deps: Deps, calendar: CalendarRecord, query: PageQuery): Promise<PreparedPage> {
+export async function prepareCalendarPage(
+  deps: Deps,
+  calendar: CalendarRecord,
+  query: PageQuery,
+): Promise<PreparedPage> {
   const sources = await publishedSources(deps, calendar);
-  const settings = { timezone: calendar.timezone, views: calendar.views, defaultView: calendar.default_view, filter: null };
+  const settings = {
+    timezone: calendar.timezone,
+    views: calendar.views,
+    defaultView: calendar.default_view,
+    filter: null,
+  };
   const at = coordinates(deps, settings, query);
   return {
     key: `page|c|${calendar.slug}|${await revisionsKey(deps, sources)}|${at.key}`,

@@ -3,7 +3,8 @@ import { html, trusted, type SafeHtml } from "./html.js";
 import type { PageEvent } from "./model.js";
 
 /** Class names for an event: its kind (`is-one-off`, `is-recurring`, `is-someday`) and its category colour. */
-export const eventClasses = (event: PageEvent): string => (event.colour === null ? `ev is-${event.kind}` : `ev is-${event.kind} cat-${event.colour}`);
+export const eventClasses = (event: PageEvent): string =>
+  event.colour === null ? `ev is-${event.kind}` : `ev is-${event.kind} cat-${event.colour}`;
 
 /** An https URL to show as an image, or null for emoji and text art. */
 export function artImageUrl(art: string): string | null {
@@ -20,7 +21,16 @@ function artHtml(art: string | null): SafeHtml | string {
   if (!art) return "";
   const src = artImageUrl(art);
   // Decorative beside the name (alt=""); no referrer leaks the page's address to the image host.
-  if (src) return html`<img class="art" src="${src}" alt="" width="20" height="20" decoding="async" referrerpolicy="no-referrer">`;
+  if (src)
+    return html`<img
+      class="art"
+      src="${src}"
+      alt=""
+      width="20"
+      height="20"
+      decoding="async"
+      referrerpolicy="no-referrer"
+    />`;
   return html`<span class="art">${art}</span>`;
 }
 
@@ -46,7 +56,9 @@ export function timesHtml(date: string, event: PageEvent): SafeHtml | string {
   const { start_time: start, end_time: end } = event;
   if (!start) return "";
   const from = html`<time datetime="${date}T${start}">${start}</time>`;
-  return end ? html`<span class="when">${from}–<time datetime="${date}T${end}">${end}</time></span>` : html`<span class="when">${from}</span>`;
+  return end
+    ? html`<span class="when">${from}–<time datetime="${date}T${end}">${end}</time></span>`
+    : html`<span class="when">${from}</span>`;
 }
 
 /** A `<time>` element for a date with a visible label. */

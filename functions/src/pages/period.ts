@@ -52,7 +52,8 @@ export function addMonths(date: string, n: number): string {
   return formatDate(Math.floor(index / 12), (index % 12) + 1, 1);
 }
 
-export const endOfMonth = (date: string): string => formatDate(+date.slice(0, 4), +date.slice(5, 7), daysInMonth(+date.slice(0, 4), +date.slice(5, 7)));
+export const endOfMonth = (date: string): string =>
+  formatDate(+date.slice(0, 4), +date.slice(5, 7), daysInMonth(+date.slice(0, 4), +date.slice(5, 7)));
 
 const edge = (date: string): string | null => (inRange(date) ? date : null);
 
@@ -76,7 +77,13 @@ export function periodFor(lens: Lens, date: string): Period {
     }
     case "schedule": {
       const to = addDays(date, SCHEDULE_DAYS - 1);
-      return { from: date, to, label: dateRange(date, to), prev: edge(addDays(date, -SCHEDULE_DAYS)), next: edge(addDays(date, SCHEDULE_DAYS)) };
+      return {
+        from: date,
+        to,
+        label: dateRange(date, to),
+        prev: edge(addDays(date, -SCHEDULE_DAYS)),
+        next: edge(addDays(date, SCHEDULE_DAYS)),
+      };
     }
     case "timeline": {
       const from = startOfMonth(date);

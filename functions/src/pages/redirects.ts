@@ -10,7 +10,8 @@ import { mayRead } from "../domain/policy.js";
 import { resolveCalendarSlug } from "../domain/queries/calendars.js";
 import type { CalendarRecord } from "../domain/types.js";
 
-export type PublicCalendarLookup = { calendar: CalendarRecord; redirect?: undefined } | { redirect: string; calendar?: undefined } | null;
+export type PublicCalendarLookup =
+  { calendar: CalendarRecord; redirect?: undefined } | { redirect: string; calendar?: undefined } | null;
 
 /**
  * The public or unlisted calendar that `slug` names now, or the Location to send when it
@@ -18,7 +19,11 @@ export type PublicCalendarLookup = { calendar: CalendarRecord; redirect?: undefi
  * (`req.originalUrl`): everything after the slug is kept, e.g. `/c/old.ics?x=1` ->
  * `/c/new.ics?x=1`.
  */
-export async function lookupPublicCalendar(deps: Pick<Deps, "store">, slug: string, originalUrl: string): Promise<PublicCalendarLookup> {
+export async function lookupPublicCalendar(
+  deps: Pick<Deps, "store">,
+  slug: string,
+  originalUrl: string,
+): Promise<PublicCalendarLookup> {
   const found = await resolveCalendarSlug(deps, slug);
   if (!found || !mayRead(found.calendar, null, null)) return null; // anonymous: public and unlisted only
   if (found.current) return { calendar: found.calendar };
@@ -45,7 +50,12 @@ export function sendMoved(res: Response, location: string): void {
  * for an unknown or private calendar, which the caller answers in its own format (an HTML
  * page for pages, plain text for feeds).
  */
-export async function publicCalendarOrRedirect(deps: Pick<Deps, "store">, req: Request, res: Response, slug: string): Promise<CalendarRecord | "redirected" | "not_found"> {
+export async function publicCalendarOrRedirect(
+  deps: Pick<Deps, "store">,
+  req: Request,
+  res: Response,
+  slug: string,
+): Promise<CalendarRecord | "redirected" | "not_found"> {
   const lookup = await lookupPublicCalendar(deps, slug, req.originalUrl);
   if (!lookup) return "not_found";
   if (lookup.redirect !== undefined) {

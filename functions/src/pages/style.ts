@@ -14,14 +14,17 @@ const MAX_WEEKS = 16;
 const LIGHT_CATEGORIES = ["#2f7ebc", "#c2410c", "#15803d", "#a21caf", "#b45309", "#0e7490", "#be123c", "#6d28d9"];
 const DARK_CATEGORIES = ["#6cb3ea", "#f59e6b", "#5fcf8a", "#e07be9", "#f3b25b", "#4cc3d9", "#f47a96", "#a98bf5"];
 
-const range = (from: number, to: number, step = 1): number[] => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
+const range = (from: number, to: number, step = 1): number[] =>
+  Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 
 function generated(): string {
   const rules: string[] = [];
   for (let i = 0; i < CATEGORY_COLOURS; i++) rules.push(`.cat-${i}{--cat:var(--cat-${i})}`);
-  for (const n of range(SLOTS_PER_HOUR, MAX_SLOTS, SLOTS_PER_HOUR)) rules.push(`.rows-${n}{grid-template-rows:repeat(${n},var(--slot))}`);
+  for (const n of range(SLOTS_PER_HOUR, MAX_SLOTS, SLOTS_PER_HOUR))
+    rules.push(`.rows-${n}{grid-template-rows:repeat(${n},var(--slot))}`);
   for (const n of range(1, MAX_SLOTS)) rules.push(`.at-${n}{grid-row-start:${n}}.len-${n}{grid-row-end:span ${n}}`);
-  for (const n of range(1, MAX_LANES)) rules.push(`.lanes-${n}{grid-template-columns:repeat(${n},minmax(0,1fr))}.lane-${n}{grid-column:${n}}`);
+  for (const n of range(1, MAX_LANES))
+    rules.push(`.lanes-${n}{grid-template-columns:repeat(${n},minmax(0,1fr))}.lane-${n}{grid-column:${n}}`);
   for (const n of range(1, MAX_WEEKS)) {
     rules.push(`.weeks-${n}{grid-template-columns:var(--lane-label) repeat(${n},minmax(4.75rem,1fr))}`);
     rules.push(`.c-${n}{grid-column-start:${n}}.w-${n}{grid-column-end:span ${n}}`);

@@ -57,14 +57,14 @@ function render(zone: string, fromYear: number, toYear: number): string {
   const end = Date.UTC(toYear + 1, 0, 1);
   const initial = tz.offset(start);
   const lines = ["BEGIN:VTIMEZONE", `TZID:${zone}`];
-  lines.push(
-    ...observance(isDaylight(tz, start, initial), initial, initial, localStamp(start, initial), []),
-  );
+  lines.push(...observance(isDaylight(tz, start, initial), initial, initial, localStamp(start, initial), []));
   for (const group of groupByRule(findTransitions(tz, start, end))) {
     const { recurring, single } = splitRecurring(group, toYear);
     if (recurring) {
       const first = recurring.onsets[0];
-      lines.push(...observance(first.daylight, first.from, first.to, localStamp(first.at, first.from), [recurring.rrule]));
+      lines.push(
+        ...observance(first.daylight, first.from, first.to, localStamp(first.at, first.from), [recurring.rrule]),
+      );
     }
     if (single.length > 0) {
       const [first, ...rest] = single;
@@ -152,7 +152,10 @@ function groupByRule(transitions: Transition[]): Onset[][] {
  * The tail of a group that recurs every year through `lastYear` on one weekday rule (an
  * RRULE then describes it, also beyond the window), and the onsets that are listed one by one.
  */
-function splitRecurring(group: Onset[], lastYear: number): { recurring: { onsets: Onset[]; rrule: string } | null; single: Onset[] } {
+function splitRecurring(
+  group: Onset[],
+  lastYear: number,
+): { recurring: { onsets: Onset[]; rrule: string } | null; single: Onset[] } {
   let cut = group.length;
   while (cut > 0 && group[cut - 1].year === lastYear - (group.length - cut)) cut--;
   // Shrink the yearly tail from its start until one weekday rule fits all of it.

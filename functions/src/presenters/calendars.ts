@@ -22,6 +22,9 @@ const PREVIEW_LENGTH = 140;
 /** The first line of the purpose, cut to a glanceable length. */
 export function purposePreview(purpose: string | null): string | null {
   if (!purpose) return null;
-  const firstLine = purpose.trim().split("\n")[0].replace(/^#+\s*/, "");
+  const firstLine = purpose
+    .trim()
+    .split("\n")[0]
+    .replace(/^#+\s*/, "");
   return firstLine.length > PREVIEW_LENGTH ? `${firstLine.slice(0, PREVIEW_LENGTH - 1)}…` : firstLine;
 }

@@ -56,7 +56,10 @@ export const accessRequestRoutes = [
     errors: ["invalid_request", "already_granted", "unauthorized", "insufficient_scope", "not_found"],
     handler: async ({ deps, actor, params, body }) => {
       await requireCalendar(deps, params.calendarId, actor, "access.request");
-      const request = await requestAccess(deps, actor!, params.calendarId, { role: body.role, message: body.message ?? null });
+      const request = await requestAccess(deps, actor!, params.calendarId, {
+        role: body.role,
+        message: body.message ?? null,
+      });
       return presentAccessRequest(request);
     },
   }),

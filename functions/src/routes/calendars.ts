@@ -34,7 +34,8 @@ export const calendarRoutes = [
     body: createBody,
     response: calendarRecord,
     errors: ["invalid_request", "unauthorized", "insufficient_scope", "slug_taken", "quota_exceeded"],
-    handler: async ({ deps, actor, body }) => presentCalendar(await createCalendar(deps, actor!, body), "owner", deps.baseUrl),
+    handler: async ({ deps, actor, body }) =>
+      presentCalendar(await createCalendar(deps, actor!, body), "owner", deps.baseUrl),
   }),
   defineRoute({
     method: "get",
@@ -54,14 +55,23 @@ export const calendarRoutes = [
   defineRoute({
     method: "patch",
     path: "/v1/calendars/{calendarId}",
-    summary: "Change a calendar's settings (owner); null clears purpose and default_view, views null or [] means all lenses",
+    summary:
+      "Change a calendar's settings (owner); null clears purpose and default_view, views null or [] means all lenses",
     tags: ["calendars"],
     auth: "required",
     scopes: ["calendar:write"],
     params: calendarParams,
     body: patchBody,
     response: calendarRecord,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken", "quota_exceeded"],
+    errors: [
+      "invalid_request",
+      "unauthorized",
+      "insufficient_scope",
+      "forbidden",
+      "not_found",
+      "slug_taken",
+      "quota_exceeded",
+    ],
     handler: async ({ deps, actor, params, body }) => {
       const { role } = await requireCalendar(deps, params.calendarId, actor, "calendar.update");
       return presentCalendar(await updateCalendar(deps, params.calendarId, body), role, deps.baseUrl);

@@ -6,7 +6,9 @@ import { LENSES, ROLES, VISIBILITIES } from "../domain/types.js";
 /** Schemas shared by several routers. */
 export const timezone = z
   .string()
-  .refine((zone) => IANAZone.isValidZone(zone), { message: "must be an IANA time zone such as `Europe/Berlin` or `UTC`" })
+  .refine((zone) => IANAZone.isValidZone(zone), {
+    message: "must be an IANA time zone such as `Europe/Berlin` or `UTC`",
+  })
   .overwrite(canonicalZone);
 
 export const lens = z.enum(LENSES);
@@ -38,7 +40,9 @@ export const trimmedName = (max: number) =>
     .min(1, { message: "must not be empty" })
     .max(max, { message: `must be at most ${max} characters` })
     .refine(wellFormed, NOT_WELL_FORMED)
-    .refine((s) => !CONTROL.test(s), { message: "must not contain control characters (NUL, tab, newline, escape...); send one line of text" })
+    .refine((s) => !CONTROL.test(s), {
+      message: "must not contain control characters (NUL, tab, newline, escape...); send one line of text",
+    })
     .refine((s) => VISIBLE.test(s), { message: "must contain at least one visible character" });
 
 /** Free text (notes, purpose, messages): up to max characters; tab and newline allowed, CRLF stored as LF. */
@@ -48,7 +52,9 @@ export const freeText = (max: number) =>
     .max(max, { message: `must be at most ${max} characters` })
     .overwrite((s) => s.replace(/\r\n?/g, "\n"))
     .refine(wellFormed, NOT_WELL_FORMED)
-    .refine((s) => !CONTROL_BUT_TAB_NEWLINE.test(s), { message: "must not contain control characters other than tab and newline (NUL, escape...)" });
+    .refine((s) => !CONTROL_BUT_TAB_NEWLINE.test(s), {
+      message: "must not contain control characters other than tab and newline (NUL, escape...)",
+    });
 
 /**
  * The canonical IANA spelling of a valid zone: `europe/BERLIN` -> `Europe/Berlin`. Intl gives
@@ -78,12 +84,14 @@ function ianaCapitalization(zone: string): string {
     .map((part, index) =>
       (part.length <= 3 || /\d/.test(part)) && !/etc|yap/.test(part)
         ? part.toUpperCase() // UTC, GMT, EST5EDT, US
-        : part.replace(/baja|dumont|[a-z]+/g, (word, at: number) =>
-            (word.length <= 2 && index === 0) || word === "in" || word === "chat"
-              ? word.toUpperCase()
-              : word.length > 2 || at === 0
-                ? capitalize(word).replace(/island|noronha|murdo|rivadavia|urville/, capitalize)
-                : word, // Port-au-Prince
+        : part.replace(
+            /baja|dumont|[a-z]+/g,
+            (word, at: number) =>
+              (word.length <= 2 && index === 0) || word === "in" || word === "chat"
+                ? word.toUpperCase()
+                : word.length > 2 || at === 0
+                  ? capitalize(word).replace(/island|noronha|murdo|rivadavia|urville/, capitalize)
+                  : word, // Port-au-Prince
           ),
     )
     .join("/");
@@ -97,7 +105,9 @@ export const idOf = (prefix: IdPrefix) =>
   z
     .string()
     // The pattern documents the shape in /openapi.json; isIdOf (domain/ids.ts) is the rule.
-    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), { message: `must be an id as the API returned it: \`${prefix}_\` followed by letters and digits` })
+    .regex(new RegExp(`^${prefix}_[A-Za-z0-9]+$`), {
+      message: `must be an id as the API returned it: \`${prefix}_\` followed by letters and digits`,
+    })
     .refine((value) => isIdOf(prefix, value), { message: "is longer than any id the API issues" });
 
 export const calendarParams = z.object({ calendarId: idOf("cal") });

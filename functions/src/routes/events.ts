@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events.js";
 import { requireCalendar } from "../domain/queries/access.js";
-import { getEvent, listEvents, listOccurrences, MAX_OCCURRENCE_DAYS, startSourceReads } from "../domain/queries/events.js";
+import {
+  getEvent,
+  listEvents,
+  listOccurrences,
+  MAX_OCCURRENCE_DAYS,
+  startSourceReads,
+} from "../domain/queries/events.js";
 import { eventSources } from "../domain/queries/sources.js";
 import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isInputDate, isValidDate } from "../domain/recurrence/index.js";
@@ -12,8 +18,12 @@ import { calendarParams, deleted, freeText, idOf, pageQuery, trimmedName } from 
 const KINDS = ["one-off", "recurring", "someday"] as const;
 const RECUR_TYPES = ["daily", "weekly", "monthly", "yearly"] as const;
 
-const date = z.string().refine(isInputDate, { message: "must be a real date from 0001-01-01 to 9999-12-31 in YYYY-MM-DD form, e.g. 2026-03-14" });
-const time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });
+const date = z.string().refine(isInputDate, {
+  message: "must be a real date from 0001-01-01 to 9999-12-31 in YYYY-MM-DD form, e.g. 2026-03-14",
+});
+const time = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });
 
 // Ranges of day, month and interval depend on the type; domain/events/rules.ts checks them with recurError.
 const recur = z.strictObject({
@@ -27,13 +37,16 @@ const recur = z.strictObject({
 
 /** An emoji or short text, or an image URL; a URL must be https. */
 const art = trimmedName(2048).refine(
-    (value) => {
-      const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1].toLowerCase();
-      if (scheme === "https") return URL.canParse(value);
-      return !value.includes("://") && !["http", "javascript", "data", "vbscript", "file", "ftp", "blob"].includes(scheme ?? "");
-    },
-    { message: "must be an emoji, short text, or an https: image URL" },
-  );
+  (value) => {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1].toLowerCase();
+    if (scheme === "https") return URL.canParse(value);
+    return (
+      !value.includes("://") &&
+      !["http", "javascript", "data", "vbscript", "file", "ftp", "blob"].includes(scheme ?? "")
+    );
+  },
+  { message: "must be an emoji, short text, or an https: image URL" },
+);
 
 const fields = {
   date: date.nullable().optional(),
@@ -130,7 +143,9 @@ export const eventRoutes = [
     errors: [...READ_ERRORS],
     handler: async ({ deps, actor, params, query }) => {
       const withLayers = query.layers === "all";
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) => startSourceReads(deps, c, withLayers));
+      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) =>
+        startSourceReads(deps, c, withLayers),
+      );
       const sources = withLayers ? await eventSources(deps, calendar, actor) : [{ layer: "main", calendar }];
       // The page depends only on the sources' revisions and the query: the parsed one, field by
       // field (defaults applied), so every spelling of a query shares one entry.
@@ -222,14 +237,19 @@ export const eventRoutes = [
     response: z.object({ occurrences: z.array(occurrenceRecord), next_cursor: z.string().nullable() }),
     errors: [...READ_ERRORS],
     handler: async ({ deps, actor, params, query }) => {
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) => startSourceReads(deps, c, true));
+      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) =>
+        startSourceReads(deps, c, true),
+      );
       const sources = await eventSources(deps, calendar, actor);
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];
-      return deps.cache.json(`occurrences|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`, async () => {
-        const page = await listOccurrences(deps, sources, query);
-        return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
-      });
+      return deps.cache.json(
+        `occurrences|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`,
+        async () => {
+          const page = await listOccurrences(deps, sources, query);
+          return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
+        },
+      );
     },
   }),
 ];

@@ -10,7 +10,9 @@ export const LAYER_KEY = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export const layerKey = z
   .string()
-  .regex(LAYER_KEY, { message: "must be 1 to 40 characters of a-z, 0-9 and hyphens, not starting or ending with a hyphen" })
+  .regex(LAYER_KEY, {
+    message: "must be 1 to 40 characters of a-z, 0-9 and hyphens, not starting or ending with a hyphen",
+  })
   .refine((key) => key !== "main", { message: "`main` is reserved for the calendar's own events; pick another key" });
 
 export const layerRecord = z.object({
@@ -43,7 +45,8 @@ export const layerRoutes = [
   defineRoute({
     method: "post",
     path: "/v1/calendars/{calendarId}/layers",
-    summary: "Attach a calendar the caller can read as a layer under `key`; the same pair again returns the link, a new key renames it",
+    summary:
+      "Attach a calendar the caller can read as a layer under `key`; the same pair again returns the link, a new key renames it",
     tags: ["layers"],
     auth: "required",
     scopes: ["calendar:write"],

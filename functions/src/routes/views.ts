@@ -9,7 +9,9 @@ import { presentView } from "../presenters/views.js";
 import { calendarParams, deleted, idOf, lens, pageQuery, trimmedName } from "./common.js";
 import { LAYER_KEY } from "./layers.js";
 
-const date = z.string().refine(isInputDate, { message: "must be a real date from 0001-01-01 to 9999-12-31 as YYYY-MM-DD" });
+const date = z
+  .string()
+  .refine(isInputDate, { message: "must be a real date from 0001-01-01 to 9999-12-31 as YYYY-MM-DD" });
 
 const viewFilter = z
   .strictObject({
@@ -103,7 +105,15 @@ export const viewRoutes = [
       display: viewDisplay.optional(),
     }),
     response: viewRecord,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found", "slug_taken", "quota_exceeded"],
+    errors: [
+      "invalid_request",
+      "unauthorized",
+      "insufficient_scope",
+      "forbidden",
+      "not_found",
+      "slug_taken",
+      "quota_exceeded",
+    ],
     handler: async ({ deps, actor, params, body }) => {
       await requireCalendar(deps, params.calendarId, actor, "views.manage");
       return presentView(await createView(deps, params.calendarId, body), deps.baseUrl);
@@ -121,7 +131,9 @@ export const viewRoutes = [
       name: trimmedName(200).optional(),
       slug: z
         .unknown()
-        .refine(() => false, { message: "cannot change: a view's address is fixed; create a new view (and revoke this one) for a new slug" })
+        .refine(() => false, {
+          message: "cannot change: a view's address is fixed; create a new view (and revoke this one) for a new slug",
+        })
         .optional(),
       filter: viewFilter.optional(),
       display: viewDisplay.optional(),

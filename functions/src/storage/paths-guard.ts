@@ -12,9 +12,12 @@ function checkedSegments(path: string, layout: Layout, expectDoc: boolean): stri
   if (typeof path !== "string") throw new StorePathError("not a string");
   const segments = path.split("/");
   const bad = segments.find((s) => !SEGMENT.test(s));
-  if (bad !== undefined) throw new StorePathError(`segment ${JSON.stringify(bad.slice(0, 80))} in ${JSON.stringify(path.slice(0, 200))}`);
+  if (bad !== undefined)
+    throw new StorePathError(`segment ${JSON.stringify(bad.slice(0, 80))} in ${JSON.stringify(path.slice(0, 200))}`);
   if ((segments.length % 2 === 0) !== expectDoc) {
-    throw new StorePathError(`${JSON.stringify(path.slice(0, 200))} is not a ${expectDoc ? "document" : "collection"} path`);
+    throw new StorePathError(
+      `${JSON.stringify(path.slice(0, 200))} is not a ${expectDoc ? "document" : "collection"} path`,
+    );
   }
   const shape = segments.filter((_, i) => i % 2 === 0).join("/");
   if (!layout.has(shape)) throw new StorePathError(`collection ${JSON.stringify(shape)} is not in the store's layout`);

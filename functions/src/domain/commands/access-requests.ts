@@ -31,11 +31,17 @@ export async function requestAccess(
       tx.get<MembershipRecord>(paths.membership(actor.agentId, calendarId)),
     ]);
     if (roleAtLeast(membership?.data.role ?? null, input.role)) {
-      throw new ApiError("already_granted", `you already hold the ${membership!.data.role} role on this calendar; nothing to request`, {
-        role: membership!.data.role,
-      });
+      throw new ApiError(
+        "already_granted",
+        `you already hold the ${membership!.data.role} role on this calendar; nothing to request`,
+        {
+          role: membership!.data.role,
+        },
+      );
     }
-    const original = pending ? await tx.get<AccessRequestRecord>(paths.accessRequest(calendarId, pending.data.request_id)) : null;
+    const original = pending
+      ? await tx.get<AccessRequestRecord>(paths.accessRequest(calendarId, pending.data.request_id))
+      : null;
     if (original) return original.data;
     const request: AccessRequestRecord = {
       id: newId("areq"),
@@ -75,9 +81,13 @@ export async function resolveAccessRequest(
     authorizeRole(callerRole, "grants.manage");
     if (!request) throw errors.notFound("access request");
     if (request.data.status !== "pending") {
-      throw new ApiError("already_resolved", `this request was already ${request.data.status}; the requester can send a new one`, {
-        status: request.data.status,
-      });
+      throw new ApiError(
+        "already_resolved",
+        `this request was already ${request.data.status}; the requester can send a new one`,
+        {
+          status: request.data.status,
+        },
+      );
     }
     const { agent_id: agentId, agent_name: agentName, role } = request.data;
     const existing = resolution === "approve" ? await liveGrantInTx(tx, calendarId, agentId) : null;

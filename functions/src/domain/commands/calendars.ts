@@ -12,8 +12,7 @@ import { readAgent } from "./identity.js";
 /** Any of the creation fields; null clears purpose and default_view, and null or [] views mean all lenses. */
 export type CalendarPatch = Partial<NewCalendar>;
 
-const invalid = (field: string, message: string) =>
-  errors.invalidField("invalid_request", field, message);
+const invalid = (field: string, message: string) => errors.invalidField("invalid_request", field, message);
 
 /** `views` null or [] means every lens; when it is set, `default_view` must be one of them. */
 function checkLenses(views: Lens[] | null, defaultView: Lens | null, blame: "views" | "default_view"): void {

@@ -9,7 +9,10 @@ import { liveGrantInTx, liveOwnersInTx, roleInTx } from "../queries/grants.js";
 import type { AgentRecord, GrantRecord, MembershipRecord, Role } from "../types.js";
 
 const lastOwner = () =>
-  new ApiError("last_owner", "this is the calendar's last owner; make another agent owner first, then change or revoke this grant");
+  new ApiError(
+    "last_owner",
+    "this is the calendar's last owner; make another agent owner first, then change or revoke this grant",
+  );
 
 /**
  * Writes a new live grant, or changes the role of the live one in place (same id), and keeps
@@ -17,12 +20,28 @@ const lastOwner = () =>
  */
 export function putGrantInTx(
   tx: Transaction,
-  input: { calendarId: string; agentId: string; agentName: string; role: Role; existing: GrantRecord | null; now: string },
+  input: {
+    calendarId: string;
+    agentId: string;
+    agentName: string;
+    role: Role;
+    existing: GrantRecord | null;
+    now: string;
+  },
 ): GrantRecord {
   const { calendarId, agentId, agentName, role, existing, now } = input;
   const grant: GrantRecord = existing
     ? { ...existing, role, updated_at: now }
-    : { id: newId("grt"), calendar_id: calendarId, agent_id: agentId, agent_name: agentName, role, created_at: now, updated_at: now, revoked_at: null };
+    : {
+        id: newId("grt"),
+        calendar_id: calendarId,
+        agent_id: agentId,
+        agent_name: agentName,
+        role,
+        created_at: now,
+        updated_at: now,
+        revoked_at: null,
+      };
   if (existing) tx.update(paths.grant(calendarId, grant.id), { role, updated_at: now });
   else tx.create(paths.grant(calendarId, grant.id), { ...grant });
   const membership: MembershipRecord = { calendar_id: calendarId, grant_id: grant.id, role };
@@ -37,7 +56,12 @@ export function putGrantInTx(
  * nothing about who the owners are. Of two owners demoting each other at once, the second to
  * commit is no longer an owner and gets 403; the calendar keeps its owner either way.
  */
-export async function setGrant(deps: Deps, actor: Actor, calendarId: string, input: { agent_id: string; role: Role }): Promise<GrantRecord> {
+export async function setGrant(
+  deps: Deps,
+  actor: Actor,
+  calendarId: string,
+  input: { agent_id: string; role: Role },
+): Promise<GrantRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
     const [agent, existing, owners, callerRole] = await Promise.all([
@@ -49,7 +73,9 @@ export async function setGrant(deps: Deps, actor: Actor, calendarId: string, inp
     authorizeRole(callerRole, "grants.manage");
     if (existing?.data.role === "owner" && input.role !== "owner" && owners.length <= 1) throw lastOwner();
     if (!agent) {
-      throw errors.invalid("invalid_request", "`agent_id` names no agent; send the `agt_` id of an existing agent", { field: "agent_id" });
+      throw errors.invalid("invalid_request", "`agent_id` names no agent; send the `agt_` id of an existing agent", {
+        field: "agent_id",
+      });
     }
     if (existing?.data.role === input.role) return existing.data;
     return putGrantInTx(tx, {

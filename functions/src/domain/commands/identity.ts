@@ -4,7 +4,14 @@ import type { Deps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import { newAgentCounters, releaseQuota, takeQuota, writeCounter } from "../quotas.js";
-import { SCOPES, type AgentRecord, type CalendarRecord, type CredentialRecord, type Scope, type TokenRecord } from "../types.js";
+import {
+  SCOPES,
+  type AgentRecord,
+  type CalendarRecord,
+  type CredentialRecord,
+  type Scope,
+  type TokenRecord,
+} from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 import { createCalendarInTx } from "./create-calendar.js";
 
@@ -85,7 +92,9 @@ export async function mint(deps: Deps, input: MintInput): Promise<Minted> {
 }
 
 async function readOnboardToken(tx: Transaction, token: string, now: Date) {
-  const doc = token.startsWith("svc_onboard_") ? await tx.get<OnboardTokenRecord>(paths.onboardToken(sha256(token))) : null;
+  const doc = token.startsWith("svc_onboard_")
+    ? await tx.get<OnboardTokenRecord>(paths.onboardToken(sha256(token)))
+    : null;
   const fresh = doc && !doc.data.used_at && Date.parse(doc.data.created_at) + ONBOARD_TTL_MS > now.getTime();
   if (!doc || !fresh) {
     throw new ApiError(
@@ -155,7 +164,10 @@ export async function revokeCredential(deps: Deps, actor: Actor, credentialId: s
     if (!doc || doc.data.revoked_at) throw errors.notFound("credential");
     const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
     if (active.length < 2) {
-      throw new ApiError("last_credential", "this is the agent's only active credential; create another before revoking it");
+      throw new ApiError(
+        "last_credential",
+        "this is the agent's only active credential; create another before revoking it",
+      );
     }
     const agent = await readAgent(tx, actor.agentId);
     tx.update(doc.path, { revoked_at: nowIso });

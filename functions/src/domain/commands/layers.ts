@@ -14,14 +14,21 @@ interface HostLinkRecord {
 }
 
 const layerDepth = (why: string) =>
-  new ApiError("layer_depth", `${why}; layers do not nest: attach calendars that have no layers, to a calendar that is not itself a layer`);
+  new ApiError(
+    "layer_depth",
+    `${why}; layers do not nest: attach calendars that have no layers, to a calendar that is not itself a layer`,
+  );
 
 /**
  * Attaches a calendar to a host, or renames the key of an existing link. The count, the keys
  * and both nesting directions are read in the transaction that writes, so racing attachments
  * cannot pass 20 layers or build a chain.
  */
-export async function attachLayer(deps: Deps, hostId: string, input: { calendar_id: string; key: string }): Promise<LayerRecord> {
+export async function attachLayer(
+  deps: Deps,
+  hostId: string,
+  input: { calendar_id: string; key: string },
+): Promise<LayerRecord> {
   const now = deps.clock().toISOString();
   const targetId = input.calendar_id;
   if (targetId === hostId) throw layerDepth("a calendar cannot be a layer of itself");
@@ -34,10 +41,14 @@ export async function attachLayer(deps: Deps, hostId: string, input: { calendar_
     const existing = hostLayers.find((l) => l.data.calendar_id === targetId);
     const keyHolder = hostLayers.find((l) => l.data.key === input.key && l.data.calendar_id !== targetId);
     const keyTaken = () =>
-      new ApiError("key_taken", `the key \`${input.key}\` already names another layer of this calendar; pick another key`, {
-        key: input.key,
-        layer_id: keyHolder!.data.id,
-      });
+      new ApiError(
+        "key_taken",
+        `the key \`${input.key}\` already names another layer of this calendar; pick another key`,
+        {
+          key: input.key,
+          layer_id: keyHolder!.data.id,
+        },
+      );
     if (existing) {
       if (existing.data.key === input.key) return existing.data;
       if (keyHolder) throw keyTaken();
@@ -47,12 +58,22 @@ export async function attachLayer(deps: Deps, hostId: string, input: { calendar_
     if (targetLayers.length > 0) throw layerDepth("that calendar has layers of its own");
     if (hostIsLayer.length > 0) throw layerDepth("this calendar is itself a layer of another calendar");
     if (hostLayers.length >= MAX_LAYERS) {
-      throw new ApiError("layer_limit", `this calendar already has ${MAX_LAYERS} layers, the most it can have; detach one first`, {
-        limit: MAX_LAYERS,
-      });
+      throw new ApiError(
+        "layer_limit",
+        `this calendar already has ${MAX_LAYERS} layers, the most it can have; detach one first`,
+        {
+          limit: MAX_LAYERS,
+        },
+      );
     }
     if (keyHolder) throw keyTaken();
-    const layer: LayerRecord = { id: newId("lyr"), calendar_id: targetId, host_calendar_id: hostId, key: input.key, created_at: now };
+    const layer: LayerRecord = {
+      id: newId("lyr"),
+      calendar_id: targetId,
+      host_calendar_id: hostId,
+      key: input.key,
+      created_at: now,
+    };
     const link: HostLinkRecord = { host_calendar_id: hostId, layer_id: layer.id, created_at: now };
     tx.create(paths.layer(hostId, layer.id), { ...layer });
     tx.create(paths.host(targetId, hostId), { ...link });

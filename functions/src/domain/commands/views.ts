@@ -96,7 +96,12 @@ export interface ViewPatch {
 }
 
 /** PATCH: `filter` and `display` replace the whole object (omitted keys take their defaults). */
-export async function updateView(deps: Deps, calendarId: string, viewId: string, patch: ViewPatch): Promise<ShareViewRecord> {
+export async function updateView(
+  deps: Deps,
+  calendarId: string,
+  viewId: string,
+  patch: ViewPatch,
+): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
     const doc = await tx.get<ShareViewRecord>(paths.view(calendarId, viewId));

@@ -49,8 +49,7 @@ const EMPTY: EventFields = {
 /** A series repeats at most every 1,000 days, weeks, months or years: every step stays in 0001-9999. */
 export const MAX_RECUR_INTERVAL = 1000;
 
-export const invalidEvent = (field: string, message: string) =>
-  errors.invalidField("invalid_event", field, message);
+export const invalidEvent = (field: string, message: string) => errors.invalidField("invalid_event", field, message);
 
 export const kindOf = (e: Pick<EventRecord, "date" | "recur">): EventKind =>
   e.date !== null ? "one-off" : e.recur !== null ? "recurring" : "someday";
@@ -67,7 +66,10 @@ export function eventFieldsFromCreate(input: EventInput & { name: string }, defa
  */
 export function applyEventPatch(current: EventFields, patch: EventInput, defaultStarts: string): EventFields {
   if (patch.date != null && patch.recur != null) {
-    throw invalidEvent("recur", "cannot be sent with `date`: send `date` for a one-off event or `recur` for a recurring one");
+    throw invalidEvent(
+      "recur",
+      "cannot be sent with `date`: send `date` for a one-off event or `recur` for a recurring one",
+    );
   }
   let { date, recur, start_time, end_time } = current;
   if (patch.recur !== undefined) {
@@ -102,9 +104,11 @@ export function applyEventPatch(current: EventFields, patch: EventInput, default
 
 function checkTimes(start: string | null, end: string | null, blame: "start_time" | "end_time"): void {
   if (end === null) return;
-  if (start === null) throw invalidEvent("end_time", "needs a `start_time`; send both, or neither for an all-day event");
+  if (start === null)
+    throw invalidEvent("end_time", "needs a `start_time`; send both, or neither for an all-day event");
   // HH:MM strings compare in time order.
-  if (end <= start) throw invalidEvent(blame, `must leave \`end_time\` (${end}) later than \`start_time\` (${start}) on the same day`);
+  if (end <= start)
+    throw invalidEvent(blame, `must leave \`end_time\` (${end}) later than \`start_time\` (${start}) on the same day`);
 }
 
 const RECUR_FIELDS = ["type", "interval", "starts", "until", "month", "day"] as const;
@@ -146,7 +150,10 @@ export function normalizeRecur(input: RecurInput, defaultStarts: string): Recur 
     );
   }
   if (firstOccurrenceOnOrAfter(recur, recur.starts!, recur.starts!) === null) {
-    throw invalidEvent("recur", "never occurs up to 9999-12-31 (e.g. the 30th of February); check `day`, `month`, `interval` and `until`");
+    throw invalidEvent(
+      "recur",
+      "never occurs up to 9999-12-31 (e.g. the 30th of February); check `day`, `month`, `interval` and `until`",
+    );
   }
   return recur;
 }

@@ -39,7 +39,11 @@ export async function roleInTx(tx: Transaction, calendarId: string, agentId: str
  * (404) and the token must carry the scope (403). The role is judged by the command, inside
  * its transaction (see commands/grants.ts).
  */
-export async function requireGrantsAccess(deps: Deps, calendarId: string, actor: Actor | null): Promise<CalendarAccess> {
+export async function requireGrantsAccess(
+  deps: Deps,
+  calendarId: string,
+  actor: Actor | null,
+): Promise<CalendarAccess> {
   const access = await loadCalendarAccess(deps, calendarId, actor);
   if (!access) throw errors.notFound("calendar");
   authorizeAccess(access.calendar, actor, access.role, "grants.manage");
@@ -47,7 +51,11 @@ export async function requireGrantsAccess(deps: Deps, calendarId: string, actor:
 }
 
 /** An agent's live grant on a calendar, found through its membership (two reads by id). */
-export async function liveGrantInTx(tx: Transaction, calendarId: string, agentId: string): Promise<StoredDoc<GrantRecord> | null> {
+export async function liveGrantInTx(
+  tx: Transaction,
+  calendarId: string,
+  agentId: string,
+): Promise<StoredDoc<GrantRecord> | null> {
   const membership = await tx.get<MembershipRecord>(paths.membership(agentId, calendarId));
   if (!membership) return null;
   const grant = await tx.get<GrantRecord>(paths.grant(calendarId, membership.data.grant_id));

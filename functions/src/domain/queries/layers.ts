@@ -34,6 +34,11 @@ export async function readableLayers(deps: Deps, hostId: string, viewer: Actor |
   return all.filter((l, i) => mayRead(l.calendar, viewer, memberships[i]?.data.role ?? null));
 }
 
-export async function listLayers(deps: Deps, hostId: string, viewer: Actor | null, page: PageRequest): Promise<Page<AttachedLayer>> {
+export async function listLayers(
+  deps: Deps,
+  hostId: string,
+  viewer: Actor | null,
+  page: PageRequest,
+): Promise<Page<AttachedLayer>> {
   return paginate(await readableLayers(deps, hostId, viewer), page, creationKey, "asc");
 }

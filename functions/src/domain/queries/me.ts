@@ -14,12 +14,21 @@ export async function loadMe(deps: Deps, actor: Actor) {
   const grants = memberships.flatMap((m, i) => {
     const calendar = calendars[i]?.data;
     if (!calendar) return [];
-    return [{ calendar_id: calendar.id, slug: calendar.slug, role: m.data.role, purpose_preview: purposePreview(calendar.purpose) }];
+    return [
+      {
+        calendar_id: calendar.id,
+        slug: calendar.slug,
+        role: m.data.role,
+        purpose_preview: purposePreview(calendar.purpose),
+      },
+    ];
   });
   return { agent: agent!.data, credential: credential!.data, grants };
 }
 
 export async function listCredentials(deps: Deps, actor: Actor): Promise<CredentialRecord[]> {
   const docs = await deps.store.query<CredentialRecord>(paths.credentials(actor.agentId));
-  return docs.map((d) => d.data).sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  return docs
+    .map((d) => d.data)
+    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
 }

@@ -45,7 +45,8 @@ export async function publishedSources(
   }
   const sources: EventSource[] = wanted("main") ? [{ layer: "main", calendar: host }] : [];
   for (const { layer, calendar } of layers) {
-    if (calendar.visibility !== "private" || ownedByHostOwners.has(calendar.id)) sources.push({ layer: layer.key, calendar });
+    if (calendar.visibility !== "private" || ownedByHostOwners.has(calendar.id))
+      sources.push({ layer: layer.key, calendar });
   }
   return sources;
 }

@@ -95,7 +95,7 @@ export function daysBetween(a: string, b: string): number {
 
 /** ISO weekday (Monday = 1 .. Sunday = 7) of a day number. 1970-01-01 was a Thursday. */
 export function isoWeekdayOfDay(n: number): number {
-  return ((n % 7) + 10) % 7 + 1;
+  return (((n % 7) + 10) % 7) + 1;
 }
 
 /** ISO weekday (Monday = 1 .. Sunday = 7). */

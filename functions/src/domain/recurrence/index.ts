@@ -14,7 +14,17 @@
  * bounded (no day-by-day scans).
  */
 import type { Recur, RecurType } from "../types.js";
-import { civilFromDays, dayNumber, daysFromCivil, daysInMonth, formatDate, fromDayNumber, isoWeekdayOfDay, isValidDate, LAST_DATE } from "./dates.js";
+import {
+  civilFromDays,
+  dayNumber,
+  daysFromCivil,
+  daysInMonth,
+  formatDate,
+  fromDayNumber,
+  isoWeekdayOfDay,
+  isValidDate,
+  LAST_DATE,
+} from "./dates.js";
 
 export * from "./dates.js";
 
@@ -57,7 +67,9 @@ export function recurError(recur: Recur): string | null {
     case "weekly":
       return isInt(day) && day >= 0 && day <= 7 ? null : "weekly day must be 0..7 (Monday = 1; 0 and 7 are Sunday)";
     case "monthly":
-      return isInt(day) && ((day >= 1 && day <= 31) || day === -1) ? null : "monthly day must be 1..31 or -1 (last day)";
+      return isInt(day) && ((day >= 1 && day <= 31) || day === -1)
+        ? null
+        : "monthly day must be 1..31 or -1 (last day)";
     case "yearly":
       if (!(isInt(month) && month >= 1 && month <= 12)) return "yearly month must be 1..12";
       return isInt(day) && day >= 1 && day <= 31 ? null : "yearly day must be 1..31";

@@ -13,7 +13,10 @@ export function startSweeper(store: SqliteStore, clock: () => Date, log: (line: 
   const sweep = () => {
     try {
       const now = clock();
-      const removed = EXPIRING_COLLECTIONS.reduce((sum, collection) => sum + store.purgeExpired(collection, PURGE_FIELD, now), 0);
+      const removed = EXPIRING_COLLECTIONS.reduce(
+        (sum, collection) => sum + store.purgeExpired(collection, PURGE_FIELD, now),
+        0,
+      );
       if (removed > 0) log(`sweep: purged ${removed} expired records`);
     } catch (err) {
       log(`sweep failed: ${err instanceof Error ? err.message : String(err)}`);
