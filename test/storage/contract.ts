@@ -339,6 +339,34 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         expect(await q({ where: [["kind", "==", "call"]], limit: 5 })).toHaveLength(1);
       });
 
+      it("startAfter keeps the documents after a value of the first orderBy field, in its direction", async () => {
+        expect(ids(await q({ orderBy: [["rank", "asc"]], startAfter: "b" }))).toEqual(["e1", "e5", "e3"]);
+        expect(ids(await q({ orderBy: [["rank", "asc"]], startAfter: "bb" }))).toEqual(["e1", "e5", "e3"]);
+        expect(ids(await q({ orderBy: [["rank", "desc"]], startAfter: "c" }))).toEqual(["e4", "e2"]);
+        expect(ids(await q({ orderBy: [["n", "asc"]], startAfter: 20, limit: 2 }))).toEqual(["e1", "e5"]);
+        expect(ids(await q({ orderBy: [["n", "desc"]], startAfter: 30 }))).toEqual(["e3", "e2"]);
+        expect(await q({ orderBy: [["rank", "asc"]], startAfter: "e" })).toEqual([]);
+      });
+
+      it("startAfter pages through filtered documents, each once, a page at a time", async () => {
+        const seen: string[] = [];
+        let after: string | undefined;
+        for (;;) {
+          const page = await q({ where: [["kind", "==", "meeting"]], orderBy: [["rank", "asc"]], startAfter: after, limit: 2 });
+          seen.push(...ids(page));
+          if (page.length < 2) break;
+          after = page[page.length - 1].data.rank as string;
+        }
+        expect(seen).toEqual(["e1", "e5", "e3"]);
+        const inTransaction = await store.runTransaction((tx) => tx.query(events, { orderBy: [["rank", "asc"]], startAfter: "c", limit: 1 }));
+        expect(ids(inTransaction)).toEqual(["e5"]);
+      });
+
+      it("startAfter without orderBy is refused", async () => {
+        await seedEvents();
+        await expect(store.query(events, { startAfter: "b" })).rejects.toThrow(/orderBy/);
+      });
+
       it("stays inside its collection: no subcollections, siblings, or other parents", async () => {
         const c = fresh("scope");
         await seed({

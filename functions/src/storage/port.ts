@@ -38,6 +38,12 @@ export type OrderClause = [field: string, direction: "asc" | "desc"];
 export interface QuerySpec {
   where?: WhereClause[];
   orderBy?: OrderClause[];
+  /**
+   * Only documents after this value of the first `orderBy` field, in its direction (a page
+   * after the last one read); needs `orderBy`. Compare values of one type: a string or a
+   * number cursor on a field holding that type.
+   */
+  startAfter?: string | number;
   limit?: number;
 }
 

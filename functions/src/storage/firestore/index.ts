@@ -143,6 +143,14 @@ export class FirestoreStore implements Store {
     let q: Query = this.db.collection(checkCollectionPath(collection, this.layout));
     for (const [field, op, value] of spec.where ?? []) q = q.where(field, op, value);
     for (const [field, dir] of spec.orderBy ?? []) q = q.orderBy(field, dir);
+    if (spec.startAfter !== undefined) {
+      const [field, dir] = spec.orderBy?.[0] ?? [];
+      if (field === undefined) throw new Error("query: startAfter needs an orderBy");
+      // An inequality on the first orderBy field: the same documents as a startAfter cursor on
+      // it, of the cursor's type only (as on SQLite), and the Node stand-in of the emulator
+      // honours it (it ignores cursors).
+      q = q.where(field, dir === "desc" ? "<" : ">", spec.startAfter);
+    }
     if (spec.limit !== undefined) q = q.limit(spec.limit);
     return q;
   }

@@ -253,6 +253,13 @@ export class SqliteStore implements Store {
     }
     // As in Firestore, ordering on a field leaves out documents that lack it.
     for (const [field] of spec.orderBy ?? []) sql += ` AND ${jsonType(field)} IS NOT NULL`;
+    if (spec.startAfter !== undefined) {
+      const [field, dir] = spec.orderBy?.[0] ?? [];
+      if (field === undefined) throw new Error("query: startAfter needs an orderBy");
+      const type = typeof spec.startAfter === "number" ? "'integer', 'real'" : "'text'";
+      sql += ` AND ${jsonType(field)} IN (${type}) AND ${jsonRef(field)} ${dir === "desc" ? "<" : ">"} ?`;
+      params.push(spec.startAfter);
+    }
     const order = (spec.orderBy ?? []).map(([field, dir]) => `${jsonRef(field)} ${dir === "desc" ? "DESC" : "ASC"}`);
     sql += ` ORDER BY ${[...order, "id ASC"].join(", ")}`;
     if (spec.limit !== undefined) {
