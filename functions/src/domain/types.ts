@@ -53,6 +53,8 @@ export interface CalendarRecord {
   updated_at: string;
   /** Changes with every write to what the calendar shows (see domain/revision.ts); internal. */
   revision: string;
+  /** Every event of the calendar stores `sort_key` (calendars created since issue 10; queries/events.ts); internal. */
+  event_sort_keys?: boolean;
 }
 
 export type RecurType = "daily" | "weekly" | "monthly" | "yearly";
@@ -83,6 +85,8 @@ export interface EventRecord {
   created_by: { id: string; name: string };
   created_at: string;
   updated_at: string;
+  /** The event's place in the list (eventSortKey, queries/events.ts), written by every event write; internal. */
+  sort_key?: string;
 }
 
 export interface GrantRecord {

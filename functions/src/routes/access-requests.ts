@@ -36,7 +36,7 @@ export const accessRequestRoutes = [
     handler: async ({ deps, actor, params, query }) => {
       await requireCalendar(deps, params.calendarId, actor, "grants.manage");
       const page = await listAccessRequests(deps, params.calendarId, { status: query.status }, query);
-      return { access_requests: page.items.map(presentAccessRequest), next_cursor: page.next_cursor };
+      return { access_requests: page.items.map(presentAccessRequest), next_cursor: page.nextCursor };
     },
   }),
   defineRoute({

@@ -32,7 +32,7 @@ export const grantRoutes = [
     handler: async ({ deps, actor, params, query }) => {
       await requireCalendar(deps, params.calendarId, actor, "grants.manage");
       const page = await listGrants(deps, params.calendarId, query);
-      return { grants: page.items.map(presentGrant), next_cursor: page.next_cursor };
+      return { grants: page.items.map(presentGrant), next_cursor: page.nextCursor };
     },
   }),
   defineRoute({

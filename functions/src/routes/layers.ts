@@ -39,7 +39,7 @@ export const layerRoutes = [
     handler: async ({ deps, actor, params, query }) => {
       await requireCalendar(deps, params.calendarId, actor, "calendar.read");
       const page = await listLayers(deps, params.calendarId, actor, query);
-      return { layers: page.items.map((l) => presentLayer(l.layer, l.calendar)), next_cursor: page.next_cursor };
+      return { layers: page.items.map((l) => presentLayer(l.layer, l.calendar)), next_cursor: page.nextCursor };
     },
   }),
   defineRoute({

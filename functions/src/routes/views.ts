@@ -84,7 +84,7 @@ export const viewRoutes = [
     handler: async ({ deps, actor, params, query }) => {
       await requireCalendar(deps, params.calendarId, actor, "views.manage");
       const page = await listViews(deps, params.calendarId, query);
-      return { views: page.items.map((v) => presentView(v, deps.baseUrl)), next_cursor: page.next_cursor };
+      return { views: page.items.map((v) => presentView(v, deps.baseUrl)), next_cursor: page.nextCursor };
     },
   }),
   defineRoute({

@@ -55,7 +55,8 @@ export async function createCalendarInTx(
     revoked_at: null,
   };
   const membership: MembershipRecord = { calendar_id: id, grant_id: grant.id, role: "owner" };
-  tx.create(paths.calendar(id), { ...calendar, ...newCalendarCounters() });
+  // Its events will all store sort_key: the list reads them a page at a time (queries/events.ts).
+  tx.create(paths.calendar(id), { ...calendar, ...newCalendarCounters(), event_sort_keys: true });
   tx.create(paths.slug(slug), { owner_id: id });
   const shard = firstShard(id);
   tx.create(shard.path, shard.data);

@@ -5,7 +5,7 @@ import { applyEventPatch, eventFieldsFromCreate, type EventInput } from "../even
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { releaseEventQuota, takeEventQuota } from "../quotas.js";
-import { defaultStartsOf } from "../queries/events.js";
+import { defaultStartsOf, eventSortKey } from "../queries/events.js";
 import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
 import type { CalendarRecord, EventRecord } from "../types.js";
@@ -37,7 +37,7 @@ export async function createEvent(
       created_at: nowIso,
       updated_at: nowIso,
     };
-    tx.create(paths.event(calendar.id, event.id), { ...event });
+    tx.create(paths.event(calendar.id, event.id), { ...event, sort_key: eventSortKey(event) });
     touchShard(tx, shard, counted);
     return event;
   });
@@ -52,7 +52,7 @@ export async function updateEvent(deps: Deps, calendar: CalendarRecord, eventId:
     // A new rule without `starts` starts on the event's creation date (DECISIONS 5), not today.
     const fields = applyEventPatch(event, patch, defaultStartsOf(event, calendar));
     const next: EventRecord = { ...event, ...fields, updated_at: nowIso };
-    tx.set(current.path, { ...next });
+    tx.set(current.path, { ...next, sort_key: eventSortKey(next) }); // an event from before sort keys gets one
     touchShard(tx, shard);
     return next;
   });

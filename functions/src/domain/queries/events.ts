@@ -84,6 +84,18 @@ const GROUP: Record<EventKind, number> = { "one-off": 0, recurring: 1, someday: 
 const sortKey = (e: EventRecord): SortKey =>
   e.kind === "one-off" ? [0, e.date!, e.start_time ?? "", e.created_at, e.id] : [GROUP[e.kind], "", "", e.created_at, e.id];
 
+/**
+ * The sort key as one string that orders as the key does: the group digit, then fields of
+ * fixed width (a missing date or time is a placeholder that sorts before every real one:
+ * `-` is below the digits), then the id. Stored on each event as `sort_key`, so that a page
+ * is read in list order with orderBy, startAfter and limit instead of reading every event.
+ */
+const sortKeyText = ([group, date, time, createdAt, id]: SortKey): string =>
+  `${group} ${date || "----------"} ${time || "--:--"} ${createdAt} ${id}`;
+
+/** What the event commands store as `sort_key`: the event's place in the list. */
+export const eventSortKey = (e: EventRecord): string => sortKeyText(sortKey(e));
+
 function compareKeys(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): number {
   for (let i = 0; i < a.length; i++) {
     if (a[i] < b[i]) return -1;
@@ -127,31 +139,112 @@ function inRange(event: EventRecord, calendar: CalendarRecord, from: string | un
 }
 
 /**
+ * A bound below every event the filters keep, so that reads skip what they would drop: a
+ * kind's group starts after its digit, and a one-off dated `from` or later after `0 {from}`.
+ */
+function firstPossibleKey(options: ListEventsOptions): string | null {
+  if (options.kind !== undefined && options.kind !== "one-off") return String(GROUP[options.kind]);
+  return options.from !== undefined ? `0 ${options.from}` : null;
+}
+
+/** Most events one read of a source asks for. */
+const MAX_CHUNK = 1000;
+
+type Keyed = LayeredEvent & { key: string };
+
+/**
+ * One source's events in list order after a bound, read as the merge needs them. A calendar
+ * whose events all store `sort_key` (`event_sort_keys`, written since the calendar was
+ * created) is read in stored order a chunk at a time; an older one is read whole once, its
+ * keys computed, as every page was read before.
+ */
+class SourceReader {
+  readonly buffer: Keyed[] = [];
+  done = false;
+  private after: string | null;
+  private size = 0;
+  /** Whether the last chunk had events the filters dropped: the next asks for twice as many. */
+  private dropping = false;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly source: EventSource,
+    after: string | null,
+    private readonly keep: (event: EventRecord, calendar: CalendarRecord) => boolean,
+  ) {
+    this.after = after;
+  }
+
+  /** Reads what may hold the next `wanted` events of the page. */
+  async fill(wanted: number): Promise<void> {
+    const { calendar, layer } = this.source;
+    if (!calendar.event_sort_keys) {
+      const events = (await this.deps.store.query<EventRecord>(paths.events(calendar.id))).map((d) => d.data);
+      const keyed = events.map((event) => ({ layer, event, key: event.sort_key ?? eventSortKey(event) }));
+      this.take(keyed.filter((k) => this.after === null || k.key > this.after).sort((a, b) => (a.key < b.key ? -1 : 1)));
+      this.done = true;
+      return;
+    }
+    this.size = Math.min(MAX_CHUNK, this.dropping ? Math.max(wanted, this.size * 2) : wanted);
+    const docs = await this.deps.store.query<EventRecord>(paths.events(calendar.id), {
+      orderBy: [["sort_key", "asc"]],
+      ...(this.after === null ? {} : { startAfter: this.after }),
+      limit: this.size,
+    });
+    if (docs.length < this.size) this.done = true;
+    const keyed = docs.map((d) => ({ layer, event: d.data, key: d.data.sort_key! }));
+    if (keyed.length > 0) this.after = keyed[keyed.length - 1].key;
+    const kept = this.take(keyed);
+    this.dropping = kept < keyed.length;
+  }
+
+  private take(keyed: Keyed[]): number {
+    const before = this.buffer.length;
+    for (const k of keyed) if (this.keep(k.event, this.source.calendar)) this.buffer.push(k);
+    return this.buffer.length - before;
+  }
+}
+
+/**
  * One page of events of the sources, in list order. `from`/`to` (inclusive) keep one-off
  * events dated in the range and recurring events occurring in it, and leave someday events out.
+ * Each source is read from the cursor on in list order, only as far as the page needs (one
+ * more than `limit` tells whether a next page exists), and the sources are merged: paging
+ * through N events reads about N events in all, plus what the filters drop.
  */
 export async function listEvents(
   deps: Deps,
   sources: EventSource[],
   options: ListEventsOptions,
 ): Promise<{ events: LayeredEvent[]; nextCursor: string | null }> {
-  const after = options.cursor === undefined ? null : decodeCursor<SortKey>(options.cursor, isEventKey);
-  const loaded = await loadSourceEvents(deps, sources);
-  const matching: Array<LayeredEvent & { key: SortKey }> = [];
-  for (const source of loaded) {
-    for (const event of source.events) {
-      if (options.kind !== undefined && event.kind !== options.kind) continue;
-      if (options.category !== undefined && event.category !== options.category) continue;
-      if (!inRange(event, source.calendar, options.from, options.to)) continue;
-      const key = sortKey(event);
-      if (after && compareKeys(key, after) <= 0) continue;
-      matching.push({ layer: source.layer, event, key });
+  const cursor = options.cursor === undefined ? null : sortKeyText(decodeCursor<SortKey>(options.cursor, isEventKey));
+  const floor = firstPossibleKey(options);
+  const after = cursor !== null && (floor === null || cursor > floor) ? cursor : floor;
+  const keep = (event: EventRecord, calendar: CalendarRecord) =>
+    (options.kind === undefined || event.kind === options.kind) &&
+    (options.category === undefined || event.category === options.category) &&
+    inRange(event, calendar, options.from, options.to);
+  const readers = sources.map((source) => new SourceReader(deps, source, after, keep));
+  const wanted = options.limit + 1;
+  const page: Keyed[] = [];
+  // The first reads share the page between the sources; a source that runs dry is read on
+  // for what the page still needs (all that do at once: one round trip).
+  let share = Math.ceil(wanted / readers.length);
+  while (page.length < wanted) {
+    const dry = readers.filter((r) => r.buffer.length === 0 && !r.done);
+    if (dry.length > 0) {
+      await Promise.all(dry.map((r) => r.fill(share)));
+      share = wanted - page.length;
+      continue;
     }
+    let next: SourceReader | null = null;
+    for (const r of readers) if (r.buffer.length > 0 && (!next || r.buffer[0].key < next.buffer[0].key)) next = r;
+    if (!next) break;
+    page.push(next.buffer.shift()!);
   }
-  matching.sort((a, b) => compareKeys(a.key, b.key));
-  const page = matching.slice(0, options.limit);
-  const nextCursor = matching.length > options.limit ? encodeCursor(page[page.length - 1].key) : null;
-  return { events: page.map(({ layer, event }) => ({ layer, event })), nextCursor };
+  const shown = page.slice(0, options.limit);
+  const nextCursor = page.length > options.limit ? encodeCursor(sortKey(shown[shown.length - 1].event)) : null;
+  return { events: shown.map(({ layer, event }) => ({ layer, event })), nextCursor };
 }
 
 /** Someday events of the sources (they never occur), oldest first. */
