@@ -26,15 +26,22 @@ const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
 
 /** The API and the pages apps in this process on one SQLite file, the store wrapped in the counter. */
 async function startApps(dataDir) {
-  const [{ createApiApp }, { createPagesApp }, { ResponseCache }, { SqliteStore }, { CountingStore }] = await Promise.all([
-    lib("app.js"),
-    lib("pages/app.js"),
-    lib("http/response-cache.js"),
-    lib("storage/sqlite/index.js"),
-    lib("storage/counting.js"),
-  ]);
+  const [{ createApiApp }, { createPagesApp }, { ResponseCache }, { SqliteStore }, { CountingStore }] =
+    await Promise.all([
+      lib("app.js"),
+      lib("pages/app.js"),
+      lib("http/response-cache.js"),
+      lib("storage/sqlite/index.js"),
+      lib("storage/counting.js"),
+    ]);
   const store = new CountingStore(new SqliteStore(join(dataDir, "almanac.sqlite")));
-  const deps = { store, clock: () => new Date(), baseUrl: "http://localhost", log: () => {}, cache: new ResponseCache() };
+  const deps = {
+    store,
+    clock: () => new Date(),
+    baseUrl: "http://localhost",
+    log: () => {},
+    cache: new ResponseCache(),
+  };
   const api = createApiApp(deps);
   const pages = createPagesApp(deps);
   const server = createServer((req, res) => ((req.url ?? "/").startsWith("/v1/") ? api : pages)(req, res));
@@ -64,20 +71,34 @@ export async function benchRoundTrips() {
 async function measureAll({ origin, store, emptyCache }) {
   const data = await seed(origin);
   const auth = { authorization: `Bearer ${data.token}` };
-  const call = async (method, path, { token = true, body, key = method === "POST" ? randomUUID() : undefined } = {}) => {
-    const headers = { ...(token ? auth : {}), ...(body ? { "content-type": "application/json" } : {}), ...(key ? { "idempotency-key": key } : {}) };
+  const call = async (
+    method,
+    path,
+    { token = true, body, key = method === "POST" ? randomUUID() : undefined } = {},
+  ) => {
+    const headers = {
+      ...(token ? auth : {}),
+      ...(body ? { "content-type": "application/json" } : {}),
+      ...(key ? { "idempotency-key": key } : {}),
+    };
     const res = await fetch(`${origin}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
     return text.startsWith("{") ? JSON.parse(text) : text;
   };
-  const newEvent = () => call("POST", `/v1/calendars/${data.writeCalendarId}/events`, { body: { name: "Round trip", date: "2027-05-04", start_time: "10:00" } });
+  const newEvent = () =>
+    call("POST", `/v1/calendars/${data.writeCalendarId}/events`, {
+      body: { name: "Round trip", date: "2027-05-04", start_time: "10:00" },
+    });
 
   // A host with two public layers, for `layers=all`.
   const host = await call("POST", "/v1/calendars", { body: { name: "Bench host", visibility: "public" } });
   for (const key of ["team", "ops"]) {
     const layer = await call("POST", "/v1/calendars", { body: { name: `Bench ${key}`, visibility: "public" } });
-    for (let i = 0; i < 20; i++) await call("POST", `/v1/calendars/${layer.id}/events`, { body: { name: `${key} ${i}`, date: `2027-04-${String(1 + i).padStart(2, "0")}` } });
+    for (let i = 0; i < 20; i++)
+      await call("POST", `/v1/calendars/${layer.id}/events`, {
+        body: { name: `${key} ${i}`, date: `2027-04-${String(1 + i).padStart(2, "0")}` },
+      });
     await call("POST", `/v1/calendars/${host.id}/layers`, { body: { calendar_id: layer.id, key } });
   }
   const readEvents = `/v1/calendars/${data.readCalendarId}/events`;
@@ -94,20 +115,58 @@ async function measureAll({ origin, store, emptyCache }) {
     ["GET events (anonymous, public)", () => call("GET", readEvents, { token: false }), "cached"],
     ["GET events (token, owner)", () => call("GET", readEvents), "cached"],
     ["GET events, 2nd page of 50 (token)", () => call("GET", `${readEvents}?limit=50&cursor=${secondPage}`), "cached"],
-    ["GET events layers=all, 2 layers (token)", () => call("GET", `/v1/calendars/${host.id}/events?layers=all`), "cached"],
-    ["GET occurrences, a month (token)", () => call("GET", `/v1/calendars/${data.readCalendarId}/occurrences?from=2027-03-01&to=2027-03-31`), "cached"],
-    ["GET /c/{slug} month page (500 events)", () => call("GET", `/c/${data.pageSlug}?view=month&date=${data.pageDate}`, { token: false }), "cached"],
+    [
+      "GET events layers=all, 2 layers (token)",
+      () => call("GET", `/v1/calendars/${host.id}/events?layers=all`),
+      "cached",
+    ],
+    [
+      "GET occurrences, a month (token)",
+      () => call("GET", `/v1/calendars/${data.readCalendarId}/occurrences?from=2027-03-01&to=2027-03-31`),
+      "cached",
+    ],
+    [
+      "GET /c/{slug} month page (500 events)",
+      () => call("GET", `/c/${data.pageSlug}?view=month&date=${data.pageDate}`, { token: false }),
+      "cached",
+    ],
     ["GET /c/{slug}.ics feed (500 events)", () => call("GET", `/c/${data.pageSlug}.ics`, { token: false }), "cached"],
     ["POST event (token, fresh key)", newEvent],
-    ["POST event (token, replayed key)", () => call("POST", `/v1/calendars/${data.writeCalendarId}/events`, { key: replayKey, body: { name: "Replayed", date: "2027-05-05" } })],
-    ["PATCH event (token)", () => call("PATCH", `/v1/calendars/${data.writeCalendarId}/events/${patched.id}`, { body: { name: `Renamed ${randomUUID()}` } })],
-    ["DELETE event (token)", async (prepared) => call("DELETE", `/v1/calendars/${data.writeCalendarId}/events/${prepared.id}`), null, newEvent],
-    ["POST /v1/mint (anonymous, fresh key)", () => call("POST", "/v1/mint", { token: false, body: { name: "Round trip agent" } })],
+    [
+      "POST event (token, replayed key)",
+      () =>
+        call("POST", `/v1/calendars/${data.writeCalendarId}/events`, {
+          key: replayKey,
+          body: { name: "Replayed", date: "2027-05-05" },
+        }),
+    ],
+    [
+      "PATCH event (token)",
+      () =>
+        call("PATCH", `/v1/calendars/${data.writeCalendarId}/events/${patched.id}`, {
+          body: { name: `Renamed ${randomUUID()}` },
+        }),
+    ],
+    [
+      "DELETE event (token)",
+      async (prepared) => call("DELETE", `/v1/calendars/${data.writeCalendarId}/events/${prepared.id}`),
+      null,
+      newEvent,
+    ],
+    [
+      "POST /v1/mint (anonymous, fresh key)",
+      () => call("POST", "/v1/mint", { token: false, body: { name: "Round trip agent" } }),
+    ],
   ];
 
   const results = [];
   for (const [name, send, cached, prepare] of cases) {
-    const runs = cached ? [["hit", () => {}], ["miss", emptyCache]] : [[null, () => {}]];
+    const runs = cached
+      ? [
+          ["hit", () => {}],
+          ["miss", emptyCache],
+        ]
+      : [[null, () => {}]];
     for (const [cache, before] of runs) {
       await send(prepare ? await prepare() : undefined); // warm-up: JIT, lazy imports, and the cache for a hit
       const prepared = prepare ? await prepare() : undefined;
@@ -135,7 +194,12 @@ async function measurePaging(origin, store, emptyCache, call) {
     await Promise.all(
       Array.from({ length: Math.min(25, PAGING_EVENTS - i) }, (_, j) => {
         const n = i + j;
-        return call("POST", path, { body: { name: `Paged ${n}`, date: `2027-${String(1 + (n % 12)).padStart(2, "0")}-${String(1 + (n % 28)).padStart(2, "0")}` } });
+        return call("POST", path, {
+          body: {
+            name: `Paged ${n}`,
+            date: `2027-${String(1 + (n % 12)).padStart(2, "0")}-${String(1 + (n % 28)).padStart(2, "0")}`,
+          },
+        });
       }),
     );
   }
@@ -168,7 +232,9 @@ async function measurePaging(origin, store, emptyCache, call) {
 
 export function printRoundTrips({ cases, paging }, before) {
   const prior = new Map((before?.cases ?? []).map((c) => [c.name, c]));
-  const header = before ? ["case", "round trips (before)", "docs read (before)", "docs written", "transactions"] : ["case", "round trips", "docs read", "docs written", "transactions"];
+  const header = before
+    ? ["case", "round trips (before)", "docs read (before)", "docs written", "transactions"]
+    : ["case", "round trips", "docs read", "docs written", "transactions"];
   const cell = (now, then) => (then === undefined || then === now ? String(now) : `${now} (${then})`);
   const rows = cases.map((c) => [
     c.name,

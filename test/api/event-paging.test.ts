@@ -27,15 +27,19 @@ function seeds(count: number, prefix: string): EventSeed[] {
       const timed = i % 3 !== 0 ? { start_time: `${pad(i % 24)}:${pad(i % 4 === 0 ? 0 : 30)}` } : {};
       return { ...base, date: `${2026 + (i % 2)}-${pad(1 + (i % 12))}-${pad(1 + (i % 28))}`, ...timed };
     }
-    if (slot < 8) return { ...base, recur: { type: "weekly", day: 1 + (i % 7), starts: `2026-${pad(1 + (i % 12))}-01` } };
-    if (slot < 9) return { ...base, recur: { type: "daily", starts: "2026-02-01", until: `2026-${pad(2 + (i % 10))}-15` } };
+    if (slot < 8)
+      return { ...base, recur: { type: "weekly", day: 1 + (i % 7), starts: `2026-${pad(1 + (i % 12))}-01` } };
+    if (slot < 9)
+      return { ...base, recur: { type: "daily", starts: "2026-02-01", until: `2026-${pad(2 + (i % 10))}-15` } };
     return base; // someday
   });
 }
 
 /** The list order of DECISIONS 5, computed here on its own. */
 const order = (e: EventRecord): Array<string | number> =>
-  e.kind === "one-off" ? [0, e.date!, e.start_time ?? "", e.created_at, e.id] : [e.kind === "recurring" ? 1 : 2, "", "", e.created_at, e.id];
+  e.kind === "one-off"
+    ? [0, e.date!, e.start_time ?? "", e.created_at, e.id]
+    : [e.kind === "recurring" ? 1 : 2, "", "", e.created_at, e.id];
 const compare = (a: EventRecord, b: EventRecord) => {
   const [x, y] = [order(a), order(b)];
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
@@ -57,7 +61,12 @@ function expected(events: EventRecord[], f: Filters): string[] {
     return e.kind === "recurring" && occursBetween(e.recur!, e.recur!.starts!, lo, hi);
   };
   return events
-    .filter((e) => (f.kind === undefined || e.kind === f.kind) && (f.category === undefined || e.category === f.category) && inRange(e))
+    .filter(
+      (e) =>
+        (f.kind === undefined || e.kind === f.kind) &&
+        (f.category === undefined || e.category === f.category) &&
+        inRange(e),
+    )
     .sort(compare)
     .map((e) => e.id);
 }
@@ -130,7 +139,11 @@ describe("paging through events", () => {
 
     it("a PATCH that moves an event moves it in the list (its sort_key follows)", async () => {
       const first = expected(events, {})[0];
-      await request(t.app).patch(`/v1/calendars/${calendarId}/events/${first}`).set(owner.auth).send({ date: "9999-12-31" }).expect(200);
+      await request(t.app)
+        .patch(`/v1/calendars/${calendarId}/events/${first}`)
+        .set(owner.auth)
+        .send({ date: "9999-12-31" })
+        .expect(200);
       const stored = (await t.deps.store.get<EventRecord>(paths.event(calendarId, first)))!.data;
       const moved = events.map((e) => (e.id === first ? stored : e));
       expect((await pageThrough(calendarId, {})).ids).toEqual(expected(moved, {}));
@@ -141,7 +154,10 @@ describe("paging through events", () => {
     const hostId = await newCalendar("Host");
     const main = await seedEvents(t.deps, hostId, seeds(N - 600, "H"));
     const layered: Array<{ key: string; events: EventRecord[] }> = [];
-    for (const [key, count] of [["team", 500], ["ops", 100]] as const) {
+    for (const [key, count] of [
+      ["team", 500],
+      ["ops", 100],
+    ] as const) {
       const layerId = await newCalendar(key);
       layered.push({ key, events: await seedEvents(t.deps, layerId, seeds(count, key)) });
       await seedLayer(t.deps, hostId, layerId, key);
@@ -149,9 +165,15 @@ describe("paging through events", () => {
     counting = new CountingStore(t.deps.store);
     t.deps.store = counting;
     const all = [...main, ...layered.flatMap((l) => l.events)];
-    const layerOf = new Map([...main.map((e) => [e.id, "main"] as const), ...layered.flatMap((l) => l.events.map((e) => [e.id, l.key] as const))]);
+    const layerOf = new Map([
+      ...main.map((e) => [e.id, "main"] as const),
+      ...layered.flatMap((l) => l.events.map((e) => [e.id, l.key] as const)),
+    ]);
     for (const filters of [{}, { category: "c3" }, { from: "2026-05-01", to: "2026-08-31" }] as Filters[]) {
-      const { ids, layers, documentsRead } = await pageThrough(hostId, { ...(filters as Record<string, string>), layers: "all" });
+      const { ids, layers, documentsRead } = await pageThrough(hostId, {
+        ...(filters as Record<string, string>),
+        layers: "all",
+      });
       expect(ids).toEqual(expected(all, filters));
       expect(layers).toEqual(ids.map((id) => layerOf.get(id)));
       expect(documentsRead).toBeLessThan(3 * N);
@@ -172,8 +194,14 @@ describe("paging through events", () => {
       expect((await pageThrough(calendarId, filters as Record<string, string>)).ids).toEqual(expected(events, filters));
     }
     const some = events[7];
-    await request(t.app).patch(`/v1/calendars/${calendarId}/events/${some.id}`).set(owner.auth).send({ name: "Renamed" }).expect(200);
-    expect((await t.deps.store.get<EventRecord>(paths.event(calendarId, some.id)))!.data.sort_key).toEqual(expect.any(String));
+    await request(t.app)
+      .patch(`/v1/calendars/${calendarId}/events/${some.id}`)
+      .set(owner.auth)
+      .send({ name: "Renamed" })
+      .expect(200);
+    expect((await t.deps.store.get<EventRecord>(paths.event(calendarId, some.id)))!.data.sort_key).toEqual(
+      expect.any(String),
+    );
     expect((await pageThrough(calendarId, {})).ids).toEqual(expected(events, {}));
   });
 });

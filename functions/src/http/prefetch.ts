@@ -15,7 +15,8 @@ import type { DocPath, Store } from "../storage/port.js";
 /** The documents a route's path parameters name. */
 const NAMED_BY_PARAMS: Array<(p: Record<string, unknown>) => DocPath | null> = [
   (p) => (typeof p.calendarId === "string" ? paths.calendar(p.calendarId) : null),
-  (p) => (typeof p.calendarId === "string" && typeof p.eventId === "string" ? paths.event(p.calendarId, p.eventId) : null),
+  (p) =>
+    typeof p.calendarId === "string" && typeof p.eventId === "string" ? paths.event(p.calendarId, p.eventId) : null,
 ];
 
 export function documentsNamedBy(params: Record<string, unknown>): DocPath[] {
@@ -42,14 +43,15 @@ export function requestReads(store: Store, prefetch: DocPath[]): Store {
   };
   if (prefetch.length > 0) {
     const loaded = once(`getAll ${prefetch.join(" ")}`, () => store.getAll(prefetch));
-    prefetch.forEach((path, i) => once(`get ${path}`, () => loaded.then((docs) => docs[i])));
+    for (const [i, path] of prefetch.entries()) void once(`get ${path}`, () => loaded.then((docs) => docs[i]));
   }
   return {
     singleProcess: store.singleProcess,
     outside: store.outside,
     get: (path) => once(`get ${path}`, () => store.get(path)),
     getAll: (list) => once(`getAll ${list.join(" ")}`, () => store.getAll(list)),
-    query: (collection, spec) => once(`query ${collection} ${JSON.stringify(spec ?? {})}`, () => store.query(collection, spec)),
+    query: (collection, spec) =>
+      once(`query ${collection} ${JSON.stringify(spec ?? {})}`, () => store.query(collection, spec)),
     runTransaction: (fn) => store.runTransaction(fn),
     close: () => store.close(),
   };

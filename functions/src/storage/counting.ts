@@ -56,16 +56,25 @@ export class CountingStore implements Store {
   }
 
   get<T = DocData>(path: DocPath): Promise<StoredDoc<T> | null> {
-    return this.call(() => this.inner.get<T>(path), (doc) => (doc ? 1 : 0));
+    return this.call(
+      () => this.inner.get<T>(path),
+      (doc) => (doc ? 1 : 0),
+    );
   }
 
   getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
     if (paths.length === 0) return this.inner.getAll<T>(paths); // no call goes out (Firestore's adapter answers [] itself)
-    return this.call(() => this.inner.getAll<T>(paths), (docs) => docs.filter(Boolean).length);
+    return this.call(
+      () => this.inner.getAll<T>(paths),
+      (docs) => docs.filter(Boolean).length,
+    );
   }
 
   query<T = DocData>(collection: CollectionPath, spec?: QuerySpec): Promise<StoredDoc<T>[]> {
-    return this.call(() => this.inner.query<T>(collection, spec), (docs) => docs.length);
+    return this.call(
+      () => this.inner.query<T>(collection, spec),
+      (docs) => docs.length,
+    );
   }
 
   async runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -94,10 +103,23 @@ export class CountingStore implements Store {
 
   private countingTx(tx: Transaction, wrote: () => void): Transaction {
     return {
-      get: <T>(path: DocPath) => this.call(() => tx.get<T>(path), (doc) => (doc ? 1 : 0)),
+      get: <T>(path: DocPath) =>
+        this.call(
+          () => tx.get<T>(path),
+          (doc) => (doc ? 1 : 0),
+        ),
       getAll: <T>(paths: DocPath[]) =>
-        paths.length === 0 ? tx.getAll<T>(paths) : this.call(() => tx.getAll<T>(paths), (docs) => docs.filter(Boolean).length),
-      query: <T>(collection: CollectionPath, spec?: QuerySpec) => this.call(() => tx.query<T>(collection, spec), (docs) => docs.length),
+        paths.length === 0
+          ? tx.getAll<T>(paths)
+          : this.call(
+              () => tx.getAll<T>(paths),
+              (docs) => docs.filter(Boolean).length,
+            ),
+      query: <T>(collection: CollectionPath, spec?: QuerySpec) =>
+        this.call(
+          () => tx.query<T>(collection, spec),
+          (docs) => docs.length,
+        ),
       create: (path, data) => (wrote(), tx.create(path, data)),
       set: (path, data) => (wrote(), tx.set(path, data)),
       update: (path, data) => (wrote(), tx.update(path, data)),
