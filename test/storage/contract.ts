@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   DocumentExistsError,
   DocumentMissingError,
+  ReadAfterWriteError,
   StorePathError,
   type DocData,
   type Layout,
@@ -14,6 +15,8 @@ import {
   type StoredDoc,
   type UncheckedStore,
 } from "../../functions/src/storage/port.js";
+
+type UncheckedTx = Parameters<Parameters<UncheckedStore["runTransaction"]>[0]>[0];
 
 /** Cases that a runner may skip, with a reason, through `OpenedStore.skip`. */
 export type ContractCase =
@@ -129,7 +132,11 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
       it("Date values round-trip as Dates (Firestore Timestamps, which a TTL policy needs); ISO strings stay strings", async () => {
         const c = fresh("dates");
         const purgeAt = new Date("2026-11-23T10:00:00.123Z");
-        const data = { purge_at: purgeAt, expires_at: purgeAt.toISOString(), nested: { at: purgeAt, list: [purgeAt, "x"] } };
+        const data = {
+          purge_at: purgeAt,
+          expires_at: purgeAt.toISOString(),
+          nested: { at: purgeAt, list: [purgeAt, "x"] },
+        };
         await store.runTransaction(async (tx) => {
           tx.create(`${c}/created`, data);
           tx.set(`${c}/set`, { n: 1 });
@@ -227,6 +234,29 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         expect((await store.get(`${c}/counter`))?.data).toEqual({ n: 1 });
       });
 
+      it("records come back deeply frozen from every read, in and outside transactions; a copy is the reader's own", async () => {
+        const c = fresh("frozen");
+        await seed({ [`${c}/a`]: { n: 1, meta: { tags: ["x"] }, list: [{ k: 1 }] } });
+        const reads = [
+          (await store.get(`${c}/a`))!.data,
+          (await store.getAll([`${c}/a`]))[0]!.data,
+          (await store.query(c))[0].data,
+          await store.runTransaction(async (tx) => (await tx.get(`${c}/a`))!.data),
+          await store.runTransaction(async (tx) => (await tx.getAll([`${c}/a`]))[0]!.data),
+          await store.runTransaction(async (tx) => (await tx.query(c))[0].data),
+        ];
+        for (const data of reads) {
+          const nested = data as { meta: { tags: string[] }; list: Array<{ k: number }> };
+          expect(() => (data.n = 2)).toThrow(TypeError);
+          expect(() => (data.added = 1)).toThrow(TypeError);
+          expect(() => nested.meta.tags.push("y")).toThrow(TypeError);
+          expect(() => (nested.list[0].k = 2)).toThrow(TypeError);
+        }
+        const copy = { ...reads[0], n: 2 };
+        expect(copy.n).toBe(2);
+        expect((await store.get(`${c}/a`))?.data).toEqual({ n: 1, meta: { tags: ["x"] }, list: [{ k: 1 }] });
+      });
+
       it("getAll returns documents in order, null for missing ones", async () => {
         const c = fresh("getall");
         await seed({ [`${c}/a`]: { n: 1 }, [`${c}/c`]: { n: 3 } });
@@ -284,7 +314,16 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
 
       maybe("query-null", "filters on null", async () => {
         expect(sortedIds(await q({ where: [["note", "==", null]] }))).toEqual(["e2", "e3"]);
-        expect(sortedIds(await q({ where: [["note", "==", null], ["kind", "==", "meeting"]] }))).toEqual(["e3"]);
+        expect(
+          sortedIds(
+            await q({
+              where: [
+                ["note", "==", null],
+                ["kind", "==", "meeting"],
+              ],
+            }),
+          ),
+        ).toEqual(["e3"]);
       });
 
       maybe("query-null-missing-field", "a null filter does not match documents that lack the field", async () => {
@@ -293,7 +332,7 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         expect(ids(await store.query(c, { where: [["note", "==", null]] }))).toEqual(["explicit"]);
       });
 
-      maybe("query-type-strict", "equality is type-strict (true is not 1, \"1\" is not 1)", async () => {
+      maybe("query-type-strict", 'equality is type-strict (true is not 1, "1" is not 1)', async () => {
         const c = fresh("strict");
         await seed({ [`${c}/num`]: { v: 1 }, [`${c}/str`]: { v: "1" }, [`${c}/bool`]: { v: true } });
         expect(ids(await store.query(c, { where: [["v", "==", 1]] }))).toEqual(["num"]);
@@ -302,12 +341,26 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
       });
 
       it("combines several equality filters", async () => {
-        expect(sortedIds(await q({ where: [["kind", "==", "meeting"], ["allDay", "==", false]] }))).toEqual([
-          "e1",
-          "e5",
-        ]);
         expect(
-          ids(await q({ where: [["kind", "==", "meeting"], ["allDay", "==", false], ["n", "==", 40]] })),
+          sortedIds(
+            await q({
+              where: [
+                ["kind", "==", "meeting"],
+                ["allDay", "==", false],
+              ],
+            }),
+          ),
+        ).toEqual(["e1", "e5"]);
+        expect(
+          ids(
+            await q({
+              where: [
+                ["kind", "==", "meeting"],
+                ["allDay", "==", false],
+                ["n", "==", 40],
+              ],
+            }),
+          ),
         ).toEqual(["e5"]);
       });
 
@@ -319,7 +372,16 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
       });
 
       it("orders on several fields", async () => {
-        expect(ids(await q({ orderBy: [["kind", "asc"], ["n", "desc"]] }))).toEqual(["e2", "e4", "e5", "e1", "e3"]);
+        expect(
+          ids(
+            await q({
+              orderBy: [
+                ["kind", "asc"],
+                ["n", "desc"],
+              ],
+            }),
+          ),
+        ).toEqual(["e2", "e4", "e5", "e1", "e3"]);
       });
 
       maybe("order-missing-field", "ordering on a field leaves out documents that lack it", async () => {
@@ -352,13 +414,20 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         const seen: string[] = [];
         let after: string | undefined;
         for (;;) {
-          const page = await q({ where: [["kind", "==", "meeting"]], orderBy: [["rank", "asc"]], startAfter: after, limit: 2 });
+          const page = await q({
+            where: [["kind", "==", "meeting"]],
+            orderBy: [["rank", "asc"]],
+            startAfter: after,
+            limit: 2,
+          });
           seen.push(...ids(page));
           if (page.length < 2) break;
           after = page[page.length - 1].data.rank as string;
         }
         expect(seen).toEqual(["e1", "e5", "e3"]);
-        const inTransaction = await store.runTransaction((tx) => tx.query(events, { orderBy: [["rank", "asc"]], startAfter: "c", limit: 1 }));
+        const inTransaction = await store.runTransaction((tx) =>
+          tx.query(events, { orderBy: [["rank", "asc"]], startAfter: "c", limit: 1 }),
+        );
         expect(ids(inTransaction)).toEqual(["e5"]);
       });
 
@@ -427,7 +496,10 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         for (const path of refusedDocPaths(c)) {
           await expect(store.get(path), path).rejects.toBeInstanceOf(StorePathError);
           await expect(store.getAll([`${c}/a`, path]), path).rejects.toBeInstanceOf(StorePathError);
-          await expect(store.runTransaction((tx) => tx.get(path)), path).rejects.toBeInstanceOf(StorePathError);
+          await expect(
+            store.runTransaction((tx) => tx.get(path)),
+            path,
+          ).rejects.toBeInstanceOf(StorePathError);
           for (const write of ["create", "set", "update", "delete"] as const) {
             const attempt = store.runTransaction(async (tx) => {
               tx.set(`${c}/written`, { n: 1 });
@@ -446,7 +518,10 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         const c = fresh("refusedcoll");
         for (const path of ["", `${c}/a`, `${c}/`, `${c}/../x`, `${c}/a/`, "not_in_layout", `${c}/a%2Fb/events`]) {
           await expect(store.query(path), path).rejects.toBeInstanceOf(StorePathError);
-          await expect(store.runTransaction((tx) => tx.query(path)), path).rejects.toBeInstanceOf(StorePathError);
+          await expect(
+            store.runTransaction((tx) => tx.query(path)),
+            path,
+          ).rejects.toBeInstanceOf(StorePathError);
         }
       });
     });
@@ -486,6 +561,37 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         expect(await store.get(`${c}/b`)).toBeNull();
       });
 
+      it("a read after a write is refused with ReadAfterWriteError (Firestore's rule), and nothing is written", async () => {
+        const c = fresh("readafterwrite");
+        await seed({ [`${c}/a`]: { n: 1 } });
+        const reads: Array<(tx: UncheckedTx) => Promise<unknown>> = [
+          (tx) => tx.get(`${c}/a`),
+          (tx) => tx.getAll([`${c}/a`]),
+          (tx) => tx.getAll([]),
+          (tx) => tx.query(c),
+        ];
+        const writes: Array<(tx: UncheckedTx) => void> = [
+          (tx) => tx.create(`${c}/created`, { n: 1 }),
+          (tx) => tx.set(`${c}/set`, { n: 1 }),
+          (tx) => tx.update(`${c}/a`, { n: 2 }),
+          (tx) => tx.delete(`${c}/a`),
+        ];
+        for (const write of writes) {
+          for (const read of reads) {
+            const err = await store
+              .runTransaction(async (tx) => {
+                await tx.get(`${c}/a`); // reads before the first write are fine
+                write(tx);
+                await read(tx);
+              })
+              .catch((e: unknown) => e);
+            expect(err).toBeInstanceOf(ReadAfterWriteError);
+          }
+        }
+        expect((await observer.get(`${c}/a`))?.data).toEqual({ n: 1 });
+        expect(await observer.getAll([`${c}/created`, `${c}/set`])).toEqual([null, null]);
+      });
+
       it("a read-only transaction writes nothing", async () => {
         const c = fresh("readonly");
         await seed({ [`${c}/a`]: { n: 1 } });
@@ -519,7 +625,16 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
           ),
         );
         expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : o.reason))).toEqual([
-          0, 1, 2, 3, expect.any(DocumentExistsError), 5, 6, 7, 8, 9,
+          0,
+          1,
+          2,
+          3,
+          expect.any(DocumentExistsError),
+          5,
+          6,
+          7,
+          8,
+          9,
         ]);
         expect((outcomes[4] as PromiseRejectedResult).reason.path).toBe(`${c}/taken`);
         const expected = [0, 1, 2, 3, 5, 6, 7, 8, 9].map((i) => ({ owner: `tx${i}` }));

@@ -26,6 +26,7 @@ export interface Layout {
   has(shape: string): boolean;
 }
 
+/** A document as read. `data` is deeply frozen on every adapter (SQLite shares parsed records): copy it to change it. */
 export interface StoredDoc<T = DocData> {
   id: string;
   path: DocPath;
@@ -48,7 +49,8 @@ export interface QuerySpec {
 }
 
 /**
- * Reads happen before writes, as in Firestore; writes are applied together at commit.
+ * Reads happen before writes, as in Firestore: a read after a write fails with
+ * ReadAfterWriteError on every adapter. Writes are applied together at commit.
  * `D` and `C`: the path types, plain strings only for tests of the port itself (UncheckedStore).
  */
 export interface Transaction<D extends string = DocPath, C extends string = CollectionPath> {
@@ -107,6 +109,17 @@ export class StorePathError extends Error {
   constructor(readonly reason: string) {
     super(`refused store path: ${reason}`);
     this.name = "StorePathError";
+  }
+}
+
+/**
+ * A transaction read after it wrote. Firestore refuses it (its SDK throws), so both adapters
+ * do: a transaction makes all its reads, then its writes.
+ */
+export class ReadAfterWriteError extends Error {
+  constructor(readonly path: string) {
+    super(`transaction read ${path} after writing: make every read of a transaction before its first write`);
+    this.name = "ReadAfterWriteError";
   }
 }
 

@@ -8,11 +8,13 @@ import {
   type Transaction as FsTransaction,
 } from "firebase-admin/firestore";
 import { LAYOUT } from "../../domain/paths.js";
+import { deepFreeze } from "../frozen.js";
 import { checkCollectionPath, checkDocPath } from "../paths-guard.js";
 import {
   ContentionError,
   DocumentExistsError,
   DocumentMissingError,
+  ReadAfterWriteError,
   type DocData,
   type DocPath,
   type Layout,
@@ -107,14 +109,24 @@ export class FirestoreStore implements Store {
 
   private wrap(t: FsTransaction, creates: string[], updates: string[]): Transaction {
     const doc = (path: string) => this.doc(path);
+    // The SDK refuses a read after a write as well, but not a getAll of nothing, which never reaches it.
+    let wrote = false;
+    const beforeWrites = (path: string) => {
+      if (wrote) throw new ReadAfterWriteError(path);
+    };
     return {
-      get: async <T>(path: DocPath) => toStored<T>(await t.get(doc(path))),
+      get: async <T>(path: DocPath) => {
+        beforeWrites(path);
+        return toStored<T>(await t.get(doc(path)));
+      },
       getAll: async <T>(paths: DocPath[]) => {
+        beforeWrites(paths.join(", "));
         if (paths.length === 0) return [];
         const snaps = await t.getAll(...paths.map((p) => doc(p)));
         return snaps.map((s) => toStored<T>(s));
       },
       query: async <T>(collection: string, spec?: QuerySpec) => {
+        beforeWrites(collection);
         const snap = await t.get(this.buildQuery(collection, spec ?? {}));
         return snap.docs.map((s) => toStored<T>(s)!);
       },
@@ -122,8 +134,12 @@ export class FirestoreStore implements Store {
         const ref = doc(path);
         creates.push(path);
         t.create(ref, data);
+        wrote = true;
       },
-      set: (path, data) => void t.set(doc(path), data),
+      set: (path, data) => {
+        t.set(doc(path), data);
+        wrote = true;
+      },
       update: (path, data) => {
         // FieldPath per key: a key is one top-level field, never a dotted path into a map.
         const pairs = Object.entries(data)
@@ -134,8 +150,12 @@ export class FirestoreStore implements Store {
         updates.push(path);
         const [field, value, ...rest] = pairs;
         t.update(ref, field as FieldPath, value, ...rest);
+        wrote = true;
       },
-      delete: (path) => void t.delete(doc(path)),
+      delete: (path) => {
+        t.delete(doc(path));
+        wrote = true;
+      },
     };
   }
 
@@ -158,7 +178,7 @@ export class FirestoreStore implements Store {
 
 function toStored<T>(snap: DocumentSnapshot): StoredDoc<T> | null {
   if (!snap.exists) return null;
-  return { id: snap.id, path: snap.ref.path as DocPath, data: timestampsToDates(snap.data()) as T };
+  return { id: snap.id, path: snap.ref.path as DocPath, data: deepFreeze(timestampsToDates(snap.data())) as T };
 }
 
 /** The path that the error message names (longest first, so `a/bc` wins over `a/b`), else the first. */

@@ -4,10 +4,12 @@ import { dirname } from "node:path";
 import { clearImmediate, setImmediate } from "node:timers";
 import Database from "better-sqlite3";
 import { LAYOUT } from "../../domain/paths.js";
+import { deepFreeze } from "../frozen.js";
 import { checkCollectionPath, checkDocPath } from "../paths-guard.js";
 import {
   DocumentExistsError,
   DocumentMissingError,
+  ReadAfterWriteError,
   splitPath,
   type DocData,
   type DocPath,
@@ -19,9 +21,7 @@ import {
 } from "../port.js";
 import { decodeDoc, encodeDoc } from "./json.js";
 
-type Write =
-  | { kind: "create" | "set" | "update"; path: DocPath; data: DocData }
-  | { kind: "delete"; path: DocPath };
+type Write = { kind: "create" | "set" | "update"; path: DocPath; data: DocData } | { kind: "delete"; path: DocPath };
 
 export interface SqliteStoreOptions {
   /** The collections this store holds (default: the app's, domain/paths.ts); any other path is refused. */
@@ -138,10 +138,23 @@ export class SqliteStore implements Store {
 
   private async attempt<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const writes: Write[] = [];
+    // Firestore's rule, so that a transaction which breaks it fails here too, not only when deployed.
+    const beforeWrites = (path: string) => {
+      if (writes.length > 0) throw new ReadAfterWriteError(path);
+    };
     const tx: Transaction = {
-      get: async (path) => this.read(path),
-      getAll: async (paths) => paths.map((p) => this.read(p)),
-      query: async (collection, spec) => this.select(collection, spec ?? {}),
+      get: async (path) => {
+        beforeWrites(path);
+        return this.read(path);
+      },
+      getAll: async (paths) => {
+        beforeWrites(paths.join(", "));
+        return paths.map((p) => this.read(p));
+      },
+      query: async (collection, spec) => {
+        beforeWrites(collection);
+        return this.select(collection, spec ?? {});
+      },
       // Checked when queued, so the transaction's function sees the refusal where it wrote.
       create: (path, data) => void writes.push({ kind: "create", path: this.checked(path), data }),
       set: (path, data) => void writes.push({ kind: "set", path: this.checked(path), data }),
@@ -232,8 +245,7 @@ export class SqliteStore implements Store {
   private read<T>(path: DocPath): StoredDoc<T> | null {
     const { collection, id } = splitPath(this.checked(path));
     const row = this.stmt("SELECT data FROM docs WHERE collection = ? AND id = ?").get(collection, id) as
-      | { data: string }
-      | undefined;
+      { data: string } | undefined;
     return row ? { id, path, data: this.parse<T>(path, row.data) } : null;
   }
 
@@ -290,14 +302,6 @@ export class SqliteStore implements Store {
     }
     return s;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === "object") {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function checkedField(field: string): string {
