@@ -20,24 +20,9 @@ const PROTOCOL_LAYERS = ["http", "presenters", "routes", "openapi", "pages"];
  * file is never added here.
  */
 const KNOWN_DOMAIN_EXCEPTIONS = {
-  "commands/access-requests.ts": ["http"],
-  "commands/calendars.ts": ["http"],
   "commands/events.ts": ["http"],
-  "commands/grants.ts": ["http"],
-  "commands/identity.ts": ["http"],
-  "commands/layers.ts": ["http"],
-  "commands/views.ts": ["http"],
-  "deps.ts": ["http"],
-  "events/rules.ts": ["http"],
-  "paging.ts": ["http"],
-  "paths.ts": ["http"],
-  "policy.ts": ["http"],
-  "queries/access.ts": ["http"],
   "queries/events.ts": ["http"],
-  "queries/grants.ts": ["http"],
   "queries/me.ts": ["presenters"],
-  "quotas.ts": ["http"],
-  "slugs.ts": ["http"],
 };
 
 /** The zones of import-x/no-restricted-paths, less the layers a known exception may still import. */

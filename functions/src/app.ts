@@ -1,6 +1,6 @@
 import express, { type Express, type Request } from "express";
 import type { Deps } from "./domain/deps.js";
-import { errors } from "./http/errors.js";
+import { httpErrors } from "./http/errors.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
 import { apiRateLimits, rateLimitsFromEnv, trustProxySetting, type RateLimitConfig } from "./http/rate-limit.js";
@@ -58,7 +58,7 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   answerWrongMethods(router, operations);
   app.use(router);
 
-  app.use((req, _res, next) => next(errors.routeNotFound(req.method, req.path)));
+  app.use((req, _res, next) => next(httpErrors.routeNotFound(req.method, req.path)));
   app.use(errorMiddleware(deps));
   return app;
 }
@@ -69,7 +69,7 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
  */
 const frameworkBodyLimit: express.RequestHandler = (req, _res, next) => {
   const raw = (req as Request & { rawBody?: unknown }).rawBody;
-  next(Buffer.isBuffer(raw) && raw.length > BODY_LIMIT_BYTES ? errors.payloadTooLarge() : undefined);
+  next(Buffer.isBuffer(raw) && raw.length > BODY_LIMIT_BYTES ? httpErrors.payloadTooLarge() : undefined);
 };
 
 function answerWrongMethods(router: express.Router, routes: AnyRoute[]): void {
@@ -79,7 +79,7 @@ function answerWrongMethods(router: express.Router, routes: AnyRoute[]): void {
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), r.method.toUpperCase()]);
   }
   for (const [path, methods] of methodsByPath) {
-    router.all(path, (req, _res, next) => next(errors.methodNotAllowed(req.method, methods)));
+    router.all(path, (req, _res, next) => next(httpErrors.methodNotAllowed(req.method, methods)));
   }
 }
 

@@ -47,10 +47,10 @@ describe("layer rules", () => {
 
   it("a domain file excused for http/ today is still refused a presenter", async () => {
     const messages = await lint(
-      "functions/src/domain/slugs.ts",
+      "functions/src/domain/queries/events.ts",
       [
-        'import { ApiError } from "../http/errors.js";',
-        'import { purposePreview } from "../presenters/calendars.js";',
+        'import { ApiError } from "../../http/errors.js";',
+        'import { purposePreview } from "../../presenters/calendars.js";',
         "export const used = [ApiError, purposePreview];",
         "",
       ].join("\n"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../functions/src/http/errors.js";
+import { DomainError } from "../../functions/src/domain/errors.js";
 import {
   applyEventPatch,
   eventFieldsFromCreate,
@@ -13,7 +13,7 @@ function fieldOf(fn: () => unknown): string {
   try {
     fn();
   } catch (err) {
-    if (err instanceof ApiError && err.code === "invalid_event") return String(err.details?.field);
+    if (err instanceof DomainError && err.code === "invalid_event") return String(err.details?.field);
     throw err;
   }
   throw new Error("expected invalid_event");

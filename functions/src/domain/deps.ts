@@ -1,4 +1,3 @@
-import type { ResponseCache } from "../http/response-cache.js";
 import type { Store } from "../storage/port.js";
 import type { QuotaLimits } from "./quotas.js";
 
@@ -10,8 +9,8 @@ export interface Deps {
   baseUrl: string;
   /** One line, and on the deployed functions structured fields for Cloud Logging. */
   log: (line: string, fields?: LogFields) => void;
-  /** Rendered responses of this process, keyed by calendar revisions. */
-  cache: ResponseCache;
+  /** Rendered responses of this process, keyed by calendar revisions (http/response-cache.ts). */
+  cache: RenderedCache;
   /** Quotas (DECISIONS section 12); when absent, the environment's (domain/quotas.ts). */
   quotas?: QuotaLimits;
 }
@@ -22,4 +21,16 @@ export interface LogFields {
   [field: string]: unknown;
 }
 
-export const nowIso = (deps: Pick<Deps, "clock">): string => deps.clock().toISOString();
+/**
+ * Rendered responses kept under keys built from everything they were computed from (calendar
+ * revisions, the parsed query), so a key never answers stale data. The protocol layer
+ * implements it (http/response-cache.ts) and decides what a prepared body is.
+ */
+export interface RenderedCache {
+  /** The text kept under `key`, encoded; `compute` runs only on a miss. */
+  body(key: string, compute: () => Promise<string>): Promise<Buffer>;
+  /** A JSON body serialized once and encoded, sent as it is (http/route.ts). */
+  json(key: string, compute: () => Promise<object>): Promise<{ readonly body: Buffer }>;
+  /** Entries kept and the bytes they are counted for. */
+  stats(): { entries: number; bytes: number };
+}

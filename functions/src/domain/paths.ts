@@ -1,5 +1,5 @@
-import { ApiError } from "../http/errors.js";
 import type { CollectionPath, DocPath, Layout } from "../storage/port.js";
+import { errors } from "./errors.js";
 import { isIdOf, type IdPrefix } from "./ids.js";
 
 /**
@@ -8,8 +8,8 @@ import { isIdOf, type IdPrefix } from "./ids.js";
  *
  * Each builder checks every id it puts into a path: an id is its prefix and [A-Za-z0-9]
  * (domain/ids.ts), a hash 64 hex digits, a slug [a-z0-9-]. Anything else (a `/`, `..`, an id of
- * another kind) throws InvalidIdError, which every error handler answers 404 not_found: such a
- * record cannot exist. The adapters check each path against LAYOUT once more
+ * another kind) throws `errors.invalidId` (domain/errors.ts), a 404 not_found: such a record
+ * cannot exist. The adapters check each path against LAYOUT once more
  * (storage/paths-guard.ts).
  */
 
@@ -37,17 +37,6 @@ export const COLLECTIONS = [
 
 export const LAYOUT: Layout = new Set<string>(COLLECTIONS);
 
-/** An id, hash or slug that no record can have: answered 404 wherever it came from. */
-export class InvalidIdError extends ApiError {
-  constructor(readonly kind: string) {
-    super(
-      "not_found",
-      `no such ${kind}: ids are opaque strings as the API returned them (a prefix such as \`cal_\`, then letters and digits); check the id`,
-    );
-    this.name = "InvalidIdError";
-  }
-}
-
 const KIND: Record<IdPrefix, string> = {
   agt: "agent",
   cal: "calendar",
@@ -60,25 +49,25 @@ const KIND: Record<IdPrefix, string> = {
 };
 
 const id = (prefix: IdPrefix, value: string): string => {
-  if (!isIdOf(prefix, value)) throw new InvalidIdError(KIND[prefix]);
+  if (!isIdOf(prefix, value)) throw errors.invalidId(KIND[prefix]);
   return value;
 };
 
 const HASH = /^[0-9a-f]{64}$/;
 const hash = (value: string): string => {
-  if (!HASH.test(value)) throw new InvalidIdError("record");
+  if (!HASH.test(value)) throw errors.invalidId("record");
   return value;
 };
 
 /** Calendar and view slugs as stored: lower-case letters, digits and hyphens. */
 const SLUG = /^[a-z0-9-]{1,128}$/;
 const slug = (value: string): string => {
-  if (!SLUG.test(value)) throw new InvalidIdError("calendar");
+  if (!SLUG.test(value)) throw errors.invalidId("calendar");
   return value;
 };
 
 const shardNumber = (n: number): string => {
-  if (!Number.isInteger(n) || n < 0 || n > 255) throw new InvalidIdError("record");
+  if (!Number.isInteger(n) || n < 0 || n > 255) throw errors.invalidId("record");
   return String(n);
 };
 

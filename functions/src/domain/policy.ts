@@ -1,4 +1,4 @@
-import { errors } from "../http/errors.js";
+import { errors } from "./errors.js";
 import type { Actor } from "./actor.js";
 import type { CalendarRecord, Role, Scope } from "./types.js";
 

@@ -18,9 +18,9 @@
  * therefore pass the check together: the count may exceed the limit by the creates in flight
  * at that moment (on SQLite, where transactions run one at a time, never).
  */
-import { ApiError } from "../http/errors.js";
 import type { DocData, DocPath, StoredDoc, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
+import { errors } from "./errors.js";
 import { paths } from "./paths.js";
 import { readShards } from "./revision.js";
 
@@ -116,7 +116,7 @@ export async function takeQuota(
   const { field, countExisting } = COUNTERS[quota];
   const stored = (owner.data as DocData)[field];
   const used = typeof stored === "number" ? stored : await countExisting(tx, owner.id, limit + 1);
-  if (used >= limit) throw quotaExceeded(quota, limit);
+  if (used >= limit) throw errors.quotaExceeded(quota, limit);
   return { [field]: used + 1 };
 }
 
@@ -131,20 +131,6 @@ export function releaseQuota(quota: RecordQuota, owner: StoredDoc<object>): DocD
 export function writeCounter(tx: Transaction, path: DocPath, update: DocData): void {
   if (Object.keys(update).length > 0) tx.update(path, update);
 }
-
-const WHAT: Record<QuotaName, string> = {
-  calendars_per_agent: "this agent already has %d calendars, the most it may create",
-  events_per_calendar: "this calendar already holds %d events, the most it may hold; delete events you no longer need",
-  credentials_per_agent:
-    "this agent already has %d live credentials, the most it may hold; revoke one it no longer uses (DELETE /v1/agent-credentials/{id})",
-  slugs_per_calendar:
-    "this calendar has held %d slugs, the most it may hold; take back one of its earlier slugs or keep the current one",
-  views_per_calendar:
-    "this calendar already has %d live share views, the most it may hold; revoke one it no longer needs",
-};
-
-export const quotaExceeded = (quota: QuotaName, limit: number): ApiError =>
-  new ApiError("quota_exceeded", WHAT[quota].replace("%d", limit.toLocaleString("en-US")), { quota, limit });
 
 /**
  * The events a calendar holds, from its shards, and what an event write must add to its shard
@@ -166,7 +152,7 @@ export async function eventUsage(
 export async function takeEventQuota(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<number> {
   const { used, seed } = await eventUsage(deps, calendarId);
   const limit = quotaLimits(deps).events_per_calendar;
-  if (used >= limit) throw quotaExceeded("events_per_calendar", limit);
+  if (used >= limit) throw errors.quotaExceeded("events_per_calendar", limit);
   return seed + 1;
 }
 

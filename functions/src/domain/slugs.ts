@@ -1,5 +1,5 @@
-import { ApiError } from "../http/errors.js";
 import type { Transaction } from "../storage/port.js";
+import { errors } from "./errors.js";
 import { randomSlugSuffix } from "./ids.js";
 import { paths } from "./paths.js";
 
@@ -44,8 +44,5 @@ export async function claimSlug(
   if (isFree(0)) return first;
   const free = candidates.filter((_, i) => i > 0 && isFree(i));
   if (opts.requested === undefined && free.length > 0) return free[0];
-  throw new ApiError("slug_taken", `the slug \`${first}\` is taken; pick another, e.g. one of details.available`, {
-    slug: first,
-    available: free.slice(0, SUGGESTIONS),
-  });
+  throw errors.slugTaken(first, free.slice(0, SUGGESTIONS));
 }

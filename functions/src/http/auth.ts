@@ -3,7 +3,8 @@ import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
 import type { TokenRecord } from "../domain/types.js";
-import { errors } from "./errors.js";
+import { errors } from "../domain/errors.js";
+import { httpErrors } from "./errors.js";
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -14,7 +15,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export async function authenticate(deps: Deps, header: string | undefined): Promise<Actor | null> {
   if (header === undefined || header === "") return null;
   const match = BEARER.exec(header);
-  if (!match) throw errors.unauthorized("the Authorization header must be `Bearer <token>`");
+  if (!match) throw httpErrors.unauthorized("the Authorization header must be `Bearer <token>`");
   const doc = await deps.store.get<TokenRecord>(paths.token(sha256(match[1])));
   const token = doc?.data;
   if (!token || token.revoked_at) throw errors.invalidToken();

@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
-import { ApiError, errors } from "./errors.js";
+import { errors } from "../domain/errors.js";
+import { httpErrors } from "./errors.js";
 
 /** DECISIONS section 12: no query value (or name) longer than this reaches a handler or a cache key. */
 export const MAX_QUERY_VALUE = 1000;
@@ -42,10 +43,5 @@ export const refuseContentEncoding: RequestHandler = (req, _res, next) => {
   if (header === undefined) return next();
   const codings = header.split(",").map((c) => c.trim().toLowerCase());
   if (codings.every((c) => c === "identity" || c === "")) return next();
-  next(
-    new ApiError(
-      "unsupported_media_type",
-      "compressed request bodies are not accepted: send the JSON body uncompressed, without a Content-Encoding header (or with `identity`)",
-    ),
-  );
+  next(httpErrors.compressedBody());
 };

@@ -11,7 +11,8 @@ import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
 import type { DocPath, Store, Transaction } from "../storage/port.js";
 import { toErrorResponse } from "./error-handler.js";
-import { errors } from "./errors.js";
+import { errors } from "../domain/errors.js";
+import { httpErrors } from "./errors.js";
 
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A pending claim older than this belongs to a request that died; a retry may take it over. */
@@ -45,7 +46,7 @@ export interface Outcome {
 
 /** Reads and checks the header; the key is scoped to the caller (the anonymous caller for mint). */
 export function idempotencyPath(header: string | undefined, agentId: string | null): DocPath {
-  if (header === undefined) throw errors.missingIdempotencyKey();
+  if (header === undefined) throw httpErrors.missingIdempotencyKey();
   if (header.length === 0 || header.length > MAX_KEY_LENGTH) {
     throw errors.invalid("invalid_request", "the Idempotency-Key header must be 1 to 200 characters", {
       field: "Idempotency-Key",
@@ -64,9 +65,9 @@ export async function claimKey(deps: Deps, path: DocPath, print: string): Promis
   return deps.store.runTransaction(async (tx) => {
     const existing = (await tx.get<IdempotencyRecord>(path))?.data;
     if (existing && existing.expires_at > now.toISOString()) {
-      if (existing.fingerprint !== print) throw errors.idempotencyKeyReused();
+      if (existing.fingerprint !== print) throw httpErrors.idempotencyKeyReused();
       if (existing.state === "done") return { kind: "replay", status: existing.status!, body: existing.body };
-      if (!claimIsDead(existing, deps.store, now)) throw errors.idempotencyKeyInUse();
+      if (!claimIsDead(existing, deps.store, now)) throw httpErrors.idempotencyKeyInUse();
     }
     const claimId = randomUUID();
     const expires = new Date(now.getTime() + RETENTION_MS);
@@ -126,7 +127,7 @@ async function holdsClaim(tx: Transaction, claim: { path: DocPath; claimId: stri
 
 /** A request whose claim was taken over (it was presumed dead) must not commit: the other attempt owns the key. */
 async function requireClaim(tx: Transaction, claim: { path: DocPath; claimId: string }): Promise<void> {
-  if (!(await holdsClaim(tx, claim))) throw errors.idempotencyKeyInUse();
+  if (!(await holdsClaim(tx, claim))) throw httpErrors.idempotencyKeyInUse();
 }
 
 /** PATCH and DELETE: the policy's reads and the command's writes in one transaction, as for POST. */

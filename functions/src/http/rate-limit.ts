@@ -35,7 +35,7 @@ import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
 import type { TokenRecord } from "../domain/types.js";
-import { errors } from "./errors.js";
+import { httpErrors } from "./errors.js";
 
 export interface RateWindow {
   limit: number;
@@ -130,7 +130,11 @@ export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLim
       const who = req.get("authorization") && what !== "mints" ? "an agent" : "one client address";
       const message = `too many requests: ${who} may send ${window.limit} ${what} per ${per(window)}; wait ${wait} s (the Retry-After header), then retry`;
       next(
-        errors.rateLimited(message, { limit: window.limit, window_seconds: window.windowMs / 1000, retry_after: wait }),
+        httpErrors.rateLimited(message, {
+          limit: window.limit,
+          window_seconds: window.windowMs / 1000,
+          retry_after: wait,
+        }),
       );
     };
   const byAddress = (req: Request) => `addr:${clientAddress(req)}`;

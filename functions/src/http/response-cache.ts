@@ -10,6 +10,7 @@
  * the value, and a fixed overhead per entry. Keys longer than MAX_KEY_LENGTH are answered but
  * not kept: only a long free-text filter makes one, and such a query is rarely asked twice.
  */
+import type { RenderedCache } from "../domain/deps.js";
 
 /** Map entry, key string header, Buffer object and its allocation, in bytes (measured order of magnitude). */
 export const ENTRY_OVERHEAD_BYTES = 256;
@@ -27,7 +28,7 @@ interface Entry {
 /** What a key and its value cost: JS strings may take two bytes a character. */
 const costOf = (key: string, value: Buffer): number => key.length * 2 + value.length + ENTRY_OVERHEAD_BYTES;
 
-export class ResponseCache {
+export class ResponseCache implements RenderedCache {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
 

@@ -1,7 +1,6 @@
 import type { z } from "zod";
-import { ApiError, errors } from "./errors.js";
-
-type InvalidCode = "invalid_request" | "invalid_event";
+import { errors, type InvalidCode } from "../domain/errors.js";
+import { httpErrors } from "./errors.js";
 
 /** Parses input with a zod schema, or throws a 400 that names the offending field. */
 export function parseInput<S extends z.ZodType>(
@@ -48,9 +47,5 @@ export function parsePathParams<S extends z.ZodType>(schema: S, params: unknown)
   const result = schema.safeParse(params);
   if (result.success) return result.data;
   const field = result.error.issues[0]?.path.map(String).join(".") || "path";
-  throw new ApiError(
-    "not_found",
-    `nothing at this path: \`${field}\` is not an id the API issued (a prefix such as \`cal_\`, then letters and digits); check the id`,
-    { field },
-  );
+  throw httpErrors.notAnId(field);
 }

@@ -1,4 +1,4 @@
-import { ApiError, errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
@@ -30,15 +30,7 @@ export async function requestAccess(
       tx.get<PendingRequestRecord>(pendingPath),
       tx.get<MembershipRecord>(paths.membership(actor.agentId, calendarId)),
     ]);
-    if (roleAtLeast(membership?.data.role ?? null, input.role)) {
-      throw new ApiError(
-        "already_granted",
-        `you already hold the ${membership!.data.role} role on this calendar; nothing to request`,
-        {
-          role: membership!.data.role,
-        },
-      );
-    }
+    if (roleAtLeast(membership?.data.role ?? null, input.role)) throw errors.alreadyGranted(membership!.data.role);
     const original = pending
       ? await tx.get<AccessRequestRecord>(paths.accessRequest(calendarId, pending.data.request_id))
       : null;
@@ -80,15 +72,7 @@ export async function resolveAccessRequest(
     // Checked before the transaction too; judged again on what this transaction reads.
     authorizeRole(callerRole, "grants.manage");
     if (!request) throw errors.notFound("access request");
-    if (request.data.status !== "pending") {
-      throw new ApiError(
-        "already_resolved",
-        `this request was already ${request.data.status}; the requester can send a new one`,
-        {
-          status: request.data.status,
-        },
-      );
-    }
+    if (request.data.status !== "pending") throw errors.alreadyResolved(request.data.status);
     const { agent_id: agentId, agent_name: agentName, role } = request.data;
     const existing = resolution === "approve" ? await liveGrantInTx(tx, calendarId, agentId) : null;
     if (resolution === "approve" && !roleAtLeast(existing?.data.role ?? null, role)) {

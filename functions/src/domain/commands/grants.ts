@@ -1,4 +1,4 @@
-import { ApiError, errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import type { Transaction } from "../../storage/port.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
@@ -7,12 +7,6 @@ import { paths } from "../paths.js";
 import { authorizeRole } from "../policy.js";
 import { liveGrantInTx, liveOwnersInTx, roleInTx } from "../queries/grants.js";
 import type { AgentRecord, GrantRecord, MembershipRecord, Role } from "../types.js";
-
-const lastOwner = () =>
-  new ApiError(
-    "last_owner",
-    "this is the calendar's last owner; make another agent owner first, then change or revoke this grant",
-  );
 
 /**
  * Writes a new live grant, or changes the role of the live one in place (same id), and keeps
@@ -71,7 +65,7 @@ export async function setGrant(
       roleInTx(tx, calendarId, actor.agentId),
     ]);
     authorizeRole(callerRole, "grants.manage");
-    if (existing?.data.role === "owner" && input.role !== "owner" && owners.length <= 1) throw lastOwner();
+    if (existing?.data.role === "owner" && input.role !== "owner" && owners.length <= 1) throw errors.lastOwner();
     if (!agent) {
       throw errors.invalid("invalid_request", "`agent_id` names no agent; send the `agt_` id of an existing agent", {
         field: "agent_id",
@@ -100,7 +94,7 @@ export async function revokeGrant(deps: Deps, actor: Actor, calendarId: string, 
     ]);
     const live = grant && !grant.data.revoked_at ? grant : null;
     authorizeRole(callerRole, "grants.manage");
-    if (live?.data.role === "owner" && owners.length <= 1) throw lastOwner();
+    if (live?.data.role === "owner" && owners.length <= 1) throw errors.lastOwner();
     if (!live) throw errors.notFound("grant");
     tx.update(live.path, { revoked_at: now, updated_at: now });
     tx.delete(paths.membership(live.data.agent_id, calendarId));

@@ -1,4 +1,4 @@
-import { ApiError, errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
@@ -96,12 +96,7 @@ async function readOnboardToken(tx: Transaction, token: string, now: Date) {
     ? await tx.get<OnboardTokenRecord>(paths.onboardToken(sha256(token)))
     : null;
   const fresh = doc && !doc.data.used_at && Date.parse(doc.data.created_at) + ONBOARD_TTL_MS > now.getTime();
-  if (!doc || !fresh) {
-    throw new ApiError(
-      "invalid_onboard_token",
-      "the onboard_token is unknown, used or older than 30 minutes; ask your human for a new one, or mint without it",
-    );
-  }
+  if (!doc || !fresh) throw errors.invalidOnboardToken();
   return doc;
 }
 
@@ -163,12 +158,7 @@ export async function revokeCredential(deps: Deps, actor: Actor, credentialId: s
     const doc = await tx.get<CredentialRecord>(paths.credential(actor.agentId, credentialId));
     if (!doc || doc.data.revoked_at) throw errors.notFound("credential");
     const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
-    if (active.length < 2) {
-      throw new ApiError(
-        "last_credential",
-        "this is the agent's only active credential; create another before revoking it",
-      );
-    }
+    if (active.length < 2) throw errors.lastCredential();
     const agent = await readAgent(tx, actor.agentId);
     tx.update(doc.path, { revoked_at: nowIso });
     tx.update(paths.token(doc.data.token_hash), { revoked_at: nowIso });

@@ -1,4 +1,4 @@
-import { ApiError, errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
@@ -13,12 +13,6 @@ interface HostLinkRecord {
   created_at: string;
 }
 
-const layerDepth = (why: string) =>
-  new ApiError(
-    "layer_depth",
-    `${why}; layers do not nest: attach calendars that have no layers, to a calendar that is not itself a layer`,
-  );
-
 /**
  * Attaches a calendar to a host, or renames the key of an existing link. The count, the keys
  * and both nesting directions are read in the transaction that writes, so racing attachments
@@ -31,7 +25,7 @@ export async function attachLayer(
 ): Promise<LayerRecord> {
   const now = deps.clock().toISOString();
   const targetId = input.calendar_id;
-  if (targetId === hostId) throw layerDepth("a calendar cannot be a layer of itself");
+  if (targetId === hostId) throw errors.layerDepth("a calendar cannot be a layer of itself");
   return deps.store.runTransaction(async (tx) => {
     const [hostLayers, targetLayers, hostIsLayer] = await Promise.all([
       tx.query<LayerRecord>(paths.layers(hostId)),
@@ -40,32 +34,16 @@ export async function attachLayer(
     ]);
     const existing = hostLayers.find((l) => l.data.calendar_id === targetId);
     const keyHolder = hostLayers.find((l) => l.data.key === input.key && l.data.calendar_id !== targetId);
-    const keyTaken = () =>
-      new ApiError(
-        "key_taken",
-        `the key \`${input.key}\` already names another layer of this calendar; pick another key`,
-        {
-          key: input.key,
-          layer_id: keyHolder!.data.id,
-        },
-      );
+    const keyTaken = () => errors.keyTaken(input.key, keyHolder!.data.id);
     if (existing) {
       if (existing.data.key === input.key) return existing.data;
       if (keyHolder) throw keyTaken();
       tx.update(existing.path, { key: input.key });
       return { ...existing.data, key: input.key };
     }
-    if (targetLayers.length > 0) throw layerDepth("that calendar has layers of its own");
-    if (hostIsLayer.length > 0) throw layerDepth("this calendar is itself a layer of another calendar");
-    if (hostLayers.length >= MAX_LAYERS) {
-      throw new ApiError(
-        "layer_limit",
-        `this calendar already has ${MAX_LAYERS} layers, the most it can have; detach one first`,
-        {
-          limit: MAX_LAYERS,
-        },
-      );
-    }
+    if (targetLayers.length > 0) throw errors.layerDepth("that calendar has layers of its own");
+    if (hostIsLayer.length > 0) throw errors.layerDepth("this calendar is itself a layer of another calendar");
+    if (hostLayers.length >= MAX_LAYERS) throw errors.layerLimit(MAX_LAYERS);
     if (keyHolder) throw keyTaken();
     const layer: LayerRecord = {
       id: newId("lyr"),

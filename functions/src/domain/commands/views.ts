@@ -1,4 +1,4 @@
-import { errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import type { Transaction } from "../../storage/port.js";
 import type { Deps } from "../deps.js";
 import { newId, randomSlugSuffix } from "../ids.js";

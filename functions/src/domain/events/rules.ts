@@ -3,7 +3,7 @@
  * field's shape): schedule kind, the PATCH transitions of SPEC part 3, times, and recurrence.
  * Pure functions; every violation is `400 invalid_event` naming the field.
  */
-import { errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import { firstOccurrenceOnOrAfter, recurError } from "../recurrence/index.js";
 import type { EventKind, EventRecord, Recur, RecurType } from "../types.js";
 

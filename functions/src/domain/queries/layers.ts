@@ -1,6 +1,6 @@
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
-import { compareSortKeys, paginate, type Page, type PageRequest, type SortKey } from "../paging.js";
+import { compareSortKeys, paginate, type CreationKey, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
 import { mayRead } from "../policy.js";
 import type { CalendarRecord, LayerRecord, MembershipRecord } from "../types.js";
@@ -11,7 +11,7 @@ export interface AttachedLayer {
   calendar: CalendarRecord;
 }
 
-const creationKey = (l: AttachedLayer): SortKey => [l.layer.created_at, l.layer.id];
+const creationKey = (l: AttachedLayer): CreationKey => [l.layer.created_at, l.layer.id];
 
 /** Every layer of a host calendar with its calendar, oldest first. */
 export async function loadLayers(deps: Deps, hostId: string): Promise<AttachedLayer[]> {

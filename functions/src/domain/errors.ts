@@ -1,0 +1,163 @@
+/**
+ * What can go wrong, in the domain's words: every refusal is a DomainError with a stable code
+ * (SPEC part 7, DECISIONS section 1), a message that says what to do next, and optional
+ * details. The domain knows no protocol: http/errors.ts maps each code to its HTTP status,
+ * the docs page its message points to, and its help line in /openapi.json.
+ *
+ * Every error is built here, by one of the factories of `errors`, so the messages an agent
+ * reads stand in one file.
+ */
+import type { QuotaName } from "./quotas.js";
+
+/** The stable error codes; http/errors.ts gives each its status. */
+export const ERROR_CODES = [
+  "invalid_json",
+  "invalid_request",
+  "invalid_event",
+  "missing_idempotency_key",
+  "last_owner",
+  "layer_depth",
+  "layer_limit",
+  "unauthorized",
+  "invalid_onboard_token",
+  "insufficient_scope",
+  "forbidden",
+  "quota_exceeded",
+  "not_found",
+  "method_not_allowed",
+  "slug_taken",
+  "key_taken",
+  "last_credential",
+  "already_granted",
+  "already_resolved",
+  "idempotency_key_in_use",
+  "payload_too_large",
+  "unsupported_media_type",
+  "idempotency_key_reused",
+  "rate_limited",
+  "internal",
+  "unavailable",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const isErrorCode = (value: unknown): value is ErrorCode =>
+  typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
+
+export type ErrorDetails = Record<string, unknown>;
+
+/** The codes of a failed validation: `invalid_event` for event payloads, else `invalid_request`. */
+export type InvalidCode = "invalid_request" | "invalid_event";
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetails,
+  ) {
+    super(message);
+    this.name = "DomainError";
+  }
+}
+
+const QUOTA_REACHED: Record<QuotaName, string> = {
+  calendars_per_agent: "this agent already has %d calendars, the most it may create",
+  events_per_calendar: "this calendar already holds %d events, the most it may hold; delete events you no longer need",
+  credentials_per_agent:
+    "this agent already has %d live credentials, the most it may hold; revoke one it no longer uses (DELETE /v1/agent-credentials/{id})",
+  slugs_per_calendar:
+    "this calendar has held %d slugs, the most it may hold; take back one of its earlier slugs or keep the current one",
+  views_per_calendar:
+    "this calendar already has %d live share views, the most it may hold; revoke one it no longer needs",
+};
+
+/** The catalog: one factory per way a request can fail in the domain. */
+export const errors = {
+  // --- identity and access -------------------------------------------------------------
+  /** The bearer token's record is gone, revoked or expired. */
+  invalidToken: () =>
+    new DomainError(
+      "unauthorized",
+      "the bearer token is unknown, revoked or expired; mint a new identity with POST /v1/mint or use another credential",
+    ),
+  insufficientScope: (scope: string) =>
+    new DomainError("insufficient_scope", `this token lacks the \`${scope}\` scope; use a credential that carries it`, {
+      required_scope: scope,
+    }),
+  forbidden: (needed: string) =>
+    new DomainError(
+      "forbidden",
+      `your role on this calendar does not allow this; it needs ${needed} (ask an owner for a grant, or POST an access request)`,
+    ),
+  notFound: (what = "resource") =>
+    new DomainError("not_found", `no such ${what}, or you may not see it; check the id and your token`),
+  /** An id, hash or slug that no record can have (domain/paths.ts): such a record cannot exist. */
+  invalidId: (kind: string) =>
+    new DomainError(
+      "not_found",
+      `no such ${kind}: ids are opaque strings as the API returned them (a prefix such as \`cal_\`, then letters and digits); check the id`,
+    ),
+  invalidOnboardToken: () =>
+    new DomainError(
+      "invalid_onboard_token",
+      "the onboard_token is unknown, used or older than 30 minutes; ask your human for a new one, or mint without it",
+    ),
+  lastCredential: () =>
+    new DomainError("last_credential", "this is the agent's only active credential; create another before revoking it"),
+
+  // --- validation ------------------------------------------------------------------------
+  invalid: (code: InvalidCode, message: string, details?: ErrorDetails) => new DomainError(code, message, details),
+  /** A rule on one field that the schema cannot express (cross-field checks in commands). */
+  invalidField: (code: InvalidCode, field: string, message: string) =>
+    new DomainError(code, `\`${field}\` ${message}`, { field, issues: [{ field, message }] }),
+  /** A `cursor` this list did not give out (domain/paging.ts). */
+  badCursor: () =>
+    new DomainError(
+      "invalid_request",
+      "query: `cursor` is not one this endpoint gave out; send the `next_cursor` of the previous page, or omit it to start over",
+      { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
+    ),
+
+  // --- calendars, sharing, layers ---------------------------------------------------------
+  slugTaken: (slug: string, available: string[]) =>
+    new DomainError("slug_taken", `the slug \`${slug}\` is taken; pick another, e.g. one of details.available`, {
+      slug,
+      available,
+    }),
+  lastOwner: () =>
+    new DomainError(
+      "last_owner",
+      "this is the calendar's last owner; make another agent owner first, then change or revoke this grant",
+    ),
+  alreadyGranted: (role: string) =>
+    new DomainError("already_granted", `you already hold the ${role} role on this calendar; nothing to request`, {
+      role,
+    }),
+  alreadyResolved: (status: string) =>
+    new DomainError("already_resolved", `this request was already ${status}; the requester can send a new one`, {
+      status,
+    }),
+  layerDepth: (why: string) =>
+    new DomainError(
+      "layer_depth",
+      `${why}; layers do not nest: attach calendars that have no layers, to a calendar that is not itself a layer`,
+    ),
+  layerLimit: (limit: number) =>
+    new DomainError(
+      "layer_limit",
+      `this calendar already has ${limit} layers, the most it can have; detach one first`,
+      {
+        limit,
+      },
+    ),
+  keyTaken: (key: string, layerId: string) =>
+    new DomainError("key_taken", `the key \`${key}\` already names another layer of this calendar; pick another key`, {
+      key,
+      layer_id: layerId,
+    }),
+  quotaExceeded: (quota: QuotaName, limit: number) =>
+    new DomainError("quota_exceeded", QUOTA_REACHED[quota].replace("%d", limit.toLocaleString("en-US")), {
+      quota,
+      limit,
+    }),
+};
