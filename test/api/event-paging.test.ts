@@ -86,17 +86,17 @@ describe("paging through events", () => {
     let cursor: string | null = null;
     counting.take();
     do {
-      const res = await request(t.app)
+      const res: request.Response = await request(t.app)
         .get(`/v1/calendars/${calendarId}/events`)
         .query({ ...query, limit: LIMIT, ...(cursor ? { cursor } : {}) })
         .set(owner.auth)
         .expect(200);
       expect(res.body.events.length).toBeLessThanOrEqual(LIMIT);
-      for (const e of res.body.events) {
+      for (const e of res.body.events as Array<{ id: string; layer: string }>) {
         ids.push(e.id);
         layers.push(e.layer);
       }
-      cursor = res.body.next_cursor;
+      cursor = res.body.next_cursor as string | null;
     } while (cursor);
     return { ids, layers, documentsRead: counting.take().documentsRead };
   }
