@@ -26,7 +26,7 @@ describe("escaping", () => {
 
   it("escapes interpolations in html`` but not nested templates, trusted markup or numbers", () => {
     const inner = html`<b>${"<i>"}</b>`;
-    const out = html`<p title="${'"x"'}">${inner}${trusted("<br>")}${3}${null}${false}${["<", html`<hr />`]}</p>`;
+    const out = html`<p title="${'"x"'}">${inner}${trusted("<br>")}${3}${null}${false}${["<", html`<hr>`]}</p>`;
     expect(out.value).toBe('<p title="&quot;x&quot;"><b>&lt;i&gt;</b><br>3&lt;<hr></p>');
   });
 });
@@ -223,7 +223,9 @@ describe("month lens", () => {
       /<td class="day other-month empty"><a class="day-link" href="\?view=week&amp;date=2026-10-26"><time datetime="2026-10-26">/,
     );
     expect(page).toContain(
-      '<li class="ev is-one-off cat-0"><span class="when"><time datetime="2026-11-23T09:30">09:30</time>–<time datetime="2026-11-23T10:30">10:30</time></span><span class="art">🚀</span><span class="name">Kickoff</span></li>',
+      '<li class="ev is-one-off cat-0"><span class="when">' +
+        '<time datetime="2026-11-23T09:30">09:30</time>–<time datetime="2026-11-23T10:30">10:30</time></span>' +
+        '<span class="art">🚀</span><span class="name">Kickoff</span></li>',
     );
     expect(count(page, '<span class="layer"><span class="visually-hidden">layer </span>design</span>')).toBe(2);
   });
@@ -327,7 +329,8 @@ describe("schedule lens", () => {
     );
     expect(count(page, '<section class="agenda-day')).toBe(2);
     expect(page).toContain(
-      '<h3 id="day-2026-11-24" aria-current="date"><time datetime="2026-11-24">Tuesday, November 24, 2026</time> <span class="badge">Today</span></h3>',
+      '<h3 id="day-2026-11-24" aria-current="date">' +
+        '<time datetime="2026-11-24">Tuesday, November 24, 2026</time> <span class="badge">Today</span></h3>',
     );
     expect(page).toContain('<div class="notes"><p>Bring the <strong>deck</strong>.</p>\n</div>');
     expect(page).toContain('<span class="repeats">Repeats every week on Thursday</span>');
@@ -369,7 +372,8 @@ describe("timeline lens", () => {
       /<h3 class="lane-name" id="lane-main">Launch Plan<\/h3>.*<h3 class="lane-name" id="lane-l-design">design/s,
     );
     expect(page).toContain(
-      '<h3 class="lane-name" id="lane-someday">Someday</h3><ul class="lane-items"><li class="ev is-someday"><span class="name">Idea</span></li></ul>',
+      '<h3 class="lane-name" id="lane-someday">Someday</h3>' +
+        '<ul class="lane-items"><li class="ev is-someday"><span class="name">Idea</span></li></ul>',
     );
     expect(page).toContain('<li class="c-5 now">23</li>'); // today's week on the scale
   });

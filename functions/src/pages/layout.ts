@@ -39,21 +39,20 @@ interface DocumentParts {
 
 function documentHtml({ title, area, noindex, head = "", body }: DocumentParts): string {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        ${noindex ? html`<meta name="robots" content="noindex" /> ` : ""}
-        <title>${title}</title>
-        <link rel="stylesheet" href="${stylesheetPath(area)}" />
-        ${head}
-      </head>
-      <body>
-        <a class="skip" href="#main">Skip to content</a>
-        ${body}
-      </body>
-    </html> `.value;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+${noindex ? html`<meta name="robots" content="noindex">\n` : ""}<title>${title}</title>
+<link rel="stylesheet" href="${stylesheetPath(area)}">
+${head}</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+${body}
+</body>
+</html>
+`.value;
 }
 
 function masthead(model: PageModel): SafeHtml {
@@ -65,61 +64,37 @@ function masthead(model: PageModel): SafeHtml {
       ? html`<li><a href="${model.links.purposeMarkdown}">Purpose as Markdown</a></li>`
       : "",
   ];
-  return html`<header class="masthead">
-    <div class="wrap">
-      <p class="eyebrow">${model.kind === "calendar" ? "Calendar" : "Shared calendar"}</p>
-      <h1>${model.title}</h1>
-      ${model.purpose ? html`<div class="purpose">${renderMarkdown(model.purpose)}</div>` : ""}
-      <ul class="facts">
-        ${facts}
-      </ul>
-    </div>
-  </header>`;
+  return html`<header class="masthead"><div class="wrap">
+<p class="eyebrow">${model.kind === "calendar" ? "Calendar" : "Shared calendar"}</p>
+<h1>${model.title}</h1>
+${model.purpose ? html`<div class="purpose">${renderMarkdown(model.purpose)}</div>` : ""}
+<ul class="facts">${facts}</ul>
+</div></header>`;
 }
 
 function lensTabs(model: PageModel): SafeHtml | string {
   if (model.lenses.length < 2) return "";
   const tabs = model.lenses.map(
     (lens) =>
-      html`<li>
-        <a href="${lensHref(lens, model.date)}" ${lens === model.lens ? html` aria-current="page"` : ""}
-          >${LENS_NAMES[lens]}</a
-        >
-      </li>`,
+      html`<li><a href="${lensHref(lens, model.date)}"${lens === model.lens ? html` aria-current="page"` : ""}>${LENS_NAMES[lens]}</a></li>`,
   );
-  return html`<nav class="lenses" aria-label="Views">
-    <ul>
-      ${tabs}
-    </ul>
-  </nav>`;
+  return html`<nav class="lenses" aria-label="Views"><ul>${tabs}</ul></nav>`;
 }
 
 function periodBar(model: PageModel, period: Period): SafeHtml {
   const what = PERIOD_NAMES[model.lens];
   const prev = period.prev
-    ? html`<a href="${lensHref(model.lens, period.prev)}" rel="prev"
-        >← <span class="visually-hidden">Previous ${what}</span><span aria-hidden="true">Previous</span></a
-      >`
+    ? html`<a href="${lensHref(model.lens, period.prev)}" rel="prev">← <span class="visually-hidden">Previous ${what}</span><span aria-hidden="true">Previous</span></a>`
     : "";
   const next = period.next
-    ? html`<a href="${lensHref(model.lens, period.next)}" rel="next"
-        ><span class="visually-hidden">Next ${what}</span><span aria-hidden="true">Next</span> →</a
-      >`
+    ? html`<a href="${lensHref(model.lens, period.next)}" rel="next"><span class="visually-hidden">Next ${what}</span><span aria-hidden="true">Next</span> →</a>`
     : "";
   return html`<div class="period">
-    <h2 id="period-heading">${period.label}</h2>
-    <nav class="period-nav" aria-label="Dates">
-      ${prev}<a href="${lensHref(model.lens)}">Today</a>${next}
-      <form class="jump" method="get">
-        <input type="hidden" name="view" value="${model.lens}" /><label for="jump-date">Go to</label
-        ><input id="jump-date" type="date" name="date" value="${model.date}" min="1900-01-01" max="2199-12-31" /><button
-          type="submit"
-        >
-          Go
-        </button>
-      </form>
-    </nav>
-  </div>`;
+<h2 id="period-heading">${period.label}</h2>
+<nav class="period-nav" aria-label="Dates">${prev}<a href="${lensHref(model.lens)}">Today</a>${next}
+<form class="jump" method="get"><input type="hidden" name="view" value="${model.lens}"><label for="jump-date">Go to</label><input id="jump-date" type="date" name="date" value="${model.date}" min="1900-01-01" max="2199-12-31"><button type="submit">Go</button></form>
+</nav>
+</div>`;
 }
 
 const count = (n: number): string => n.toLocaleString("en-US");
@@ -134,14 +109,12 @@ function budgetNote(model: PageModel): SafeHtml | string {
       ? html` <a href="${model.links.occurrencesApi}">The API lists them all</a>, page by page.`
       : html` Pick a shorter period to see more of each day.`;
     parts.push(
-      html`This period holds more than one page draws: it shows ${count(model.occurrences.length)} occurrences, each
-      day's earliest events; ${count(occurrences)} more occurrences are not drawn.${where}`,
+      html`This period holds more than one page draws: it shows ${count(model.occurrences.length)} occurrences, each day's earliest events; ${count(occurrences)} more occurrences are not drawn.${where}`,
     );
   }
   if (someday > 0)
     parts.push(
-      html`${parts.length ? " " : ""}The oldest ${count(model.someday.length)} someday plans are listed;
-      ${count(someday)} more someday plans are not.`,
+      html`${parts.length ? " " : ""}The oldest ${count(model.someday.length)} someday plans are listed; ${count(someday)} more someday plans are not.`,
     );
   return html`<p class="budget-note" role="note">${parts}</p>`;
 }
@@ -151,19 +124,17 @@ export function renderPage(model: PageModel): string {
   const period = periodFor(model.lens, model.date);
   const area = model.kind === "calendar" ? "c" : "v";
   const feedLink = model.links.feed
-    ? html`<link rel="alternate" type="text/calendar" title="${model.title}" href="${model.links.feed}" /> `
+    ? html`<link rel="alternate" type="text/calendar" title="${model.title}" href="${model.links.feed}">\n`
     : "";
   const body = html`${masthead(model)}
-    <div class="wrap">
-      ${lensTabs(model)}
-      <main id="main" aria-labelledby="period-heading">
-        ${periodBar(model, period)} ${budgetNote(model)}${LENS_RENDERERS[model.lens](model, period)}
-      </main>
-      <footer>
-        ${model.kind === "calendar" ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : ""}All
-        times ${model.timezone}.
-      </footer>
-    </div>`;
+<div class="wrap">
+${lensTabs(model)}
+<main id="main" aria-labelledby="period-heading">
+${periodBar(model, period)}
+${budgetNote(model)}${LENS_RENDERERS[model.lens](model, period)}
+</main>
+<footer>${model.kind === "calendar" ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : ""}All times ${model.timezone}.</footer>
+</div>`;
   return documentHtml({
     title: `${model.title} · ${period.label}`,
     area,
@@ -175,13 +146,11 @@ export function renderPage(model: PageModel): string {
 
 /** An error as a page: the same status code as the API would give, in words for people. */
 export function renderErrorPage(area: "c" | "v", heading: string, message: string, status: number): string {
-  const body = html`<div class="wrap">
-    <main id="main" class="error-page">
-      <p class="status">Error ${status}</p>
-      <h1>${heading}</h1>
-      <p>${message}</p>
-      ${area === "c" ? html`<p><a href="/">Almanac home</a></p>` : ""}
-    </main>
-  </div>`;
+  const body = html`<div class="wrap"><main id="main" class="error-page">
+<p class="status">Error ${status}</p>
+<h1>${heading}</h1>
+<p>${message}</p>
+${area === "c" ? html`<p><a href="/">Almanac home</a></p>` : ""}
+</main></div>`;
   return documentHtml({ title: heading, area, noindex: true, body });
 }

@@ -22,15 +22,7 @@ function artHtml(art: string | null): SafeHtml | string {
   const src = artImageUrl(art);
   // Decorative beside the name (alt=""); no referrer leaks the page's address to the image host.
   if (src)
-    return html`<img
-      class="art"
-      src="${src}"
-      alt=""
-      width="20"
-      height="20"
-      decoding="async"
-      referrerpolicy="no-referrer"
-    />`;
+    return html`<img class="art" src="${src}" alt="" width="20" height="20" decoding="async" referrerpolicy="no-referrer">`;
   return html`<span class="art">${art}</span>`;
 }
 

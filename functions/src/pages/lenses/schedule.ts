@@ -14,48 +14,27 @@ export function notesHtml(notes: string | null): SafeHtml | string {
   if (!notes) return "";
   const rendered = renderMarkdown(notes);
   if (notes.length <= INLINE_NOTES) return html`<div class="notes">${rendered}</div>`;
-  return html`<details class="notes">
-    <summary>Notes</summary>
-    ${rendered}
-  </details>`;
+  return html`<details class="notes"><summary>Notes</summary>${rendered}</details>`;
 }
 
 /** Category and repetition, as a quiet line under the name. */
 export function metaHtml(event: PageEvent): SafeHtml | string {
   if (!event.category && !event.recur) return "";
-  return html`<p class="meta">
-    ${event.category ? html`<span class="category">${event.category}</span>` : ""}${event.recur ? html`<span class="repeats">Repeats ${describeRecur(event.recur)}</span>` : ""}
-  </p>`;
+  return html`<p class="meta">${event.category ? html`<span class="category">${event.category}</span>` : ""}${event.recur ? html`<span class="repeats">Repeats ${describeRecur(event.recur)}</span>` : ""}</p>`;
 }
 
 function agendaItem(o: PageOccurrence): SafeHtml {
-  return html`<li class="${eventClasses(o.event)}">
-    <div class="agenda-time">${timesHtml(o.date, o.event) || ALL_DAY}</div>
-    <div class="agenda-body">
-      <p class="title">${eventLabel(o.event)}</p>
-      ${metaHtml(o.event)}${notesHtml(o.event.notes)}
-    </div>
-  </li>`;
+  return html`<li class="${eventClasses(o.event)}"><div class="agenda-time">${timesHtml(o.date, o.event) || ALL_DAY}</div><div class="agenda-body"><p class="title">${eventLabel(o.event)}</p>${metaHtml(o.event)}${notesHtml(o.event.notes)}</div></li>`;
 }
 
 export function renderSomeday(someday: readonly PageEvent[]): SafeHtml {
   const items = someday.map(
     (e) =>
-      html`<li class="${eventClasses(e)}">
-        <p class="title">${eventLabel(e)}</p>
-        ${metaHtml(e)}${notesHtml(e.notes)}
-      </li>`,
+      html`<li class="${eventClasses(e)}"><p class="title">${eventLabel(e)}</p>${metaHtml(e)}${notesHtml(e.notes)}</li>`,
   );
-  return html`<section class="someday" aria-labelledby="someday-heading">
-    <h2 id="someday-heading">Someday</h2>
-    ${
-      items.length
-        ? html`<ul class="someday-items">
-            ${items}
-          </ul>`
-        : html`<p class="empty-state">No someday plans.</p>`
-    }
-  </section>`;
+  return html`<section class="someday" aria-labelledby="someday-heading"><h2 id="someday-heading">Someday</h2>${
+    items.length ? html`<ul class="someday-items">${items}</ul>` : html`<p class="empty-state">No someday plans.</p>`
+  }</section>`;
 }
 
 export function renderSchedule(model: PageModel, period: Period): SafeHtml {
@@ -63,14 +42,7 @@ export function renderSchedule(model: PageModel, period: Period): SafeHtml {
   for (const [date, list] of groupByDate(model.occurrences)) {
     const isToday = date === model.today;
     days.push(
-      html`<section class="agenda-day${isToday ? " today" : ""}" aria-labelledby="day-${date}">
-        <h3 id="day-${date}" ${isToday ? html` aria-current="date"` : ""}>
-          <time datetime="${date}">${longDate(date)}</time>${isToday ? html` <span class="badge">Today</span>` : ""}
-        </h3>
-        <ul class="agenda-items">
-          ${list.map(agendaItem)}
-        </ul>
-      </section>`,
+      html`<section class="agenda-day${isToday ? " today" : ""}" aria-labelledby="day-${date}"><h3 id="day-${date}"${isToday ? html` aria-current="date"` : ""}><time datetime="${date}">${longDate(date)}</time>${isToday ? html` <span class="badge">Today</span>` : ""}</h3><ul class="agenda-items">${list.map(agendaItem)}</ul></section>`,
     );
   }
   const agenda = days.length
