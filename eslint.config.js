@@ -20,8 +20,6 @@ const PROTOCOL_LAYERS = ["http", "presenters", "routes", "openapi", "pages"];
  * file is never added here.
  */
 const KNOWN_DOMAIN_EXCEPTIONS = {
-  "commands/events.ts": ["http"],
-  "queries/events.ts": ["http"],
   "queries/me.ts": ["presenters"],
 };
 
@@ -159,8 +157,6 @@ export default tseslint.config(
   ...[
     // req.params, req.query and req.body are `any` in Express' types: read them as `unknown`.
     ["functions/src/http/route.ts", "@typescript-eslint/no-unsafe-assignment"],
-    // `key[0] as string`: the `every(typeof v === "string")` before it already narrows.
-    ["functions/src/domain/queries/events.ts", "@typescript-eslint/no-unnecessary-type-assertion"],
     // `reject(commitError)` forwards the COMMIT's own error, but a truthy test narrows the
     // `unknown` to `{}`, which the rule refuses: a disable comment on that line, with that reason.
     ["functions/src/storage/sqlite/index.ts", "@typescript-eslint/prefer-promise-reject-errors"],

@@ -1,4 +1,4 @@
-import { errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { applyEventPatch, eventFieldsFromCreate, type EventInput } from "../events/rules.js";

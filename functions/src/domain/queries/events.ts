@@ -6,11 +6,12 @@
  * timezone and are never converted into a host calendar's zone; `start`/`end` instants
  * carry the offset of that zone.
  */
-import { errors } from "../../http/errors.js";
+import { errors } from "../errors.js";
 import type { Deps } from "../deps.js";
 import { instantFormatter, type InstantFormatter } from "../events/instants.js";
 import { paths } from "../paths.js";
 import { MinHeap } from "../heap.js";
+import { compareSortKeys, cursorCodec } from "../paging.js";
 import { readShards } from "../revision.js";
 import { addDays, countOccurrences, daysBetween, dayNumber, expandRecurrence, firstOccurrenceOnOrAfter, isValidDate, occursBetween, recurError, todayIn } from "../recurrence/index.js";
 import type { CalendarRecord, EventKind, EventRecord, LayerRecord, Occurrence, Recur } from "../types.js";
@@ -76,7 +77,7 @@ export interface ListEventsOptions {
 }
 
 /** Sort key of DECISIONS 5: dated by date then start time (untimed first), then recurring, then someday; ties by creation. */
-type SortKey = [group: number, date: string, time: string, createdAt: string, id: string];
+type SortKey = readonly [group: number, date: string, time: string, createdAt: string, id: string];
 
 const GROUP: Record<EventKind, number> = { "one-off": 0, recurring: 1, someday: 2 };
 
@@ -96,35 +97,8 @@ const sortKeyText = ([group, date, time, createdAt, id]: SortKey): string =>
 /** What the event commands store as `sort_key`: the event's place in the list. */
 export const eventSortKey = (e: EventRecord): string => sortKeyText(sortKey(e));
 
-function compareKeys(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): number {
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] < b[i]) return -1;
-    if (a[i] > b[i]) return 1;
-  }
-  return 0;
-}
-
 /** A cursor is the sort key of the last item returned: stable under inserts and deletes. */
-const encodeCursor = (key: ReadonlyArray<string | number>): string => Buffer.from(JSON.stringify(key)).toString("base64url");
-
-function decodeCursor<K>(cursor: string, isKey: (key: unknown[]) => boolean): K {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    key = null;
-  }
-  if (!Array.isArray(key) || !isKey(key)) {
-    throw errors.invalid("invalid_request", "query: `cursor` is not one this endpoint gave out; send the `next_cursor` of the previous page, or omit it to start over", {
-      field: "cursor",
-      issues: [{ field: "cursor", message: "is not a valid cursor" }],
-    });
-  }
-  return key as K;
-}
-
-const isEventKey = (key: unknown[]): boolean =>
-  key.length === 5 && typeof key[0] === "number" && key.slice(1).every((v) => typeof v === "string");
+const eventCursors = cursorCodec(["number", "string", "string", "string", "string"]);
 
 function inRange(event: EventRecord, calendar: CalendarRecord, from: string | undefined, to: string | undefined): boolean {
   if (from === undefined && to === undefined) return true;
@@ -217,7 +191,7 @@ export async function listEvents(
   sources: EventSource[],
   options: ListEventsOptions,
 ): Promise<{ events: LayeredEvent[]; nextCursor: string | null }> {
-  const cursor = options.cursor === undefined ? null : sortKeyText(decodeCursor<SortKey>(options.cursor, isEventKey));
+  const cursor = options.cursor === undefined ? null : sortKeyText(eventCursors.decode(options.cursor));
   const floor = firstPossibleKey(options);
   const after = cursor !== null && (floor === null || cursor > floor) ? cursor : floor;
   const keep = (event: EventRecord, calendar: CalendarRecord) =>
@@ -243,16 +217,8 @@ export async function listEvents(
     page.push(next.buffer.shift()!);
   }
   const shown = page.slice(0, options.limit);
-  const nextCursor = page.length > options.limit ? encodeCursor(sortKey(shown[shown.length - 1].event)) : null;
+  const nextCursor = page.length > options.limit ? eventCursors.encode(sortKey(shown[shown.length - 1].event)) : null;
   return { events: shown.map(({ layer, event }) => ({ layer, event })), nextCursor };
-}
-
-/** Someday events of the sources (they never occur), oldest first. */
-export async function listSomeday(deps: Deps, sources: EventSource[]): Promise<LayeredEvent[]> {
-  const loaded = await loadSourceEvents(deps, sources);
-  return loaded
-    .flatMap((s) => s.events.filter((e) => e.kind === "someday").map((event) => ({ layer: s.layer, event })))
-    .sort((a, b) => compareKeys(sortKey(a.event), sortKey(b.event)));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -276,8 +242,7 @@ export const occurrenceKey = (date: string, event: EventRecord, layer: string): 
   layer,
 ];
 
-const isOccurrenceKey = (key: unknown[]): boolean =>
-  key.length === 5 && key.every((v) => typeof v === "string") && isValidDate(key[0] as string);
+const occurrenceCursors = cursorCodec(["string", "string", "string", "string", "string"], (key) => isValidDate(key[0]));
 
 export interface OccurrencePageOptions {
   /** Inclusive dates. */
@@ -319,7 +284,7 @@ interface Stream {
  */
 export function pageOccurrences(sources: LoadedSource[], options: OccurrencePageOptions): OccurrencePage {
   const { from, to, limit } = options;
-  const after = options.cursor === undefined ? null : decodeCursor<OccurrenceKey>(options.cursor, isOccurrenceKey);
+  const after = options.cursor === undefined ? null : occurrenceCursors.decode(options.cursor);
   if (from > to) return { occurrences: [], nextCursor: null };
   const start = after && after[0] > from ? after[0] : from;
   const streams: Stream[] = [];
@@ -328,7 +293,7 @@ export function pageOccurrences(sources: LoadedSource[], options: OccurrencePage
       if (event.kind === "someday") continue;
       let date = firstDateIn(event, source.calendar, start, to);
       // Skip what earlier pages returned: with keys led by the date, at most one occurrence.
-      while (date !== null && after && compareKeys(occurrenceKey(date, event, source.layer), after) <= 0) {
+      while (date !== null && after && compareSortKeys(occurrenceKey(date, event, source.layer), after) <= 0) {
         date = firstDateIn(event, source.calendar, addDays(date, 1), to);
       }
       if (date !== null) streams.push({ source, event, order: withinDayKey(event, source.layer), date, day: dayNumber(date) });
@@ -347,7 +312,7 @@ export function pageOccurrences(sources: LoadedSource[], options: OccurrencePage
     if (next !== null) heap.push({ ...stream, date: next, day: dayNumber(next) });
   }
   const more = heap.size > 0 && last !== null;
-  return { occurrences, nextCursor: more ? encodeCursor(occurrenceKey(last!.date, last!.event, last!.source.layer)) : null };
+  return { occurrences, nextCursor: more ? occurrenceCursors.encode(occurrenceKey(last!.date, last!.event, last!.source.layer)) : null };
 }
 
 /** One occurrence as pages draw it: the event, the layer it came through, its date. */
