@@ -2,7 +2,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { resolveCalendarSlug } from "../../functions/src/domain/queries/calendars.js";
-import type { CalendarRecord, GrantRecord, MembershipRecord } from "../../functions/src/domain/types.js";
+import type { CalendarRecord, GrantRecord, MembershipRecord } from "../../functions/src/domain/records.js";
 import {
   BASE_URL,
   createTestApp,

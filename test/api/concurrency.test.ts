@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { AccessRequestRecord } from "../../functions/src/domain/types.js";
+import type { AccessRequestRecord } from "../../functions/src/domain/records.js";
 import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
 import { grantRole, liveOwners, newCalendar } from "../helpers/sharing.js";
 

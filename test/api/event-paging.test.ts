@@ -8,7 +8,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { occursBetween } from "../../functions/src/domain/recurrence/index.js";
-import type { EventRecord } from "../../functions/src/domain/types.js";
+import type { EventRecord } from "../../functions/src/domain/records.js";
 import { CountingStore } from "../../functions/src/storage/counting.js";
 import { seedEvents, type EventSeed } from "../helpers/big-calendar.js";
 import { seedLayer } from "../helpers/grants.js";

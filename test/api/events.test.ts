@@ -1,7 +1,7 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { EventRecord } from "../../functions/src/domain/types.js";
+import type { EventRecord } from "../../functions/src/domain/records.js";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
 import { seedGrant, seedLayer, seedScopedToken } from "../helpers/grants.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { GrantRecord } from "../../functions/src/domain/types.js";
+import type { GrantRecord } from "../../functions/src/domain/records.js";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
 import { del, get, grantRole, laterCredential, liveOwners, membershipOf, newCalendar } from "../helpers/sharing.js";
 

@@ -2,7 +2,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { AgentRecord, CredentialRecord, TokenRecord } from "../../functions/src/domain/types.js";
+import type { AgentRecord, CredentialRecord, TokenRecord } from "../../functions/src/domain/records.js";
 import { BASE_URL, createTestApp, expectError, freshKey, mintAgent, post, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;

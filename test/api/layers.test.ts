@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../../functions/src/domain/actor.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
-import type { CalendarRecord } from "../../functions/src/domain/types.js";
+import type { CalendarRecord } from "../../functions/src/domain/records.js";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
 import { del, get, grantRole, laterCredential, newCalendar } from "../helpers/sharing.js";
 

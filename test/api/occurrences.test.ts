@@ -4,7 +4,7 @@ import { createTestApp, expectError, mintAgent, post, type MintedAgent, type Tes
 import { paths } from "../../functions/src/domain/paths.js";
 import { expandOccurrences, loadSourceEvents } from "../../functions/src/domain/queries/events.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
-import type { CalendarRecord } from "../../functions/src/domain/types.js";
+import type { CalendarRecord } from "../../functions/src/domain/records.js";
 import { presentOccurrence } from "../../functions/src/presenters/events.js";
 import { dailySeries, seedEvents, seedLayeredHost, type EventSeed } from "../helpers/big-calendar.js";
 import { seedGrant, seedLayer } from "../helpers/grants.js";

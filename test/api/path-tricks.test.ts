@@ -5,7 +5,7 @@ import { z } from "zod";
 import { createApiApp } from "../../functions/src/app.js";
 import { newId } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { AccessRequestRecord } from "../../functions/src/domain/types.js";
+import type { AccessRequestRecord } from "../../functions/src/domain/records.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import {

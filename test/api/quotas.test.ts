@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_QUOTAS, quotasFromEnv, type QuotaLimits } from "../../functions/src/domain/quotas.js";
 import { readShards, SHARDS } from "../../functions/src/domain/revision.js";
-import type { EventRecord } from "../../functions/src/domain/types.js";
+import type { EventRecord } from "../../functions/src/domain/records.js";
 import type { DocData } from "../../functions/src/storage/port.js";
 import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
 import { newCalendar } from "../helpers/sharing.js";

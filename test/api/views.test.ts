@@ -8,7 +8,8 @@ import {
   viewRange,
   viewShows,
 } from "../../functions/src/domain/queries/views.js";
-import type { CalendarRecord, ShareViewRecord, ViewFilter } from "../../functions/src/domain/types.js";
+import type { CalendarRecord, ShareViewRecord } from "../../functions/src/domain/records.js";
+import type { ViewFilter } from "../../functions/src/domain/types.js";
 import {
   BASE_URL,
   createTestApp,

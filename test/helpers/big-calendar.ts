@@ -7,7 +7,8 @@ import type { Deps } from "../../functions/src/domain/deps.js";
 import { newId } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { eventSortKey } from "../../functions/src/domain/queries/events.js";
-import type { EventRecord, Recur } from "../../functions/src/domain/types.js";
+import type { EventRecord } from "../../functions/src/domain/records.js";
+import type { Recur } from "../../functions/src/domain/types.js";
 import { seedLayer } from "./grants.js";
 
 export type EventSeed = Partial<EventRecord> & { name: string };
@@ -40,7 +41,8 @@ export async function seedEvents(
   });
   await deps.store.runTransaction(async (tx) => {
     // As the event commands write them: the list reads events in stored sort_key order.
-    for (const record of records) tx.set(paths.event(calendarId, record.id), { ...record, sort_key: eventSortKey(record) });
+    for (const record of records)
+      tx.set(paths.event(calendarId, record.id), { ...record, sort_key: eventSortKey(record) });
   });
   return records;
 }

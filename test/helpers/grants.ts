@@ -1,14 +1,8 @@
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { newAgentToken, newId, sha256 } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import type {
-  GrantRecord,
-  LayerRecord,
-  MembershipRecord,
-  Role,
-  Scope,
-  TokenRecord,
-} from "../../functions/src/domain/types.js";
+import type { GrantRecord, LayerRecord, MembershipRecord, TokenRecord } from "../../functions/src/domain/records.js";
+import type { Role, Scope } from "../../functions/src/domain/types.js";
 
 /**
  * Gives an agent a live role on a calendar straight through the storage port, as the grants

@@ -1,7 +1,8 @@
 import request from "supertest";
 import { expect } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import type { GrantRecord, MembershipRecord, Role, Visibility } from "../../functions/src/domain/types.js";
+import type { GrantRecord, MembershipRecord } from "../../functions/src/domain/records.js";
+import type { Role, Visibility } from "../../functions/src/domain/types.js";
 import { post, type MintedAgent, type TestApp } from "./app.js";
 
 type Auth = { Authorization: string };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { expandOccurrences } from "../../functions/src/domain/queries/events.js";
 import { expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
-import type { CalendarRecord, EventRecord, Recur } from "../../functions/src/domain/types.js";
+import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
+import type { Recur } from "../../functions/src/domain/types.js";
 
 const calendar = (id: string, timezone: string): CalendarRecord => ({
   id,

@@ -1,7 +1,7 @@
 /** buildIcs: records -> iCalendar text, checked on the text and through node-ical. */
 import ical, { type VEvent } from "node-ical";
 import { describe, expect, it } from "vitest";
-import type { EventRecord } from "../../functions/src/domain/types.js";
+import type { EventRecord } from "../../functions/src/domain/records.js";
 import { buildIcs, WallClock, type IcsFeed } from "../../functions/src/pages/ics.js";
 
 const base: Omit<EventRecord, "id" | "kind" | "name"> = {

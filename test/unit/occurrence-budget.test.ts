@@ -3,7 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { budgetedOccurrences, expandOccurrences } from "../../functions/src/domain/queries/events.js";
 import { addDays, countOccurrences, expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
-import type { CalendarRecord, EventRecord, Recur } from "../../functions/src/domain/types.js";
+import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
+import type { Recur } from "../../functions/src/domain/types.js";
 import { withinFeedBudget } from "../../functions/src/pages/feed-budget.js";
 
 const calendar = { id: "cal_a", timezone: "UTC" } as CalendarRecord;

@@ -1,6 +1,7 @@
 import { errors } from "./errors.js";
 import type { Actor } from "./actor.js";
-import type { CalendarRecord, Role, Scope } from "./types.js";
+import type { CalendarRecord } from "./records.js";
+import type { Role, Scope } from "./types.js";
 
 /**
  * The one place that decides who may do what on a calendar (DECISIONS section 1).

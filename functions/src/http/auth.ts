@@ -2,7 +2,7 @@ import type { Actor } from "../domain/actor.js";
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
-import type { TokenRecord } from "../domain/types.js";
+import type { TokenRecord } from "../domain/records.js";
 import { errors } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
 

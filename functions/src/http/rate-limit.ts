@@ -34,7 +34,7 @@ import {
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
-import type { TokenRecord } from "../domain/types.js";
+import type { TokenRecord } from "../domain/records.js";
 import { httpErrors } from "./errors.js";
 
 export interface RateWindow {

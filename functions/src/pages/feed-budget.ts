@@ -5,7 +5,7 @@
  */
 import { defaultStartsOf } from "../domain/queries/events.js";
 import { firstOccurrenceOnOrAfter, recurError } from "../domain/recurrence/index.js";
-import type { CalendarRecord, EventRecord } from "../domain/types.js";
+import type { CalendarRecord, EventRecord } from "../domain/records.js";
 import { FEED_EVENT_BUDGET } from "./budgets.js";
 
 interface FeedSource {

@@ -12,7 +12,7 @@ import type { Deps } from "../domain/deps.js";
 import { loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
-import type { EventRecord } from "../domain/types.js";
+import type { EventRecord } from "../domain/records.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { withinFeedBudget } from "./feed-budget.js";

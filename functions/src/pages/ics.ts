@@ -15,7 +15,8 @@ import ical, { escape, type ICalEventData, type ICalLuxonDateTimeStub } from "ic
 import { DateTime } from "luxon";
 import { defaultStartsOf } from "../domain/queries/events.js";
 import { addDays, firstOccurrenceOnOrAfter, recurError, toRRule } from "../domain/recurrence/index.js";
-import type { EventRecord, Recur } from "../domain/types.js";
+import type { EventRecord } from "../domain/records.js";
+import type { Recur } from "../domain/types.js";
 import { buildVTimezone } from "./vtimezone.js";
 
 export interface IcsSource {

@@ -10,7 +10,8 @@ import { publishedSources, type EventSource } from "../domain/queries/sources.js
 import { viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
-import type { CalendarRecord, EventRecord, Lens, ViewFilter } from "../domain/types.js";
+import type { CalendarRecord, EventRecord } from "../domain/records.js";
+import type { Lens, ViewFilter } from "../domain/types.js";
 import { PAGE_OCCURRENCE_BUDGET, PAGE_SOMEDAY_BUDGET } from "./budgets.js";
 import { categoryColours, toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "./model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";

@@ -2,7 +2,8 @@
  * The page model: everything a public page shows, as plain data. The loader builds it from
  * the store; the renderers turn it into HTML and never read the store themselves.
  */
-import type { EventRecord, Lens } from "../domain/types.js";
+import type { EventRecord } from "../domain/records.js";
+import type { Lens } from "../domain/types.js";
 
 /** An event as pages show it; `layer` is `main` for the calendar's own, else the layer key. */
 export type PageEvent = Pick<

@@ -8,7 +8,7 @@ import type { Request, Response } from "express";
 import type { Deps } from "../domain/deps.js";
 import { mayRead } from "../domain/policy.js";
 import { resolveCalendarSlug } from "../domain/queries/calendars.js";
-import type { CalendarRecord } from "../domain/types.js";
+import type { CalendarRecord } from "../domain/records.js";
 
 export type PublicCalendarLookup =
   { calendar: CalendarRecord; redirect?: undefined } | { redirect: string; calendar?: undefined } | null;

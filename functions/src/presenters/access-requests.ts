@@ -1,4 +1,4 @@
-import type { AccessRequestRecord } from "../domain/types.js";
+import type { AccessRequestRecord } from "../domain/records.js";
 
 export const presentAccessRequest = (request: AccessRequestRecord) => ({
   id: request.id,

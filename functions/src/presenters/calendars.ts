@@ -1,4 +1,5 @@
-import type { CalendarRecord, Role } from "../domain/types.js";
+import type { CalendarRecord } from "../domain/records.js";
+import type { Role } from "../domain/types.js";
 
 export const calendarUrl = (baseUrl: string, slug: string): string => `${baseUrl}/c/${slug}`;
 

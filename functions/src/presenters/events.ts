@@ -1,5 +1,6 @@
 import type { TimedOccurrence } from "../domain/queries/events.js";
-import type { EventRecord, Recur } from "../domain/types.js";
+import type { EventRecord } from "../domain/records.js";
+import type { Recur } from "../domain/types.js";
 
 /** Every key of the rule, null where it does not apply, so clients can rely on one shape. */
 export const presentRecur = (recur: Recur) => ({

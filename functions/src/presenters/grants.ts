@@ -1,4 +1,4 @@
-import type { GrantRecord } from "../domain/types.js";
+import type { GrantRecord } from "../domain/records.js";
 
 export const presentGrant = (grant: GrantRecord) => ({
   id: grant.id,

@@ -1,4 +1,4 @@
-import type { AgentRecord, CredentialRecord } from "../domain/types.js";
+import type { AgentRecord, CredentialRecord } from "../domain/records.js";
 
 export const presentAgent = (agent: AgentRecord) => ({
   id: agent.id,

@@ -1,4 +1,4 @@
-import type { CalendarRecord, LayerRecord } from "../domain/types.js";
+import type { CalendarRecord, LayerRecord } from "../domain/records.js";
 
 /** A layer names the attached calendar (never the host): `calendar_*` describe what is shown. */
 export const presentLayer = (layer: LayerRecord, calendar: CalendarRecord) => ({

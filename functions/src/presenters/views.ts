@@ -1,4 +1,4 @@
-import type { ShareViewRecord } from "../domain/types.js";
+import type { ShareViewRecord } from "../domain/records.js";
 
 export const viewUrl = (baseUrl: string, slug: string): string => `${baseUrl}/v/${slug}`;
 

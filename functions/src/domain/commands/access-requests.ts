@@ -5,7 +5,8 @@ import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { authorizeRole, roleAtLeast } from "../policy.js";
 import { liveGrantInTx, roleInTx } from "../queries/grants.js";
-import type { AccessRequestRecord, MembershipRecord, Role } from "../types.js";
+import type { AccessRequestRecord, MembershipRecord } from "../records.js";
+import type { Role } from "../types.js";
 import { putGrantInTx } from "./grants.js";
 
 /** calendars/{calendarId}/pending_requests/{agentId}: the one pending request of an agent, readable by id. */

@@ -5,7 +5,8 @@ import { paths } from "../paths.js";
 import { takeQuota, writeCounter } from "../quotas.js";
 import { newRevision } from "../revision.js";
 import { claimSlug, type SlugOwner } from "../slugs.js";
-import type { CalendarRecord, Lens } from "../types.js";
+import type { CalendarRecord } from "../records.js";
+import type { Lens } from "../types.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
 import { readAgent } from "./identity.js";
 

@@ -4,7 +4,8 @@ import { paths } from "../paths.js";
 import { newCalendarCounters } from "../quotas.js";
 import { firstShard, newRevision } from "../revision.js";
 import { claimSlug } from "../slugs.js";
-import type { CalendarRecord, GrantRecord, Lens, MembershipRecord, Visibility } from "../types.js";
+import type { CalendarRecord, GrantRecord, MembershipRecord } from "../records.js";
+import type { Lens, Visibility } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 
 export interface NewCalendar {

@@ -6,7 +6,8 @@ import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { authorizeRole } from "../policy.js";
 import { liveGrantInTx, liveOwnersInTx, roleInTx } from "../queries/grants.js";
-import type { AgentRecord, GrantRecord, MembershipRecord, Role } from "../types.js";
+import type { AgentRecord, GrantRecord, MembershipRecord } from "../records.js";
+import type { Role } from "../types.js";
 
 /**
  * Writes a new live grant, or changes the role of the live one in place (same id), and keeps

@@ -4,14 +4,8 @@ import type { Deps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import { newAgentCounters, releaseQuota, takeQuota, writeCounter } from "../quotas.js";
-import {
-  SCOPES,
-  type AgentRecord,
-  type CalendarRecord,
-  type CredentialRecord,
-  type Scope,
-  type TokenRecord,
-} from "../types.js";
+import type { AgentRecord, CalendarRecord, CredentialRecord, TokenRecord } from "../records.js";
+import { SCOPES, type Scope } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 import { createCalendarInTx } from "./create-calendar.js";
 

@@ -2,7 +2,7 @@ import { errors } from "../errors.js";
 import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
-import type { LayerRecord } from "../types.js";
+import type { LayerRecord } from "../records.js";
 
 export const MAX_LAYERS = 20;
 

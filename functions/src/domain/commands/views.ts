@@ -5,7 +5,8 @@ import { newId, randomSlugSuffix } from "../ids.js";
 import { paths } from "../paths.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { claimSlug } from "../slugs.js";
-import type { CalendarRecord, LayerRecord, ShareViewRecord, ViewDisplay, ViewFilter } from "../types.js";
+import type { CalendarRecord, LayerRecord, ShareViewRecord } from "../records.js";
+import type { ViewDisplay, ViewFilter } from "../types.js";
 
 /** 26 characters of [a-z0-9] carry about 134 bits: a capability URL nobody guesses. */
 export const GENERATED_VIEW_SLUG_LENGTH = 26;

@@ -5,7 +5,8 @@
  */
 import { errors } from "../errors.js";
 import { firstOccurrenceOnOrAfter, recurError } from "../recurrence/index.js";
-import type { EventKind, EventRecord, Recur, RecurType } from "../types.js";
+import type { EventRecord } from "../records.js";
+import type { EventKind, Recur, RecurType } from "../types.js";
 
 /** `recur` as a client sends it: null inside means absent. */
 export interface RecurInput {

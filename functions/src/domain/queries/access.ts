@@ -3,7 +3,8 @@ import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import { authorize, type CalendarAction } from "../policy.js";
-import type { CalendarRecord, MembershipRecord, Role } from "../types.js";
+import type { CalendarRecord, MembershipRecord } from "../records.js";
+import type { Role } from "../types.js";
 
 export interface CalendarAccess {
   calendar: CalendarRecord;

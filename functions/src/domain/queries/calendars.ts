@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import type { SlugOwner } from "../slugs.js";
-import type { CalendarRecord } from "../types.js";
+import type { CalendarRecord } from "../records.js";
 
 /**
  * The calendar a slug belongs to: `current` when it is the calendar's slug now, false for

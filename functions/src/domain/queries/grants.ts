@@ -6,7 +6,8 @@ import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
 import { authorizeAccess } from "../policy.js";
 import { loadCalendarAccess, type CalendarAccess } from "./access.js";
-import type { AccessRequestRecord, AccessRequestStatus, GrantRecord, MembershipRecord, Role } from "../types.js";
+import type { AccessRequestRecord, GrantRecord, MembershipRecord } from "../records.js";
+import type { AccessRequestStatus, Role } from "../types.js";
 
 /** Every grant of a calendar, live and revoked, oldest first. */
 export async function listGrants(deps: Deps, calendarId: string, page: PageRequest): Promise<Page<GrantRecord>> {

@@ -3,7 +3,7 @@ import type { Deps } from "../deps.js";
 import { compareSortKeys, paginate, type CreationKey, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
 import { mayRead } from "../policy.js";
-import type { CalendarRecord, LayerRecord, MembershipRecord } from "../types.js";
+import type { CalendarRecord, LayerRecord, MembershipRecord } from "../records.js";
 
 /** A layer link and the calendar it attaches. */
 export interface AttachedLayer {

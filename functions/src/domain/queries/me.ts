@@ -2,7 +2,7 @@ import { purposePreview } from "../../presenters/calendars.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
-import type { AgentRecord, CalendarRecord, CredentialRecord, MembershipRecord } from "../types.js";
+import type { AgentRecord, CalendarRecord, CredentialRecord, MembershipRecord } from "../records.js";
 
 export async function loadMe(deps: Deps, actor: Actor) {
   const [agent, credential, memberships] = await Promise.all([

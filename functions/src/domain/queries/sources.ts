@@ -1,7 +1,7 @@
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
-import type { CalendarRecord, GrantRecord, MembershipRecord } from "../types.js";
+import type { CalendarRecord, GrantRecord, MembershipRecord } from "../records.js";
 import { loadLayers, readableLayers } from "./layers.js";
 
 /** A calendar whose events are shown on another: `main` for its own, else the layer key. */

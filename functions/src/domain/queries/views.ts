@@ -1,7 +1,8 @@
 import type { Deps } from "../deps.js";
 import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
-import type { CalendarRecord, EventKind, ShareViewRecord, ViewDisplay, ViewFilter } from "../types.js";
+import type { CalendarRecord, ShareViewRecord } from "../records.js";
+import type { EventKind, ViewDisplay, ViewFilter } from "../types.js";
 import { publishedSources, type EventSource } from "./sources.js";
 
 /** Every share view of a calendar, live and revoked, oldest first. */

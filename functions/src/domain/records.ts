@@ -1,0 +1,218 @@
+/**
+ * Every record the store holds, one type per collection (the path each lives at is in
+ * domain/paths.ts, whose references carry these types: `paths.event(...)` is a
+ * `DocRef<EventRecord>`, and the port's reads and writes take their record type from it).
+ * Fields marked internal are never shown: presenters pick the fields they answer with.
+ * The value types records are made of (roles, lenses, recurrences, filters) are in types.ts.
+ */
+import type {
+  AccessRequestStatus,
+  EventKind,
+  Lens,
+  Recur,
+  Role,
+  Scope,
+  ViewDisplay,
+  ViewFilter,
+  Visibility,
+} from "./types.js";
+
+/** Quota counters on an agent (domain/quotas.ts); absent on agents from before them. Internal. */
+export interface AgentCounters {
+  calendar_count?: number;
+  live_credential_count?: number;
+}
+
+/** agents/{agentId} */
+export interface AgentRecord extends AgentCounters {
+  id: string;
+  name: string;
+  created_at: string;
+  /** Set when a signed-in human linked the agent (onboard token or claim link). */
+  owner_user_id: string | null;
+}
+
+/** agents/{agentId}/credentials/{credentialId} */
+export interface CredentialRecord {
+  id: string;
+  agent_id: string;
+  label: string | null;
+  scopes: Scope[];
+  token_hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** agents/{agentId}/memberships/{calendarId}: the agent's live grant, readable by id. */
+export interface MembershipRecord {
+  calendar_id: string;
+  grant_id: string;
+  role: Role;
+}
+
+/** tokens/{sha256(token)}: the one read that authenticates a request. */
+export interface TokenRecord {
+  agent_id: string;
+  agent_name: string;
+  credential_id: string;
+  scopes: Scope[];
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+/** onboard_tokens/{sha256}: issued to a signed-in human by the account side of the service. */
+export interface OnboardTokenRecord {
+  user_id: string;
+  created_at: string;
+  used_at: string | null;
+  /** When Firestore's TTL policy deletes it (firestore.indexes.json): a Date, stored as a Timestamp. */
+  purge_at: Date;
+}
+
+/** claims/{sha256}: a single-use link a human opens to link an anonymously minted agent. */
+export interface ClaimRecord {
+  agent_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  /** The expiry as a Date (a Timestamp on Firestore), for the TTL policy that purges expired links. */
+  purge_at: Date;
+}
+
+/** idempotency/{sha256(agent + key)}: a claimed key and, once done, its stored answer (http/idempotency.ts). */
+export interface IdempotencyRecord {
+  fingerprint: string;
+  state: "pending" | "done";
+  /** Which attempt holds the key: a takeover replaces it, and the earlier attempt can no longer commit. */
+  claim_id: string;
+  process_id: string;
+  started_at: string;
+  expires_at: string;
+  /** The same instant as a Date: Firestore's TTL policy purges on a Timestamp field. */
+  purge_at: Date;
+  status?: number;
+  body?: unknown;
+}
+
+/** Quota counters on a calendar (domain/quotas.ts); absent on calendars from before them. Internal. */
+export interface CalendarCounters {
+  slug_count?: number;
+  live_view_count?: number;
+}
+
+/** calendars/{calendarId} */
+export interface CalendarRecord extends CalendarCounters {
+  id: string;
+  name: string;
+  slug: string;
+  timezone: string;
+  visibility: Visibility;
+  purpose: string | null;
+  default_view: Lens | null;
+  views: Lens[] | null;
+  created_at: string;
+  updated_at: string;
+  /** Changes with every write to what the calendar shows (see domain/revision.ts); internal. */
+  revision: string;
+  /** Every event of the calendar stores `sort_key` (calendars created since issue 10; queries/events.ts); internal. */
+  event_sort_keys?: boolean;
+}
+
+/** slugs/{slug}: the calendar that holds the slug, forever (an old slug redirects). */
+export interface SlugRecord {
+  owner_id: string;
+}
+
+/** view_slugs/{slug}: the share view that holds the slug, and its calendar. */
+export interface ViewSlugRecord {
+  owner_id: string;
+  calendar_id: string;
+}
+
+/** calendars/{calendarId}/events/{eventId} */
+export interface EventRecord {
+  id: string;
+  calendar_id: string;
+  kind: EventKind;
+  name: string;
+  date: string | null;
+  recur: Recur | null;
+  start_time: string | null;
+  end_time: string | null;
+  category: string | null;
+  notes: string | null;
+  art: string | null;
+  created_by: { id: string; name: string };
+  created_at: string;
+  updated_at: string;
+  /** The event's place in the list (eventSortKey, queries/events.ts), written by every event write; internal. */
+  sort_key?: string;
+}
+
+/** calendars/{calendarId}/grants/{grantId}: revoked grants stay, as history. */
+export interface GrantRecord {
+  id: string;
+  calendar_id: string;
+  agent_id: string;
+  agent_name: string;
+  role: Role;
+  created_at: string;
+  updated_at: string;
+  revoked_at: string | null;
+}
+
+/** calendars/{calendarId}/access_requests/{requestId} */
+export interface AccessRequestRecord {
+  id: string;
+  calendar_id: string;
+  agent_id: string;
+  agent_name: string;
+  role: Role;
+  message: string | null;
+  status: AccessRequestStatus;
+  created_at: string;
+  resolved_at: string | null;
+  resolved_by: string | null;
+}
+
+/** calendars/{calendarId}/pending_requests/{agentId}: the agent's one pending request. */
+export interface PendingRequestRecord {
+  request_id: string;
+}
+
+/** calendars/{calendarId}/views/{viewId} */
+export interface ShareViewRecord {
+  id: string;
+  calendar_id: string;
+  name: string;
+  slug: string;
+  filter: ViewFilter;
+  display: ViewDisplay;
+  created_at: string;
+  updated_at: string;
+  revoked_at: string | null;
+}
+
+/** calendars/{hostId}/layers/{layerId}: a calendar shown as a layer of the host. */
+export interface LayerRecord {
+  id: string;
+  calendar_id: string;
+  host_calendar_id: string;
+  key: string;
+  created_at: string;
+}
+
+/** calendars/{calendarId}/hosts/{hostId}: the reverse link of a layer, from the calendar shown. */
+export interface HostLinkRecord {
+  host_calendar_id: string;
+  layer_id: string;
+  created_at: string;
+}
+
+/** calendars/{calendarId}/shards/{n}: a share of the calendar's revision and event count (domain/revision.ts). */
+export interface ShardRecord {
+  revision: string;
+  /** May go below zero: only the sum over the shards is the calendar's. */
+  event_count: number;
+}
