@@ -53,7 +53,10 @@ const file = `${name}-${Date.now()}.cpuprofile`;
 const profiled = reply("profiled");
 child.send({ profile: "stop", file: join(profileDir, file) });
 await profiled;
-console.log(`${name}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+console.log(
+  `${name}: ${Math.round(result.requests.average)} req/s, ` +
+    `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`,
+);
 await new Promise((done) => {
   child.once("exit", done);
   child.kill("SIGTERM");

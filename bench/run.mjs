@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { benchOccurrencePages } from "./occurrence-pages.mjs";
+import { benchRoundTrips, printRoundTrips } from "./round-trips.mjs";
 import { benchOccurrences } from "./occurrences.mjs";
 import { seed } from "./seed.mjs";
 
@@ -73,7 +74,11 @@ async function expectOk(url, init) {
 
 /** Milliseconds to import the built Cloud Functions entry point in a fresh process (median). */
 function coldStartMs() {
-  const script = `const t0 = performance.now(); await import(${JSON.stringify(INDEX_URL)}); process.stdout.write(String(performance.now() - t0));`;
+  const script = [
+    "const t0 = performance.now();",
+    `await import(${JSON.stringify(INDEX_URL)});`,
+    "process.stdout.write(String(performance.now() - t0));",
+  ].join(" ");
   const times = Array.from({ length: COLD_START_RUNS }, () =>
     Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })),
   ).sort((a, b) => a - b);
@@ -152,10 +157,11 @@ async function run() {
   const occurrences = await benchOccurrences();
   const occurrencePages = await benchOccurrencePages();
   const coldStart = coldStartMs();
-  return { cases, occurrences, occurrencePages, coldStart, rss };
+  const roundTrips = await benchRoundTrips();
+  return { cases, occurrences, occurrencePages, coldStart, rss, roundTrips };
 }
 
-function report({ cases, occurrences, occurrencePages, coldStart, rss }) {
+function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrips }) {
   const express = cases[0].requests_per_s;
   for (const c of cases) c.vs_express = Math.round((c.requests_per_s / (c.express_now_per_s ?? express)) * 100) / 100;
   const byName = (prefix) => cases.find((c) => c.name.startsWith(prefix));
@@ -181,7 +187,15 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss }) {
     `${Math.round(c.vs_express * 100)}%`,
   ]);
   printTable(["case", "req/s", "p50 ms", "p99 ms", "Express req/s then", "vs Express"], rows);
-  console.log(`\noccurrences: ${occurrences.median_ms} ms   occurrence page: ${occurrencePages.first_page_median_ms} ms (later ${occurrencePages.later_page_median_ms} ms)   cold start: ${coldStart} ms   server peak RSS: ${rss} MB   load average now: ${loadavg()[0].toFixed(2)}\n`);
+  console.log(
+    [
+      `\noccurrences: ${occurrences.median_ms} ms`,
+      `occurrence page: ${occurrencePages.first_page_median_ms} ms (later ${occurrencePages.later_page_median_ms} ms)`,
+      `cold start: ${coldStart} ms`,
+      `server peak RSS: ${rss} MB`,
+      `load average now: ${loadavg()[0].toFixed(2)}\n`,
+    ].join("   "),
+  );
   for (const t of targets) console.log(`${t.pass ? "PASS" : "MISS"}  ${t.target}: ${t.value}`);
   for (const c of cases.filter((c) => c.failed > 0)) console.log(`WARN  ${c.name}: ${c.failed} requests failed or timed out`);
 
@@ -196,11 +210,15 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss }) {
     cases,
     occurrences,
     occurrence_pages: occurrencePages,
+    // The baseline of bench/round-trips.mjs --before is kept from the file written last.
+    round_trips: { date: new Date().toISOString(), ...roundTrips, before: BASELINE_ROUND_TRIPS },
     cold_start_ms: coldStart,
     peak_rss_mb: rss,
     targets,
   };
   writeFileSync(join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  console.log("\nstore round trips per request (before: bench/round-trips.mjs --before):\n");
+  printRoundTrips(roundTrips, BASELINE_ROUND_TRIPS);
   console.log("\nwrote bench/results.json");
 }
 
@@ -214,6 +232,14 @@ function printTable(header, rows) {
 
 const LOAD_AT_START = loadavg()[0];
 console.log(
-  `Almanac bench: ${CONNECTIONS} connections, ${DURATION} s per case, ${availableParallelism()} CPUs, Node ${process.version}, load average ${LOAD_AT_START.toFixed(2)}\n`,
+  `Almanac bench: ${CONNECTIONS} connections, ${DURATION} s per case, ${availableParallelism()} CPUs, ` +
+    `Node ${process.version}, load average ${LOAD_AT_START.toFixed(2)}\n`,
 );
+const BASELINE_ROUND_TRIPS = (() => {
+  try {
+    return JSON.parse(readFileSync(join(HERE, "results.json"), "utf8")).round_trips?.before;
+  } catch {
+    return undefined;
+  }
+})();
 report(await run());

@@ -40,7 +40,8 @@ if (realFirestore) {
     await standIn.start(firestorePort);
   } catch (err) {
     console.error(
-      `Could not start the Firestore stand-in on port ${firestorePort} (${err.message}); free the port or change emulators.firestore.port in firebase.json.`,
+      `Could not start the Firestore stand-in on port ${firestorePort} (${err.message}); ` +
+        "free the port or change emulators.firestore.port in firebase.json.",
     );
     process.exit(1);
   }

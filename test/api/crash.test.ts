@@ -140,7 +140,8 @@ describe("exactly once across SIGKILL", () => {
     const duplicates = after.length - new Set(after).size;
     const missing = inFlight.filter((w) => !after.includes(w.key)).length;
     console.log(
-      `crash test: ${ROUNDS} rounds, ${sent} writes sent, ${acknowledged.size} acknowledged, ${inFlight.length} in flight at a kill, ${duplicates} duplicates`,
+      `crash test: ${ROUNDS} rounds, ${sent} writes sent, ${acknowledged.size} acknowledged, ` +
+        `${inFlight.length} in flight at a kill, ${duplicates} duplicates`,
     );
     expect(duplicates).toBe(0);
     expect(missing).toBe(0);

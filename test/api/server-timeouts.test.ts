@@ -49,7 +49,8 @@ describe("the local server's timeouts", () => {
 
   it("closes a socket whose body stops halfway", async () => {
     const answer = await stall(
-      'POST /v1/mint HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\nIdempotency-Key: slow\r\n\r\n{"name":',
+      "POST /v1/mint HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+        'Content-Length: 100\r\nIdempotency-Key: slow\r\n\r\n{"name":',
     );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   });

@@ -179,7 +179,8 @@ export function findingsMarkdown(options: {
   const lines = [
     "# Fuzz findings (test/fuzz/openapi.fuzz.test.ts)",
     "",
-    `Run ${options.finishedAt}: \`FUZZ_SEED=${options.seed} FUZZ_RUNS=${options.runs}\` (${options.pageRuns} page/feed requests among them), rerun with`,
+    `Run ${options.finishedAt}: \`FUZZ_SEED=${options.seed} FUZZ_RUNS=${options.runs}\` ` +
+      `(${options.pageRuns} page/feed requests among them), rerun with`,
     `\`TZ=UTC FUZZ_SEED=${options.seed} FUZZ_RUNS=${options.runs} npx vitest run test/fuzz\`.`,
     "",
     `- Requests: ${stats.requests}; 5xx: ${fiveXx(stats)}; failures: ${findings.total} in ${groups.length} groups`,

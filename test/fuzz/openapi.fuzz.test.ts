@@ -8,7 +8,8 @@
  * work, repeated once before it counts so a busy machine does not fail the run).
  *
  *   FUZZ_RUNS      requests in all (default 3000; a sixth of them pages and feeds)
- *   FUZZ_SEED      fast-check seed (default: a fixed one, so CI repeats the same requests; `random` for a new one, printed with any failure)
+ *   FUZZ_SEED      fast-check seed (default: a fixed one, so CI repeats the same requests; `random` for a new
+ *                  one, printed with any failure)
  *   FUZZ_FINDINGS  file to write the grouped findings to (markdown), if set
  *   FUZZ_TRACE     file to write every request line and answer to, if set
  *   FUZZ_HEAVY_SERIES  daily series in each of the heavy host's 20 layers (default 50)
@@ -98,7 +99,8 @@ afterAll(async () => {
   vi.restoreAllMocks();
   const slowest = stats.slowest ? `${stats.slowest.ms.toFixed(0)} ms (${stats.slowest.line.slice(0, 120)})` : "-";
   console.log(
-    `fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}: ${stats.requests} requests, ${fiveXx(stats)} 5xx, slowest ${slowest}, ${findings.total} failures (seeding took ${(seedMs / 1000).toFixed(1)} s)`,
+    `fuzz: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}: ${stats.requests} requests, ${fiveXx(stats)} 5xx, ` +
+      `slowest ${slowest}, ${findings.total} failures (seeding took ${(seedMs / 1000).toFixed(1)} s)`,
   );
   await new Promise<void>((done) => server.close(() => done()));
   await t.close();
@@ -119,7 +121,8 @@ async function exchange(recipe: Recipe): Promise<void> {
   }
   countAnswer(stats, req, res);
   trace?.push(
-    `${res.status} ${res.ms.toFixed(0)}ms ${requestLine(req).slice(0, 200)} ${req.headers["Content-Encoding"] ?? ""} ${res.text.slice(0, 160).replace(/\s+/g, " ")}`,
+    `${res.status} ${res.ms.toFixed(0)}ms ${requestLine(req).slice(0, 200)} ${req.headers["Content-Encoding"] ?? ""} ` +
+      res.text.slice(0, 160).replace(/\s+/g, " "),
   );
   if (res.ms > SLOW_MS) {
     const again = await send(port, asRepeat(req)).catch(() => null);

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 const host = process.env.FIRESTORE_EMULATOR_HOST;
 const title = host
   ? `firestore.rules deny every client access (emulator at ${host})`
-  : "firestore.rules [skipped: set FIRESTORE_EMULATOR_HOST to a real Firestore emulator, e.g. npm run test:emulators under firebase emulators:exec]";
+  : "firestore.rules [skipped: set FIRESTORE_EMULATOR_HOST to a real Firestore emulator, " +
+    "e.g. npm run test:emulators under firebase emulators:exec]";
 
 if (!host) console.warn(`[rules] ${title}`);
 

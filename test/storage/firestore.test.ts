@@ -21,7 +21,8 @@ const nodeEmulatorSkips: Partial<Record<ContractCase, string>> = {
   "failed-commit-is-atomic":
     "@firestore-emulator/server applies a commit's writes one by one and keeps those before the one that fails",
   "query-null":
-    "@firestore-emulator/server ignores unary filters (IS_NULL, which the SDK sends for == null): a lone one matches every document, inside an AND it fails the query",
+    "@firestore-emulator/server ignores unary filters (IS_NULL, which the SDK sends for == null): " +
+    "a lone one matches every document, inside an AND it fails the query",
   "query-null-missing-field":
     "@firestore-emulator/server ignores unary filters (IS_NULL, which the SDK sends for == null)",
   "order-missing-field":

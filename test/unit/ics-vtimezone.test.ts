@@ -100,10 +100,24 @@ describe("buildVTimezone", () => {
     expect(text.startsWith("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n")).toBe(true);
     expect(text.endsWith("END:VTIMEZONE")).toBe(true);
     expect(text).toContain(
-      "BEGIN:DAYLIGHT\r\nDTSTART:20260329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nEND:DAYLIGHT",
+      [
+        "BEGIN:DAYLIGHT",
+        "DTSTART:20260329T020000",
+        "RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
+        "TZOFFSETFROM:+0100",
+        "TZOFFSETTO:+0200",
+        "END:DAYLIGHT",
+      ].join("\r\n"),
     );
     expect(text).toContain(
-      "BEGIN:STANDARD\r\nDTSTART:20261025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nEND:STANDARD",
+      [
+        "BEGIN:STANDARD",
+        "DTSTART:20261025T030000",
+        "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU",
+        "TZOFFSETFROM:+0200",
+        "TZOFFSETTO:+0100",
+        "END:STANDARD",
+      ].join("\r\n"),
     );
   });
 

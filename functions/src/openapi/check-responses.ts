@@ -22,7 +22,8 @@ export function checkResponses(report: (problem: string) => void = (p) => consol
       const route = res.locals.route as AnyRoute | undefined;
       const problem = responseProblem(route, res.statusCode, JSON.parse(body.toString()));
       if (!problem) return send(body);
-      const message = `response contract violation on ${req.method} ${req.originalUrl} (${route ? `${route.method.toUpperCase()} ${route.path}` : "no route"}): ${problem}`;
+      const operation = route ? `${route.method.toUpperCase()} ${route.path}` : "no route";
+      const message = `response contract violation on ${req.method} ${req.originalUrl} (${operation}): ${problem}`;
       report(message);
       res.status(500);
       return send(JSON.stringify({ error: { code: "internal", message } }));

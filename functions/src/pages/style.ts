@@ -34,6 +34,8 @@ function generated(): string {
 
 const palette = (colours: string[]) => colours.map((c, i) => `--cat-${i}:${c};`).join("");
 
+// One rule a line. A backslash at the end of a line continues the rule on the next: a template
+// literal's line continuation, so the served text has no line break there.
 const BASE = `
 :root{color-scheme:light dark;
 --bg:#f7f6f2;--surface:#ffffff;--sunken:#f0eee8;--text:#1d2125;--muted:#515a64;--line:#e0ddd5;
@@ -49,59 +51,77 @@ ${palette(DARK_CATEGORIES)}}}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--text);font-size:1rem}
 a{color:var(--accent)}
-a:focus-visible,summary:focus-visible,button:focus-visible,input:focus-visible,[tabindex]:focus-visible{outline:2px solid var(--accent);outline-offset:2px;border-radius:4px}
-.visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+a:focus-visible,summary:focus-visible,button:focus-visible,input:focus-visible,[tabindex]:focus-visible{\
+outline:2px solid var(--accent);outline-offset:2px;border-radius:4px}
+.visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;\
+clip:rect(0 0 0 0);white-space:nowrap;border:0}
 .wrap{max-width:80rem;margin:0 auto;padding:0 clamp(0.75rem,3vw,2rem)}
-.skip{position:absolute;left:-999px;top:0}.skip:focus{left:1rem;top:1rem;background:var(--surface);padding:.5rem 1rem;z-index:10}
+.skip{position:absolute;left:-999px;top:0}\
+.skip:focus{left:1rem;top:1rem;background:var(--surface);padding:.5rem 1rem;z-index:10}
 
 /* Masthead */
 .masthead{padding:2rem 0 1rem}
 .eyebrow{margin:0;color:var(--muted);font-size:.8rem;letter-spacing:.08em;text-transform:uppercase}
-h1{margin:.2rem 0 .4rem;font-size:clamp(1.6rem,4vw,2.4rem);line-height:1.15;letter-spacing:-.01em;overflow-wrap:anywhere}
+h1{margin:.2rem 0 .4rem;font-size:clamp(1.6rem,4vw,2.4rem);line-height:1.15;letter-spacing:-.01em;\
+overflow-wrap:anywhere}
 .purpose{max-width:70ch;color:var(--text);overflow-wrap:anywhere}
 .purpose>:first-child{margin-top:0}.purpose>:last-child{margin-bottom:0}
 .purpose h3,.purpose h4,.purpose h5,.purpose h6{font-size:1.05rem;margin:1rem 0 .3rem}
 .purpose img,.notes img{max-width:100%;height:auto}
 .purpose pre,.notes pre{overflow:auto;background:var(--sunken);padding:.5rem;border-radius:6px}
-.facts{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.9rem 0 0;padding:0;list-style:none;color:var(--muted);font-size:.875rem}
+.facts{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.9rem 0 0;padding:0;list-style:none;color:var(--muted);\
+font-size:.875rem}
 
 /* Lens tabs and period bar */
 .lenses ul{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;margin:0;padding:0}
-.lenses a{display:inline-block;padding:.35rem .9rem;border-radius:999px;border:1px solid var(--line);background:var(--surface);color:var(--text);text-decoration:none;font-size:.9rem}
+.lenses a{display:inline-block;padding:.35rem .9rem;border-radius:999px;border:1px solid var(--line);\
+background:var(--surface);color:var(--text);text-decoration:none;font-size:.9rem}
 .lenses a:hover{border-color:var(--accent)}
-.lenses a[aria-current="page"]{background:var(--accent);border-color:var(--accent);color:var(--accent-text);font-weight:600}
+.lenses a[aria-current="page"]{background:var(--accent);border-color:var(--accent);color:var(--accent-text);\
+font-weight:600}
 .period{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.75rem;margin:1.25rem 0 1rem}
 .period h2{margin:0;font-size:1.35rem}
 .period-nav{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem}
-.period-nav a,.jump button{display:inline-block;padding:.3rem .75rem;border:1px solid var(--line);border-radius:6px;background:var(--surface);color:var(--text);text-decoration:none;font:inherit;font-size:.875rem;cursor:pointer}
+.period-nav a,.jump button{display:inline-block;padding:.3rem .75rem;border:1px solid var(--line);border-radius:6px;\
+background:var(--surface);color:var(--text);text-decoration:none;font:inherit;font-size:.875rem;cursor:pointer}
 .period-nav a:hover,.jump button:hover{border-color:var(--accent)}
 .jump{display:flex;align-items:center;gap:.35rem;font-size:.875rem}
-.jump input{font:inherit;font-size:.875rem;padding:.2rem .4rem;border:1px solid var(--line);border-radius:6px;background:var(--surface);color:var(--text)}
+.jump input{font:inherit;font-size:.875rem;padding:.2rem .4rem;border:1px solid var(--line);border-radius:6px;\
+background:var(--surface);color:var(--text)}
 main{padding-bottom:2rem}
 footer{color:var(--muted);font-size:.8rem;padding:1.5rem 0 2.5rem;border-top:1px solid var(--line)}
 .empty-state{color:var(--muted);font-style:italic}
-.budget-note{margin:.5rem 0 1rem;padding:.5rem .75rem;border:1px solid var(--line);border-left:4px solid var(--accent);border-radius:6px;background:var(--sunken);max-width:70ch}
+.budget-note{margin:.5rem 0 1rem;padding:.5rem .75rem;border:1px solid var(--line);border-left:4px solid var(--accent);\
+border-radius:6px;background:var(--sunken);max-width:70ch}
 
 /* Event chips */
-.ev{--cat:var(--neutral);border-left:3px solid var(--cat);background:color-mix(in srgb,var(--cat) 12%,var(--surface));border-radius:4px;padding:.1rem .4rem;font-size:.8125rem;line-height:1.35;overflow-wrap:anywhere}
+.ev{--cat:var(--neutral);border-left:3px solid var(--cat);background:color-mix(in srgb,var(--cat) 12%,var(--surface));\
+border-radius:4px;padding:.1rem .4rem;font-size:.8125rem;line-height:1.35;overflow-wrap:anywhere}
 .ev .when{color:var(--muted);font-variant-numeric:tabular-nums;margin-right:.35em}
 .ev .name{font-weight:500}
-.art{margin-right:.3em;display:inline-block;max-width:8em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}
+.art{margin-right:.3em;display:inline-block;max-width:8em;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;\
+vertical-align:bottom}
 img.art{width:1.15em;height:1.15em;object-fit:cover;border-radius:3px;vertical-align:-.2em}
-.layer{display:inline-block;margin-left:.4em;padding:0 .45em;border:1px solid var(--line);border-radius:999px;color:var(--muted);background:var(--surface);font-size:.7rem;font-weight:500;line-height:1.5;white-space:nowrap;vertical-align:1px}
-.category::before{content:"";display:inline-block;width:.55em;height:.55em;border-radius:50%;background:var(--cat);margin-right:.35em}
-.badge{display:inline-block;margin-left:.5em;padding:0 .5em;border-radius:999px;background:var(--accent);color:var(--accent-text);font-size:.75rem;font-weight:600;vertical-align:2px}
+.layer{display:inline-block;margin-left:.4em;padding:0 .45em;border:1px solid var(--line);border-radius:999px;\
+color:var(--muted);background:var(--surface);font-size:.7rem;font-weight:500;line-height:1.5;white-space:nowrap;\
+vertical-align:1px}
+.category::before{content:"";display:inline-block;width:.55em;height:.55em;border-radius:50%;background:var(--cat);\
+margin-right:.35em}
+.badge{display:inline-block;margin-left:.5em;padding:0 .5em;border-radius:999px;background:var(--accent);\
+color:var(--accent-text);font-size:.75rem;font-weight:600;vertical-align:2px}
 
 /* Month */
 .month{width:100%;table-layout:fixed;border-collapse:collapse;background:var(--surface);border:1px solid var(--line)}
-.month th{padding:.45rem;font-size:.8rem;font-weight:600;color:var(--muted);text-align:left;border-bottom:1px solid var(--line)}
+.month th{padding:.45rem;font-size:.8rem;font-weight:600;color:var(--muted);text-align:left;\
+border-bottom:1px solid var(--line)}
 .month abbr{text-decoration:none}
 .month td{vertical-align:top;height:7.25rem;padding:.3rem;border:1px solid var(--line)}
 .month td.other-month{background:var(--sunken)}
 .month td.other-month .dnum{color:var(--muted)}
 .month td.today{background:var(--today)}
 .month .dow{display:none}
-.month .day-link,.month td>time{display:inline-block;color:var(--text);text-decoration:none;font-size:.85rem;font-variant-numeric:tabular-nums;padding:0 .3rem;border-radius:999px;min-width:1.7rem;text-align:center}
+.month .day-link,.month td>time{display:inline-block;color:var(--text);text-decoration:none;font-size:.85rem;\
+font-variant-numeric:tabular-nums;padding:0 .3rem;border-radius:999px;min-width:1.7rem;text-align:center}
 .month .day-link:hover{background:var(--accent-soft)}
 .month td.today .dnum{font-weight:700}
 .month td.today .day-link,.month td.today>time{background:var(--accent);color:var(--accent-text)}
@@ -113,17 +133,23 @@ img.art{width:1.15em;height:1.15em;object-fit:cover;border-radius:3px;vertical-a
 .more[open] summary{margin-bottom:.1rem}
 
 /* Week */
-.week{display:grid;grid-template-columns:3.25rem repeat(7,minmax(0,1fr));grid-template-rows:auto auto auto;background:var(--surface);border:1px solid var(--line);border-radius:var(--radius)}
+.week{display:grid;grid-template-columns:3.25rem repeat(7,minmax(0,1fr));grid-template-rows:auto auto auto;\
+background:var(--surface);border:1px solid var(--line);border-radius:var(--radius)}
 .week .hours{grid-column:1;grid-row:3;display:grid;list-style:none;margin:0;padding:0}
-.week .hours li{grid-row-end:span 4;font-size:.7rem;color:var(--muted);text-align:right;padding-right:.4rem;transform:translateY(-.55em);font-variant-numeric:tabular-nums}
+.week .hours li{grid-row-end:span 4;font-size:.7rem;color:var(--muted);text-align:right;padding-right:.4rem;\
+transform:translateY(-.55em);font-variant-numeric:tabular-nums}
 .week .hours li:first-child{transform:none}
 .wday{grid-row:1/span 3;display:grid;grid-template-rows:subgrid;border-left:1px solid var(--line);min-width:0}
-.wday-head{grid-row:1;margin:0;padding:.5rem .4rem;font-size:.85rem;font-weight:600;text-align:center;border-bottom:1px solid var(--line)}
+.wday-head{grid-row:1;margin:0;padding:.5rem .4rem;font-size:.85rem;font-weight:600;text-align:center;\
+border-bottom:1px solid var(--line)}
 .wday-head .dnum{display:inline-block;min-width:1.8rem;border-radius:999px}
 .wday.today .wday-head .dnum{background:var(--accent);color:var(--accent-text)}
 .wday.today{background:color-mix(in srgb,var(--today) 45%,var(--surface))}
-.untimed{grid-row:2;list-style:none;margin:0;padding:.25rem;display:grid;gap:.2rem;align-content:start;border-bottom:1px solid var(--line);min-height:1.75rem}
-.timed{grid-row:3;display:grid;list-style:none;margin:0;padding:0 .2rem;column-gap:.15rem;background-image:repeating-linear-gradient(to bottom,var(--line) 0,var(--line) 1px,transparent 1px,transparent calc(var(--slot) * 4))}
+.untimed{grid-row:2;list-style:none;margin:0;padding:.25rem;display:grid;gap:.2rem;align-content:start;\
+border-bottom:1px solid var(--line);min-height:1.75rem}
+.timed{grid-row:3;display:grid;list-style:none;margin:0;padding:0 .2rem;column-gap:.15rem;\
+background-image:repeating-linear-gradient(to bottom,var(--line) 0,var(--line) 1px,transparent 1px,\
+transparent calc(var(--slot) * 4))}
 .timed .ev{overflow:hidden;min-height:0;margin:1px 0;line-height:1.25}
 .timed .ev .when{display:block;margin:0;font-size:.72rem}
 .timed .ev.short{white-space:nowrap;text-overflow:ellipsis}
@@ -136,7 +162,8 @@ img.art{width:1.15em;height:1.15em;object-fit:cover;border-radius:3px;vertical-a
 .agenda-day:first-child h3{margin-top:0}
 .agenda-items,.someday-items{list-style:none;margin:0;padding:0}
 .agenda-items{background:var(--surface);border:1px solid var(--line);border-radius:var(--radius);overflow:hidden}
-.agenda-items .ev{display:grid;grid-template-columns:8rem minmax(0,1fr);gap:1rem;padding:.7rem 1rem;border-radius:0;border-left-width:4px;background:var(--surface);font-size:.95rem;border-bottom:1px solid var(--line)}
+.agenda-items .ev{display:grid;grid-template-columns:8rem minmax(0,1fr);gap:1rem;padding:.7rem 1rem;border-radius:0;\
+border-left-width:4px;background:var(--surface);font-size:.95rem;border-bottom:1px solid var(--line)}
 .agenda-items .ev:last-child{border-bottom:0}
 .agenda-time .when{color:var(--muted);margin:0}
 .title{margin:0}
@@ -150,19 +177,26 @@ details.notes summary{cursor:pointer;color:var(--muted)}
 .someday-items .ev{padding:.75rem 1rem;border-left-width:4px;font-size:.95rem;border-radius:var(--radius)}
 
 /* Timeline */
-.timeline{display:grid;grid-template-columns:var(--lane-label) repeat(13,minmax(4.75rem,1fr));overflow-x:auto;background:var(--surface);border:1px solid var(--line);border-radius:var(--radius);padding-bottom:.5rem}
-.tl-scale{grid-column:2/-1;display:grid;grid-template-columns:subgrid;list-style:none;margin:0;padding:.5rem 0;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--surface)}
-.tl-scale li{font-size:.75rem;color:var(--muted);padding-left:.3rem;border-left:1px solid var(--line);white-space:nowrap;font-variant-numeric:tabular-nums}
+.timeline{display:grid;grid-template-columns:var(--lane-label) repeat(13,minmax(4.75rem,1fr));overflow-x:auto;\
+background:var(--surface);border:1px solid var(--line);border-radius:var(--radius);padding-bottom:.5rem}
+.tl-scale{grid-column:2/-1;display:grid;grid-template-columns:subgrid;list-style:none;margin:0;padding:.5rem 0;\
+border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--surface)}
+.tl-scale li{font-size:.75rem;color:var(--muted);padding-left:.3rem;border-left:1px solid var(--line);\
+white-space:nowrap;font-variant-numeric:tabular-nums}
 .tl-scale li.now{color:var(--accent-text);background:var(--accent);border-radius:4px;font-weight:600}
-.lane{grid-column:1/-1;display:grid;grid-template-columns:subgrid;align-items:start;border-bottom:1px solid var(--line);padding:.5rem 0}
+.lane{grid-column:1/-1;display:grid;grid-template-columns:subgrid;align-items:start;\
+border-bottom:1px solid var(--line);padding:.5rem 0}
 .lane:last-child{border-bottom:0}
 .lane-name{grid-column:1;margin:0;padding:.15rem .75rem;font-size:.85rem;font-weight:600;overflow-wrap:anywhere}
 .layer-note{display:block;font-weight:400;font-size:.72rem;color:var(--muted)}
-.lane-items{grid-column:2/-1;display:grid;grid-template-columns:subgrid;grid-auto-flow:row dense;gap:.3rem 0;list-style:none;margin:0;padding:0}
+.lane-items{grid-column:2/-1;display:grid;grid-template-columns:subgrid;grid-auto-flow:row dense;gap:.3rem 0;\
+list-style:none;margin:0;padding:0}
 .lane-items .ev{margin-right:.3rem}
 .lane-items .ev .when{display:block;margin:0;font-size:.72rem}
 .lane-items .repeats{display:block;font-size:.72rem;color:var(--muted)}
-.lane-items .is-recurring{background:repeating-linear-gradient(135deg,color-mix(in srgb,var(--cat) 16%,var(--surface)) 0 8px,color-mix(in srgb,var(--cat) 9%,var(--surface)) 8px 16px)}
+.lane-items .is-recurring{\
+background:repeating-linear-gradient(135deg,color-mix(in srgb,var(--cat) 16%,var(--surface)) 0 8px,color-mix(in srgb,\
+var(--cat) 9%,var(--surface)) 8px 16px)}
 .someday-lane .lane-items{display:flex;flex-wrap:wrap;gap:.4rem;padding-right:.5rem}
 .someday-lane .lane-items .ev{border:1px dashed var(--line);border-left:3px solid var(--cat);margin:0}
 .someday-lane .empty-state,.lane-empty{grid-column:2/-1;margin:.25rem 0}
@@ -176,7 +210,8 @@ details.notes summary{cursor:pointer;color:var(--muted)}
 .timed .ev .when{margin-right:.4em}
 .week{display:block;border:0;background:none}
 .week .hours{display:none}
-.wday{display:block;border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.6rem;background:var(--surface);padding-bottom:.3rem}
+.wday{display:block;border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.6rem;\
+background:var(--surface);padding-bottom:.3rem}
 .wday-head{text-align:left;border-bottom:0;padding:.5rem .75rem .25rem}
 .wday .untimed{border:0;min-height:0;padding:.15rem .5rem}
 .timed{display:block;background:none;padding:0 .5rem}
@@ -196,7 +231,8 @@ details.notes summary{cursor:pointer;color:var(--muted)}
 @media (max-width:40rem){
 .month,.month tbody,.month tr{display:block;border:0;background:none}
 .month thead{display:none}
-.month td{display:grid;grid-template-columns:4.5rem minmax(0,1fr);gap:.5rem;height:auto;border:0;border-bottom:1px solid var(--line);padding:.6rem .25rem;background:none}
+.month td{display:grid;grid-template-columns:4.5rem minmax(0,1fr);gap:.5rem;height:auto;border:0;\
+border-bottom:1px solid var(--line);padding:.6rem .25rem;background:none}
 .month td.empty,.month td.other-month{display:none}
 .month td.today.empty{display:grid}
 .month .dow{display:inline;font-size:.8rem}
