@@ -1,6 +1,7 @@
 import express, { type Express, type Request } from "express";
 import type { Deps } from "./domain/deps.js";
 import { httpErrors } from "./http/errors.js";
+import { requestLog } from "./http/log.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
 import { apiRateLimits, rateLimitsFromEnv, trustProxySetting, type RateLimitConfig } from "./http/rate-limit.js";
@@ -12,7 +13,6 @@ import { apiRoutes } from "./routes/index.js";
 const BODY_LIMIT = "64kb";
 const BODY_LIMIT_BYTES = 64 * 1024;
 
-/** The `/v1` JSON API (and `/openapi.json`): router -> validate -> authenticate -> policy -> command -> presenter. */
 export interface ApiAppOptions {
   /** Tests: answer 500 when a response strays from its documented schema or error codes. */
   checkResponses?: boolean;
@@ -22,6 +22,13 @@ export interface ApiAppOptions {
   behindProxy?: boolean;
 }
 
+/**
+ * The `/v1` JSON API (and `/openapi.json`). Before any route: no-store, the request log, CORS,
+ * rate limits, the edge checks and the JSON body. Each operation (http/route.ts) then runs
+ * authenticate -> scope -> Idempotency-Key claim (POST) -> validate -> calendar load and policy
+ * -> handler (command or query) -> presenter. A write runs in one transaction (a POST with the
+ * record of its Idempotency-Key).
+ */
 export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options: ApiAppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
@@ -96,16 +103,3 @@ const cors: express.RequestHandler = (req, res, next) => {
   res.setHeader("Access-Control-Max-Age", "86400");
   res.status(204).end();
 };
-
-/** One line per request; never headers or bodies, which may carry tokens. */
-function requestLog(deps: Deps): express.RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const fields = { method: req.method, path: req.path, status: res.statusCode, latency_ms: Number(ms.toFixed(1)) };
-      deps.log(`${req.method} ${req.path} ${res.statusCode} ${ms.toFixed(1)}ms`, fields);
-    });
-    next();
-  };
-}

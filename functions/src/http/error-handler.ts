@@ -3,6 +3,7 @@ import type { Deps } from "../domain/deps.js";
 import { ContentionError, DocumentExistsError, StorePathError } from "../storage/port.js";
 import { DomainError, errors } from "../domain/errors.js";
 import { ApiError, httpErrors, statusOf } from "./errors.js";
+import { logUnexpected } from "./log.js";
 
 export interface ErrorResponse {
   status: number;
@@ -14,9 +15,7 @@ export interface ErrorResponse {
 export function toErrorResponse(err: unknown, deps: Pick<Deps, "log">): ErrorResponse {
   const apiError = asApiError(err);
   if (!apiError) {
-    deps.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, {
-      severity: "ERROR",
-    });
+    logUnexpected(deps.log, "internal error", err);
     const internal = httpErrors.internal();
     return { status: internal.status, body: internal.toBody(), headers: {} };
   }

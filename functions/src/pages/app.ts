@@ -16,6 +16,7 @@ import type { Deps } from "../domain/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
 import { overlongQueryParam } from "../http/edge.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
+import { logUnexpected, requestLog } from "../http/log.js";
 import {
   pageRateLimits,
   rateLimitsFromEnv,
@@ -45,7 +46,8 @@ export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Expre
   app.set("etag", false);
   app.set("query parser", "simple");
   if (options.behindProxy) app.set("trust proxy", trustProxySetting());
-  app.use(requestLog(deps));
+  // A share view's slug is its capability: it is left out of the log.
+  app.use(requestLog(deps, (path) => path.replace(/^\/v\/[^/]+/, "/v/{slug}")));
   app.use(pageRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv(), tooManyRequests));
   app.use(refuseLongQueries);
   // Feeds first: `/c/:slug` would otherwise take `foo.ics` for a slug. They set their own headers.
@@ -217,7 +219,7 @@ function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
         "The calendar store is busy. Reload the page in a moment.",
       );
     }
-    deps.log(`page error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
+    logUnexpected(deps.log, "page error", err);
     sendError(
       res,
       areaOf(req),
@@ -225,23 +227,5 @@ function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
       "Something went wrong",
       "Something went wrong on our side. Reload the page; if it keeps happening, tell the calendar's owner.",
     );
-  };
-}
-
-/** One line per request, as the API logs; a share view's slug is its capability, so it is left out. */
-function requestLog(deps: Pick<Deps, "log">): RequestHandler {
-  return (req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const path = req.path.replace(/^\/v\/[^/]+/, "/v/{slug}");
-      deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms`, {
-        method: req.method,
-        path,
-        status: res.statusCode,
-        latency_ms: Number(ms.toFixed(1)),
-      });
-    });
-    next();
   };
 }

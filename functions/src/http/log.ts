@@ -1,0 +1,33 @@
+/**
+ * The log lines of the apps, written through Deps.log (one line, and on the deployed functions
+ * structured fields for Cloud Logging): one per request, and one per unexpected error.
+ * Never headers or bodies, which may carry tokens.
+ */
+import type { RequestHandler } from "express";
+import type { Deps } from "../domain/deps.js";
+
+/**
+ * One line per request: method, path, status and duration. `pathShown` hides what a path
+ * must not reveal in a log (a share view's slug is its capability).
+ */
+export function requestLog(deps: Pick<Deps, "log">, pathShown = (path: string) => path): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const path = pathShown(req.path);
+      deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms`, {
+        method: req.method,
+        path,
+        status: res.statusCode,
+        latency_ms: Number(ms.toFixed(1)),
+      });
+    });
+    next();
+  };
+}
+
+/** A failure nobody expected (a crash, a bug): its stack at ERROR, under what was being done. */
+export function logUnexpected(log: Deps["log"], doing: string, err: unknown): void {
+  log(`${doing}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
+}
