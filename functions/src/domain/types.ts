@@ -14,7 +14,8 @@ export type Visibility = (typeof VISIBILITIES)[number];
 export const SCOPES = ["agent:read", "calendar:read", "calendar:write", "grants:manage"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export type RecurType = "daily" | "weekly" | "monthly" | "yearly";
+export const RECUR_TYPES = ["daily", "weekly", "monthly", "yearly"] as const;
+export type RecurType = (typeof RECUR_TYPES)[number];
 
 export interface Recur {
   type: RecurType;
@@ -25,9 +26,11 @@ export interface Recur {
   until?: string;
 }
 
-export type EventKind = "one-off" | "recurring" | "someday";
+export const EVENT_KINDS = ["one-off", "recurring", "someday"] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
 
-export type AccessRequestStatus = "pending" | "approved" | "denied";
+export const ACCESS_REQUEST_STATUSES = ["pending", "approved", "denied"] as const;
+export type AccessRequestStatus = (typeof ACCESS_REQUEST_STATUSES)[number];
 
 export interface ViewFilter {
   layers: string[] | null;
