@@ -2,11 +2,10 @@ import { z } from "zod";
 import { requestAccess, resolveAccessRequest } from "../domain/commands/access-requests.js";
 import { requireCalendar } from "../domain/queries/access.js";
 import { listAccessRequests } from "../domain/queries/grants.js";
+import { ACCESS_REQUEST_STATUSES } from "../domain/types.js";
 import { defineRoute } from "../http/route.js";
 import { presentAccessRequest } from "../presenters/access-requests.js";
 import { calendarParams, freeText, idOf, pageQuery, role } from "./common.js";
-
-const STATUSES = ["pending", "approved", "denied"] as const;
 
 export const accessRequestRecord = z.object({
   id: z.string(),
@@ -15,7 +14,7 @@ export const accessRequestRecord = z.object({
   agent_name: z.string(),
   role,
   message: z.string().nullable(),
-  status: z.enum(STATUSES),
+  status: z.enum(ACCESS_REQUEST_STATUSES),
   created_at: z.string(),
   resolved_at: z.string().nullable(),
   resolved_by: z.string().nullable(),
@@ -30,7 +29,7 @@ export const accessRequestRoutes = [
     auth: "required",
     scopes: ["grants:manage"],
     params: calendarParams,
-    query: z.object({ status: z.enum(STATUSES).optional(), ...pageQuery }),
+    query: z.object({ status: z.enum(ACCESS_REQUEST_STATUSES).optional(), ...pageQuery }),
     response: z.object({ access_requests: z.array(accessRequestRecord), next_cursor: z.string().nullable() }),
     errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
     handler: async ({ deps, actor, params, query }) => {

@@ -11,12 +11,10 @@ import {
 import { eventSources } from "../domain/queries/sources.js";
 import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isInputDate, isValidDate } from "../domain/recurrence/index.js";
+import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
 import { calendarParams, deleted, freeText, idOf, pageQuery, trimmedName } from "./common.js";
-
-const KINDS = ["one-off", "recurring", "someday"] as const;
-const RECUR_TYPES = ["daily", "weekly", "monthly", "yearly"] as const;
 
 const date = z.string().refine(isInputDate, {
   message: "must be a real date from 0001-01-01 to 9999-12-31 in YYYY-MM-DD form, e.g. 2026-03-14",
@@ -71,7 +69,7 @@ const listQuery = z
     from: date.optional(),
     to: date.optional(),
     category: z.string().optional(),
-    kind: z.enum(KINDS).optional(),
+    kind: z.enum(EVENT_KINDS).optional(),
     layers: z.enum(["main", "all"]).default("main"),
     ...pageQuery,
   })
@@ -99,7 +97,7 @@ const eventRecord = z.object({
   id: z.string(),
   calendar_id: z.string(),
   layer: z.string().optional(),
-  kind: z.enum(KINDS),
+  kind: z.enum(EVENT_KINDS),
   name: z.string(),
   date: z.string().nullable(),
   recur: recurRecord.nullable(),
