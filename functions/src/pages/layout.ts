@@ -74,25 +74,30 @@ ${model.purpose ? html`<div class="purpose">${renderMarkdown(model.purpose)}</di
 
 function lensTabs(model: PageModel): SafeHtml | string {
   if (model.lenses.length < 2) return "";
-  const tabs = model.lenses.map(
-    (lens) =>
-      html`<li><a href="${lensHref(lens, model.date)}"${lens === model.lens ? html` aria-current="page"` : ""}>${LENS_NAMES[lens]}</a></li>`,
-  );
+  const tabs = model.lenses.map((lens) => {
+    const current = lens === model.lens ? html` aria-current="page"` : "";
+    return html`<li><a href="${lensHref(lens, model.date)}"${current}>${LENS_NAMES[lens]}</a></li>`;
+  });
   return html`<nav class="lenses" aria-label="Views"><ul>${tabs}</ul></nav>`;
 }
 
 function periodBar(model: PageModel, period: Period): SafeHtml {
   const what = PERIOD_NAMES[model.lens];
   const prev = period.prev
-    ? html`<a href="${lensHref(model.lens, period.prev)}" rel="prev">← <span class="visually-hidden">Previous ${what}</span><span aria-hidden="true">Previous</span></a>`
+    ? html`<a href="${lensHref(model.lens, period.prev)}" rel="prev">← \
+<span class="visually-hidden">Previous ${what}</span><span aria-hidden="true">Previous</span></a>`
     : "";
   const next = period.next
-    ? html`<a href="${lensHref(model.lens, period.next)}" rel="next"><span class="visually-hidden">Next ${what}</span><span aria-hidden="true">Next</span> →</a>`
+    ? html`<a href="${lensHref(model.lens, period.next)}" rel="next">\
+<span class="visually-hidden">Next ${what}</span><span aria-hidden="true">Next</span> →</a>`
     : "";
   return html`<div class="period">
 <h2 id="period-heading">${period.label}</h2>
 <nav class="period-nav" aria-label="Dates">${prev}<a href="${lensHref(model.lens)}">Today</a>${next}
-<form class="jump" method="get"><input type="hidden" name="view" value="${model.lens}"><label for="jump-date">Go to</label><input id="jump-date" type="date" name="date" value="${model.date}" min="1900-01-01" max="2199-12-31"><button type="submit">Go</button></form>
+<form class="jump" method="get"><input type="hidden" name="view" value="${model.lens}">\
+<label for="jump-date">Go to</label>\
+<input id="jump-date" type="date" name="date" value="${model.date}" min="1900-01-01" max="2199-12-31">\
+<button type="submit">Go</button></form>
 </nav>
 </div>`;
 }
@@ -109,12 +114,14 @@ function budgetNote(model: PageModel): SafeHtml | string {
       ? html` <a href="${model.links.occurrencesApi}">The API lists them all</a>, page by page.`
       : html` Pick a shorter period to see more of each day.`;
     parts.push(
-      html`This period holds more than one page draws: it shows ${count(model.occurrences.length)} occurrences, each day's earliest events; ${count(occurrences)} more occurrences are not drawn.${where}`,
+      html`This period holds more than one page draws: it shows ${count(model.occurrences.length)} occurrences, \
+each day's earliest events; ${count(occurrences)} more occurrences are not drawn.${where}`,
     );
   }
   if (someday > 0)
     parts.push(
-      html`${parts.length ? " " : ""}The oldest ${count(model.someday.length)} someday plans are listed; ${count(someday)} more someday plans are not.`,
+      html`${parts.length ? " " : ""}The oldest ${count(model.someday.length)} someday plans are listed; \
+${count(someday)} more someday plans are not.`,
     );
   return html`<p class="budget-note" role="note">${parts}</p>`;
 }
@@ -126,6 +133,7 @@ export function renderPage(model: PageModel): string {
   const feedLink = model.links.feed
     ? html`<link rel="alternate" type="text/calendar" title="${model.title}" href="${model.links.feed}">\n`
     : "";
+  const credit = model.kind === "calendar" ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : "";
   const body = html`${masthead(model)}
 <div class="wrap">
 ${lensTabs(model)}
@@ -133,7 +141,7 @@ ${lensTabs(model)}
 ${periodBar(model, period)}
 ${budgetNote(model)}${LENS_RENDERERS[model.lens](model, period)}
 </main>
-<footer>${model.kind === "calendar" ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : ""}All times ${model.timezone}.</footer>
+<footer>${credit}All times ${model.timezone}.</footer>
 </div>`;
   return documentHtml({
     title: `${model.title} · ${period.label}`,

@@ -28,7 +28,8 @@ function dayEvents(list: PageOccurrence[] | undefined): SafeHtml | string {
   if (list.length <= MONTH_CELL_LIMIT) return html`<ul class="events">${list.map(item)}</ul>`;
   const shown = list.slice(0, MONTH_CELL_LIMIT - 1);
   const folded = list.slice(MONTH_CELL_LIMIT - 1);
-  return html`<ul class="events">${shown.map(item)}</ul><details class="more"><summary>${folded.length} more</summary><ul class="events">${folded.map(item)}</ul></details>`;
+  return html`<ul class="events">${shown.map(item)}</ul>\
+<details class="more"><summary>${folded.length} more</summary><ul class="events">${folded.map(item)}</ul></details>`;
 }
 
 export function renderMonth(model: PageModel, period: Period): SafeHtml {
@@ -41,16 +42,19 @@ export function renderMonth(model: PageModel, period: Period): SafeHtml {
     for (let i = 0; i < 7; i++) {
       const date = addDays(week, i);
       const list = byDate.get(date);
-      const classes = `day${date.slice(0, 7) === month ? "" : " other-month"}${date === model.today ? " today" : ""}${list ? "" : " empty"}`;
+      const isToday = date === model.today;
+      const classes = `day${date.slice(0, 7) === month ? "" : " other-month"}${isToday ? " today" : ""}${list ? "" : " empty"}`;
       // The month and year are for screen readers (the visible label is the day number).
-      const label = html`<time datetime="${date}"><span class="dow">${shortWeekday(date)} </span><span class="dnum">${dayOfMonth(date)}</span><span class="visually-hidden"> ${monthYear(date)}</span></time>`;
+      const label = html`<time datetime="${date}"><span class="dow">${shortWeekday(date)} </span>\
+<span class="dnum">${dayOfMonth(date)}</span><span class="visually-hidden"> ${monthYear(date)}</span></time>`;
       const head = detail ? html`<a class="day-link" href="${lensHref(detail, date)}">${label}</a>` : label;
       cells.push(
-        html`<td class="${classes}"${date === model.today ? html` aria-current="date"` : ""}>${head}${dayEvents(list)}</td>`,
+        html`<td class="${classes}"${isToday ? html` aria-current="date"` : ""}>${head}${dayEvents(list)}</td>`,
       );
     }
     rows.push(html`<tr>${cells}</tr>`);
   }
   const headers = WEEKDAYS.map((day) => html`<th scope="col"><abbr title="${day}">${day.slice(0, 3)}</abbr></th>`);
-  return html`<table class="month"><caption class="visually-hidden">${period.label}</caption><thead><tr>${headers}</tr></thead><tbody>${rows}</tbody></table>`;
+  return html`<table class="month"><caption class="visually-hidden">${period.label}</caption>\
+<thead><tr>${headers}</tr></thead><tbody>${rows}</tbody></table>`;
 }

@@ -20,11 +20,15 @@ export function notesHtml(notes: string | null): SafeHtml | string {
 /** Category and repetition, as a quiet line under the name. */
 export function metaHtml(event: PageEvent): SafeHtml | string {
   if (!event.category && !event.recur) return "";
-  return html`<p class="meta">${event.category ? html`<span class="category">${event.category}</span>` : ""}${event.recur ? html`<span class="repeats">Repeats ${describeRecur(event.recur)}</span>` : ""}</p>`;
+  const category = event.category ? html`<span class="category">${event.category}</span>` : "";
+  const repeats = event.recur ? html`<span class="repeats">Repeats ${describeRecur(event.recur)}</span>` : "";
+  return html`<p class="meta">${category}${repeats}</p>`;
 }
 
 function agendaItem(o: PageOccurrence): SafeHtml {
-  return html`<li class="${eventClasses(o.event)}"><div class="agenda-time">${timesHtml(o.date, o.event) || ALL_DAY}</div><div class="agenda-body"><p class="title">${eventLabel(o.event)}</p>${metaHtml(o.event)}${notesHtml(o.event.notes)}</div></li>`;
+  return html`<li class="${eventClasses(o.event)}"><div class="agenda-time">${timesHtml(o.date, o.event) || ALL_DAY}</div>\
+<div class="agenda-body"><p class="title">${eventLabel(o.event)}</p>${metaHtml(o.event)}${notesHtml(o.event.notes)}</div>\
+</li>`;
 }
 
 export function renderSomeday(someday: readonly PageEvent[]): SafeHtml {
@@ -41,8 +45,12 @@ export function renderSchedule(model: PageModel, period: Period): SafeHtml {
   const days: SafeHtml[] = [];
   for (const [date, list] of groupByDate(model.occurrences)) {
     const isToday = date === model.today;
+    const current = isToday ? html` aria-current="date"` : "";
+    const badge = isToday ? html` <span class="badge">Today</span>` : "";
     days.push(
-      html`<section class="agenda-day${isToday ? " today" : ""}" aria-labelledby="day-${date}"><h3 id="day-${date}"${isToday ? html` aria-current="date"` : ""}><time datetime="${date}">${longDate(date)}</time>${isToday ? html` <span class="badge">Today</span>` : ""}</h3><ul class="agenda-items">${list.map(agendaItem)}</ul></section>`,
+      html`<section class="agenda-day${isToday ? " today" : ""}" aria-labelledby="day-${date}">\
+<h3 id="day-${date}"${current}><time datetime="${date}">${longDate(date)}</time>${badge}</h3>\
+<ul class="agenda-items">${list.map(agendaItem)}</ul></section>`,
     );
   }
   const agenda = days.length

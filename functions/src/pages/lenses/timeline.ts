@@ -63,10 +63,11 @@ export function renderTimeline(model: PageModel, period: Period): SafeHtml {
       const start = column(item.first.date);
       const end = column(item.last.date);
       const width = Math.min(weeks - start + 1, Math.max(end - start + 1, MILESTONE_WEEKS));
+      const first = html`<time datetime="${item.first.date}">${shortDate(item.first.date)}</time>`;
       const when =
         item.event.kind === "recurring"
-          ? html`<span class="when"><time datetime="${item.first.date}">${shortDate(item.first.date)}</time> – <time datetime="${item.last.date}">${shortDate(item.last.date)}</time></span>`
-          : html`<span class="when"><time datetime="${item.first.date}">${shortDate(item.first.date)}</time> ${timesHtml(item.first.date, item.event)}</span>`;
+          ? html`<span class="when">${first} – <time datetime="${item.last.date}">${shortDate(item.last.date)}</time></span>`
+          : html`<span class="when">${first} ${timesHtml(item.first.date, item.event)}</span>`;
       const repeats = item.event.recur
         ? html`<span class="repeats">${describeRecur(item.event.recur)} · ${item.count}×</span>`
         : "";
@@ -74,18 +75,22 @@ export function renderTimeline(model: PageModel, period: Period): SafeHtml {
     });
     const id = layer === "main" ? "lane-main" : `lane-l-${layer}`;
     const name = layer === "main" ? model.title : layer;
+    const note = layer === "main" ? "" : html` <span class="layer-note">layer</span>`;
     lanes.push(
-      html`<section class="lane" aria-labelledby="${id}"><h3 class="lane-name" id="${id}">${name}${layer === "main" ? "" : html` <span class="layer-note">layer</span>`}</h3><ol class="lane-items">${chips}</ol></section>`,
+      html`<section class="lane" aria-labelledby="${id}"><h3 class="lane-name" id="${id}">${name}${note}</h3>\
+<ol class="lane-items">${chips}</ol></section>`,
     );
   }
 
   const someday = model.someday.map((e) => html`<li class="${eventClasses(e)}">${eventLabel(e)}</li>`);
-  const somedayLane = html`<section class="lane someday-lane" aria-labelledby="lane-someday"><h3 class="lane-name" id="lane-someday">Someday</h3>${
+  const somedayLane = html`<section class="lane someday-lane" aria-labelledby="lane-someday">\
+<h3 class="lane-name" id="lane-someday">Someday</h3>${
     someday.length ? html`<ul class="lane-items">${someday}</ul>` : html`<p class="empty-state">No someday plans.</p>`
   }</section>`;
 
   const empty = lanes.length
     ? ""
     : html`<p class="empty-state lane-empty">Nothing dated from ${dateRange(period.from, period.to)}.</p>`;
-  return html`<div class="timeline weeks-${weeks}" role="region" aria-label="Timeline, ${period.label}" tabindex="0"><ol class="tl-scale" aria-hidden="true">${scale}</ol>${lanes}${empty}${somedayLane}</div>`;
+  return html`<div class="timeline weeks-${weeks}" role="region" aria-label="Timeline, ${period.label}" tabindex="0">\
+<ol class="tl-scale" aria-hidden="true">${scale}</ol>${lanes}${empty}${somedayLane}</div>`;
 }

@@ -104,9 +104,12 @@ export function renderWeek(model: PageModel, period: Period): SafeHtml {
       const where = `at-${p.start - firstSlot + 1} len-${p.end - p.start} ${p.alone ? "lane-all" : `lane-${p.lane + 1}`}${short}`;
       return html`<li class="${eventClasses(p.o.event)} ${where}">${timesHtml(date, p.o.event)}${eventLabel(p.o.event)}</li>`;
     });
+    const current = isToday ? html` aria-current="date"` : "";
+    const untimedItems = untimed.map((o) => html`<li class="${eventClasses(o.event)}">${eventLabel(o.event)}</li>`);
     days.push(html`<section class="wday${isToday ? " today" : ""}${list.length ? "" : " empty"}" aria-labelledby="${id}">
-<h3 class="wday-head" id="${id}"${isToday ? html` aria-current="date"` : ""}><time datetime="${date}"><span class="dow">${shortWeekday(date)}</span> <span class="dnum">${dayOfMonth(date)}</span></time></h3>
-${untimed.length ? html`<ul class="untimed">${untimed.map((o) => html`<li class="${eventClasses(o.event)}">${eventLabel(o.event)}</li>`)}</ul>` : html`<div class="untimed"></div>`}
+<h3 class="wday-head" id="${id}"${current}>\
+<time datetime="${date}"><span class="dow">${shortWeekday(date)}</span> <span class="dnum">${dayOfMonth(date)}</span></time></h3>
+${untimed.length ? html`<ul class="untimed">${untimedItems}</ul>` : html`<div class="untimed"></div>`}
 ${timedItems.length ? html`<ol class="timed rows-${rows} lanes-${lanes}">${timedItems}</ol>` : html`<div class="timed rows-${rows}"></div>`}
 ${list.length ? "" : html`<p class="none">Nothing planned</p>`}
 </section>`);
