@@ -4,6 +4,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../functions/src/http/errors.js";
 import { documentedErrors } from "../../functions/src/openapi/error-codes.js";
+import { documentedScopes } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
 
@@ -96,7 +97,7 @@ describe("GET /openapi.json", () => {
     expect(op("get", "/v1/me").description).toContain("`agent:read`");
     for (const route of apiRoutes) {
       const o = op(route.method, route.path);
-      const scopes = route.scopes ?? (route.scope ? [route.scope] : []);
+      const scopes = documentedScopes(route);
       const expected = { none: [], required: [{ bearer: scopes }], optional: [{}, { bearer: scopes }] }[route.auth];
       expect(o.security, `${route.method} ${route.path}`).toEqual(expected);
       expect(o["x-scopes"]).toEqual(scopes);

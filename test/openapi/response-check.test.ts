@@ -3,23 +3,23 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createApiApp } from "../../functions/src/app.js";
 import { errors } from "../../functions/src/http/errors.js";
-import { defineRoute, type AnyRoute } from "../../functions/src/http/route.js";
+import type { AnyRoute } from "../../functions/src/http/route.js";
 import { responseProblem } from "../../functions/src/openapi/check-responses.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 
 // The test helpers turn the check on for every API test; these prove it catches what it should.
 const thing = z.object({ id: z.string(), tags: z.array(z.object({ name: z.string() })) });
-const route = (path: string, handler: AnyRoute["handler"]): AnyRoute =>
-  defineRoute({
-    method: "get",
-    path,
-    summary: "test",
-    tags: ["test"],
-    auth: "none",
-    response: thing,
-    errors: ["not_found"],
-    handler,
-  });
+// Not through defineRoute: these handlers answer what `thing` does not allow, which its typing would refuse.
+const route = (path: string, handler: AnyRoute["handler"]): AnyRoute => ({
+  method: "get",
+  path,
+  summary: "test",
+  tags: ["test"],
+  auth: "none",
+  response: thing,
+  errors: ["not_found"],
+  handler,
+});
 
 const routes = [
   route("/t/good", async () => ({ id: "a", tags: [{ name: "x" }] })),

@@ -2,7 +2,9 @@ import type { Request, Response, Router } from "express";
 import type { z } from "zod";
 import type { Actor } from "../domain/actor.js";
 import type { Deps } from "../domain/deps.js";
-import type { Scope } from "../domain/types.js";
+import { RULES, type CalendarAction } from "../domain/policy.js";
+import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
+import type { CalendarRecord, Scope } from "../domain/types.js";
 import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "./errors.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
@@ -11,31 +13,56 @@ import { PreparedJson } from "./response-cache.js";
 import { parseInput, parsePathParams } from "./validate.js";
 
 type Method = "get" | "post" | "patch" | "delete";
-type AnyObject = z.ZodType<Record<string, unknown>>;
+type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+export type AuthMode = "required" | "optional" | "none";
 
-export interface RouteContext<P, Q, B> {
+/** The caller as the auth mode guarantees it: a required token always names an agent, `none` never reads one. */
+export type ActorOf<A extends AuthMode> = A extends "required" ? Actor : A extends "none" ? null : Actor | null;
+
+export interface RouteContext<
+  P,
+  Q,
+  B,
+  A extends AuthMode = AuthMode,
+  C extends CalendarAction | undefined = undefined,
+> {
   deps: Deps;
-  actor: Actor | null;
+  actor: ActorOf<A>;
+  /** The path's calendar and the caller's role, loaded and authorized for the route's `calendar` action. */
+  calendar: C extends CalendarAction ? CalendarAccess : undefined;
   params: P;
   query: Q;
   body: B;
 }
 
 /**
- * One API operation: how it is validated, authenticated and documented, and its handler.
- * The same definition mounts the Express route and describes the OpenAPI operation.
+ * One API operation: how it is validated, authenticated, authorized and documented, and its
+ * handler. The same definition mounts the Express route and describes the OpenAPI operation.
  */
-export interface RouteDef<P = Record<string, string>, Q = Record<string, unknown>, B = undefined> {
+export interface RouteDef<
+  P = Record<string, string>,
+  Q = Record<string, unknown>,
+  B = undefined,
+  A extends AuthMode = AuthMode,
+  C extends CalendarAction | undefined = undefined,
+  R extends AnyObject = AnyObject,
+> {
   method: Method;
   /** OpenAPI-style path, e.g. `/v1/calendars/{calendarId}`. */
   path: string;
   summary: string;
   tags: string[];
-  auth: "required" | "optional" | "none";
-  /** Checked right after authentication; calendar routes check scopes in the access policy instead. */
-  scope?: Scope;
-  /** Scopes named in the documentation. */
-  scopes?: Scope[];
+  auth: A;
+  /**
+   * What the route does to the calendar of its `{calendarId}`: the route layer loads it, applies
+   * the policy (domain/policy.ts, DECISIONS section 1) before the handler runs, and documents the
+   * action's scope and refusals. Inside a write's transaction for writes (the handler's `deps`).
+   */
+  calendar?: C;
+  /** Reads to start on the calendar record while the caller's role is read (no caller needed). */
+  alongside?: (ctx: { deps: Deps; params: P; query: Q }, calendar: CalendarRecord) => Promise<unknown>;
+  /** Checked right after authentication, for routes without a calendar (theirs is the action's). */
+  scope?: C extends CalendarAction ? never : Scope;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
@@ -44,17 +71,40 @@ export interface RouteDef<P = Record<string, string>, Q = Record<string, unknown
   /** A POST whose body may be omitted entirely (treated as `{}`). */
   bodyOptional?: boolean;
   invalidCode?: "invalid_request" | "invalid_event";
-  response: AnyObject;
-  /** Error codes this route can answer, for the documentation. */
+  response: R;
+  /** Error codes the route answers beyond those of its auth mode and calendar action, for the documentation. */
   errors: ErrorCode[];
-  handler: (ctx: RouteContext<P, Q, B>) => Promise<object>;
+  // Method syntax: a registry of routes (AnyRoute) holds handlers of every auth mode.
+  handler(ctx: RouteContext<P, Q, B, A, C>): Promise<z.input<R> | PreparedJson>;
 }
 
-// Routes are heterogeneous in P/Q/B; the registry only needs the shape.
+// Routes are heterogeneous in their inputs; the registry only needs the shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDef<any, any, any>;
+export type AnyRoute = RouteDef<any, any, any, AuthMode, CalendarAction | undefined>;
 
-export const defineRoute = <P, Q, B>(def: RouteDef<P, Q, B>): RouteDef<P, Q, B> => def;
+export const defineRoute = <
+  P,
+  Q,
+  B,
+  A extends AuthMode,
+  C extends CalendarAction | undefined = undefined,
+  R extends AnyObject = AnyObject,
+>(
+  def: RouteDef<P, Q, B, A, C, R>,
+): RouteDef<P, Q, B, A, C, R> => {
+  if (def.calendar && !def.path.includes("{calendarId}")) {
+    throw new Error(`${def.path}: a route with a calendar action needs a {calendarId} in its path`);
+  }
+  return def;
+};
+
+/** The scopes a route documents: its calendar action's (domain/policy.ts RULES), else its own. */
+export const documentedScopes = (route: AnyRoute): Scope[] =>
+  route.calendar ? [RULES[route.calendar].scope] : route.scope ? [route.scope] : [];
+
+/** What the policy can refuse for an action: an unseen calendar, a missing scope, too low a role. */
+export const calendarRefusals = (action: CalendarAction): ErrorCode[] =>
+  RULES[action].minRole ? ["not_found", "insufficient_scope", "forbidden"] : ["not_found", "insufficient_scope"];
 
 export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
 
@@ -97,7 +147,7 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
 
 async function run(route: AnyRoute, deps: Deps, actor: Actor | null, req: Request): Promise<object> {
   const code = route.invalidCode ?? "invalid_request";
-  const params = route.params ? parsePathParams(route.params, req.params) : req.params;
+  const params: Record<string, unknown> = route.params ? parsePathParams(route.params, req.params) : req.params;
   const query = route.query ? parseInput(route.query, req.query, "invalid_request", "query") : {};
   let body: unknown;
   if (route.body) {
@@ -105,7 +155,26 @@ async function run(route: AnyRoute, deps: Deps, actor: Actor | null, req: Reques
     if (raw === undefined) throw errors.invalid(code, "send a JSON object body with `Content-Type: application/json`");
     body = parseInput(route.body, raw, code, "body");
   }
-  return route.handler({ deps, actor, params, query, body });
+  const calendar = await authorizedCalendar(route, deps, actor, params, query);
+  return route.handler({ deps, actor, calendar, params, query, body });
+}
+
+/**
+ * The route's calendar, loaded and judged for its action before the handler runs. With the
+ * handler's `deps`: inside a write's transaction, and through a GET's shared reads.
+ */
+async function authorizedCalendar(
+  route: AnyRoute,
+  deps: Deps,
+  actor: Actor | null,
+  params: Record<string, unknown>,
+  query: unknown,
+): Promise<CalendarAccess | undefined> {
+  if (!route.calendar) return undefined;
+  const alongside = route.alongside;
+  const startAlongside = alongside && ((calendar: CalendarRecord) => alongside({ deps, params, query }, calendar));
+  // defineRoute made sure the path names a {calendarId}.
+  return requireCalendar(deps, String(params.calendarId), actor, route.calendar, startAlongside);
 }
 
 /** Our JSON parser keeps the text; inside Cloud Functions the framework keeps a Buffer. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../http/errors.js";
-import type { AnyRoute } from "../http/route.js";
+import { calendarRefusals, type AnyRoute } from "../http/route.js";
 
 /** The error envelope of every failure, with `code` narrowed to the given codes. */
 export const errorEnvelope = (codes: readonly ErrorCode[]) =>
@@ -37,6 +37,8 @@ export function documentedErrors(route: AnyRoute): ErrorCode[] {
   // A token that is sent must be valid, even where none is required.
   if (route.auth !== "none") codes.add("unauthorized");
   if (route.scope) codes.add("insufficient_scope");
+  // What the calendar policy refuses for the route's declared action (http/route.ts loads and judges).
+  if (route.calendar) for (const code of calendarRefusals(route.calendar)) codes.add(code);
   if (route.method === "post") {
     for (const code of [
       "missing_idempotency_key",

@@ -10,7 +10,7 @@ import {
 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../http/errors.js";
-import type { AnyRoute } from "../http/route.js";
+import { documentedScopes, type AnyRoute } from "../http/route.js";
 import { byStatus, documentedErrors, errorEnvelope } from "./error-codes.js";
 import { ERROR_HELP } from "./error-help.js";
 
@@ -76,7 +76,7 @@ const tag = (name: string, baseUrl: string) =>
     : { name };
 
 function operation(route: AnyRoute): RouteConfig {
-  const scopes = route.scopes ?? (route.scope ? [route.scope] : []);
+  const scopes = documentedScopes(route);
   return {
     method: route.method,
     path: route.path,

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { requestAccess, resolveAccessRequest } from "../domain/commands/access-requests.js";
-import { requireCalendar } from "../domain/queries/access.js";
 import { listAccessRequests } from "../domain/queries/grants.js";
 import { ACCESS_REQUEST_STATUSES } from "../domain/types.js";
 import { defineRoute } from "../http/route.js";
@@ -27,13 +26,12 @@ export const accessRequestRoutes = [
     summary: "List the calendar's access requests, newest first; `status` filters",
     tags: ["access requests"],
     auth: "required",
-    scopes: ["grants:manage"],
+    calendar: "grants.manage",
     params: calendarParams,
     query: z.object({ status: z.enum(ACCESS_REQUEST_STATUSES).optional(), ...pageQuery }),
     response: z.object({ access_requests: z.array(accessRequestRecord), next_cursor: z.string().nullable() }),
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params, query }) => {
-      await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+    errors: ["invalid_request", "unauthorized"],
+    handler: async ({ deps, params, query }) => {
       const page = await listAccessRequests(deps, params.calendarId, { status: query.status }, query);
       return { access_requests: page.items.map(presentAccessRequest), next_cursor: page.nextCursor };
     },
@@ -44,7 +42,7 @@ export const accessRequestRoutes = [
     summary: "Ask the owners for a role (default reader); a repeat while one is pending returns it",
     tags: ["access requests"],
     auth: "required",
-    scopes: ["calendar:read"],
+    calendar: "access.request",
     params: calendarParams,
     body: z.strictObject({
       role: role.default("reader"),
@@ -52,10 +50,9 @@ export const accessRequestRoutes = [
     }),
     bodyOptional: true,
     response: accessRequestRecord,
-    errors: ["invalid_request", "already_granted", "unauthorized", "insufficient_scope", "not_found"],
+    errors: ["invalid_request", "already_granted", "unauthorized"],
     handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "access.request");
-      const request = await requestAccess(deps, actor!, params.calendarId, {
+      const request = await requestAccess(deps, actor, params.calendarId, {
         role: body.role,
         message: body.message ?? null,
       });
@@ -68,14 +65,13 @@ export const accessRequestRoutes = [
     summary: "Resolve a pending access request: `approve` creates or raises the grant, `deny` does not",
     tags: ["access requests"],
     auth: "required",
-    scopes: ["grants:manage"],
+    calendar: "grants.manage",
     params: z.object({ calendarId: idOf("cal"), requestId: idOf("areq") }),
     body: z.strictObject({ resolution: z.enum(["approve", "deny"]) }),
     response: accessRequestRecord,
-    errors: ["invalid_request", "already_resolved", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+    errors: ["invalid_request", "already_resolved", "unauthorized", "not_found"],
     handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "grants.manage");
-      const request = await resolveAccessRequest(deps, actor!, params.calendarId, params.requestId, body.resolution);
+      const request = await resolveAccessRequest(deps, actor, params.calendarId, params.requestId, body.resolution);
       return presentAccessRequest(request);
     },
   }),

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { createCalendar, updateCalendar } from "../domain/commands/calendars.js";
-import { requireCalendar } from "../domain/queries/access.js";
 import { SLUG_PATTERN } from "../domain/slugs.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
@@ -30,12 +29,11 @@ export const calendarRoutes = [
     tags: ["calendars"],
     auth: "required",
     scope: "calendar:write",
-    scopes: ["calendar:write"],
     body: createBody,
     response: calendarRecord,
     errors: ["invalid_request", "unauthorized", "insufficient_scope", "slug_taken", "quota_exceeded"],
     handler: async ({ deps, actor, body }) =>
-      presentCalendar(await createCalendar(deps, actor!, body), "owner", deps.baseUrl),
+      presentCalendar(await createCalendar(deps, actor, body), "owner", deps.baseUrl),
   }),
   defineRoute({
     method: "get",
@@ -43,14 +41,11 @@ export const calendarRoutes = [
     summary: "A calendar and the caller's role on it (no token needed for public and unlisted calendars)",
     tags: ["calendars"],
     auth: "optional",
-    scopes: ["calendar:read"],
+    calendar: "calendar.read",
     params: calendarParams,
     response: calendarRecord,
-    errors: ["unauthorized", "insufficient_scope", "not_found"],
-    handler: async ({ deps, actor, params }) => {
-      const { calendar, role } = await requireCalendar(deps, params.calendarId, actor, "calendar.read");
-      return presentCalendar(calendar, role, deps.baseUrl);
-    },
+    errors: ["unauthorized"],
+    handler: async ({ deps, calendar: { calendar, role } }) => presentCalendar(calendar, role, deps.baseUrl),
   }),
   defineRoute({
     method: "patch",
@@ -59,22 +54,12 @@ export const calendarRoutes = [
       "Change a calendar's settings (owner); null clears purpose and default_view, views null or [] means all lenses",
     tags: ["calendars"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "calendar.update",
     params: calendarParams,
     body: patchBody,
     response: calendarRecord,
-    errors: [
-      "invalid_request",
-      "unauthorized",
-      "insufficient_scope",
-      "forbidden",
-      "not_found",
-      "slug_taken",
-      "quota_exceeded",
-    ],
-    handler: async ({ deps, actor, params, body }) => {
-      const { role } = await requireCalendar(deps, params.calendarId, actor, "calendar.update");
-      return presentCalendar(await updateCalendar(deps, params.calendarId, body), role, deps.baseUrl);
-    },
+    errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
+    handler: async ({ deps, calendar: { role }, params, body }) =>
+      presentCalendar(await updateCalendar(deps, params.calendarId, body), role, deps.baseUrl),
   }),
 ];

@@ -14,11 +14,10 @@ export const credentialRoutes = [
     tags: ["identity"],
     auth: "required",
     scope: "agent:read",
-    scopes: ["agent:read"],
     response: z.object({ credentials: z.array(credentialRecord) }),
     errors: ["unauthorized", "insufficient_scope"],
     handler: async ({ deps, actor }) => ({
-      credentials: (await listCredentials(deps, actor!)).map(presentCredential),
+      credentials: (await listCredentials(deps, actor)).map(presentCredential),
     }),
   }),
   defineRoute({
@@ -35,7 +34,7 @@ export const credentialRoutes = [
     response: z.object({ token: z.string().optional(), credential: credentialRecord }),
     errors: ["invalid_request", "unauthorized", "quota_exceeded"],
     handler: async ({ deps, actor, body }) => {
-      const { token, credential } = await createCredential(deps, actor!, body.label ?? null);
+      const { token, credential } = await createCredential(deps, actor, body.label ?? null);
       return { token, credential: presentCredential(credential) };
     },
   }),
@@ -49,7 +48,7 @@ export const credentialRoutes = [
     response: z.object({ revoked: z.string() }),
     errors: ["unauthorized", "not_found", "last_credential"],
     handler: async ({ deps, actor, params }) => {
-      const revoked = await revokeCredential(deps, actor!, params.credentialId);
+      const revoked = await revokeCredential(deps, actor, params.credentialId);
       return { revoked: revoked.id };
     },
   }),

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events.js";
-import { requireCalendar } from "../domain/queries/access.js";
 import {
   getEvent,
   listEvents,
@@ -123,9 +122,6 @@ const occurrenceRecord = z.object({
   category: z.string().nullable(),
 });
 
-const READ_ERRORS = ["invalid_request", "unauthorized", "insufficient_scope", "not_found"] as const;
-const WRITE_ERRORS = ["invalid_event", "unauthorized", "insufficient_scope", "forbidden", "not_found"] as const;
-
 export const eventRoutes = [
   defineRoute({
     method: "get",
@@ -134,16 +130,14 @@ export const eventRoutes = [
       "List events: dated by date and start time, then recurring, then someday; `layers=all` adds readable layers' events",
     tags: ["events"],
     auth: "optional",
-    scopes: ["calendar:read"],
+    calendar: "calendar.read",
+    alongside: ({ deps, query }, calendar) => startSourceReads(deps, calendar, query.layers === "all"),
     params: calendarParams,
     query: listQuery,
     response: z.object({ events: z.array(eventRecord), next_cursor: z.string().nullable() }),
-    errors: [...READ_ERRORS],
-    handler: async ({ deps, actor, params, query }) => {
+    errors: ["invalid_request", "unauthorized"],
+    handler: async ({ deps, actor, calendar: { calendar }, query }) => {
       const withLayers = query.layers === "all";
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) =>
-        startSourceReads(deps, c, withLayers),
-      );
       const sources = withLayers ? await eventSources(deps, calendar, actor) : [{ layer: "main", calendar }];
       // The page depends only on the sources' revisions and the query: the parsed one, field by
       // field (defaults applied), so every spelling of a query shares one entry.
@@ -163,16 +157,14 @@ export const eventRoutes = [
     summary: "Create an event: one-off (`date`), recurring (`recur`) or someday (neither); writer or owner",
     tags: ["events"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "event.write",
     params: calendarParams,
     body: createBody,
     invalidCode: "invalid_event",
     response: eventRecord,
-    errors: [...WRITE_ERRORS, "quota_exceeded"],
-    handler: async ({ deps, actor, params, body }) => {
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "event.write");
-      return presentEvent(await createEvent(deps, actor!, calendar, body));
-    },
+    errors: ["invalid_event", "unauthorized", "quota_exceeded"],
+    handler: async ({ deps, actor, calendar: { calendar }, body }) =>
+      presentEvent(await createEvent(deps, actor, calendar, body)),
   }),
   defineRoute({
     method: "get",
@@ -180,14 +172,11 @@ export const eventRoutes = [
     summary: "One event of the calendar (no token needed for public and unlisted calendars)",
     tags: ["events"],
     auth: "optional",
-    scopes: ["calendar:read"],
+    calendar: "calendar.read",
     params: eventParams,
     response: eventRecord,
-    errors: ["unauthorized", "insufficient_scope", "not_found"],
-    handler: async ({ deps, actor, params }) => {
-      await requireCalendar(deps, params.calendarId, actor, "calendar.read");
-      return presentEvent(await getEvent(deps, params.calendarId, params.eventId));
-    },
+    errors: ["unauthorized", "not_found"],
+    handler: async ({ deps, params }) => presentEvent(await getEvent(deps, params.calendarId, params.eventId)),
   }),
   defineRoute({
     method: "patch",
@@ -196,16 +185,14 @@ export const eventRoutes = [
       "Change an event: `recur` clears `date` and `date` clears `recur`; null clears date, recur, category, notes, art; `start_time: null` clears both times",
     tags: ["events"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "event.write",
     params: eventParams,
     body: patchBody,
     invalidCode: "invalid_event",
     response: eventRecord,
-    errors: [...WRITE_ERRORS],
-    handler: async ({ deps, actor, params, body }) => {
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "event.write");
-      return presentEvent(await updateEvent(deps, calendar, params.eventId, body));
-    },
+    errors: ["invalid_event", "unauthorized", "not_found"],
+    handler: async ({ deps, calendar: { calendar }, params, body }) =>
+      presentEvent(await updateEvent(deps, calendar, params.eventId, body)),
   }),
   defineRoute({
     method: "delete",
@@ -213,14 +200,11 @@ export const eventRoutes = [
     summary: "Delete an event (writer or owner)",
     tags: ["events"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "event.write",
     params: eventParams,
     response: deleted,
-    errors: ["unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params }) => {
-      await requireCalendar(deps, params.calendarId, actor, "event.write");
-      return { deleted: await deleteEvent(deps, params.calendarId, params.eventId) };
-    },
+    errors: ["unauthorized", "not_found"],
+    handler: async ({ deps, params }) => ({ deleted: await deleteEvent(deps, params.calendarId, params.eventId) }),
   }),
   defineRoute({
     method: "get",
@@ -229,15 +213,13 @@ export const eventRoutes = [
       "Occurrences of one-off and recurring events of the calendar and its readable layers in [from, to] (at most 366 days), by date and time, paged by `limit` and `cursor`",
     tags: ["events"],
     auth: "optional",
-    scopes: ["calendar:read"],
+    calendar: "calendar.read",
+    alongside: ({ deps }, calendar) => startSourceReads(deps, calendar, true),
     params: calendarParams,
     query: occurrencesQuery,
     response: z.object({ occurrences: z.array(occurrenceRecord), next_cursor: z.string().nullable() }),
-    errors: [...READ_ERRORS],
-    handler: async ({ deps, actor, params, query }) => {
-      const { calendar } = await requireCalendar(deps, params.calendarId, actor, "calendar.read", (c) =>
-        startSourceReads(deps, c, true),
-      );
+    errors: ["invalid_request", "unauthorized"],
+    handler: async ({ deps, actor, calendar: { calendar }, query }) => {
       const sources = await eventSources(deps, calendar, actor);
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];

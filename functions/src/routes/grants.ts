@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { revokeGrant, setGrant } from "../domain/commands/grants.js";
-import { requireCalendar } from "../domain/queries/access.js";
-import { listGrants, requireGrantsAccess } from "../domain/queries/grants.js";
+import { listGrants } from "../domain/queries/grants.js";
 import { defineRoute } from "../http/route.js";
 import { presentGrant } from "../presenters/grants.js";
 import { calendarParams, deleted, idOf, pageQuery, role } from "./common.js";
@@ -24,13 +23,12 @@ export const grantRoutes = [
     summary: "List the calendar's grants, live and revoked (tombstones keep `revoked_at`), oldest first",
     tags: ["grants"],
     auth: "required",
-    scopes: ["grants:manage"],
+    calendar: "grants.manage",
     params: calendarParams,
     query: z.object(pageQuery),
     response: z.object({ grants: z.array(grantRecord), next_cursor: z.string().nullable() }),
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params, query }) => {
-      await requireCalendar(deps, params.calendarId, actor, "grants.manage");
+    errors: ["invalid_request", "unauthorized"],
+    handler: async ({ deps, params, query }) => {
       const page = await listGrants(deps, params.calendarId, query);
       return { grants: page.items.map(presentGrant), next_cursor: page.nextCursor };
     },
@@ -41,15 +39,15 @@ export const grantRoutes = [
     summary: "Grant an agent a role, or change the role of its live grant in place (same id)",
     tags: ["grants"],
     auth: "required",
-    scopes: ["grants:manage"],
+    // The command judges the caller's role again, with the role it reads next to the owners it
+    // counts for the last-owner rule (DECISIONS section 6): the same transaction, the same answer.
+    calendar: "grants.manage",
     params: calendarParams,
     body: z.strictObject({ agent_id: idOf("agt"), role }),
     response: grantRecord,
-    errors: ["invalid_request", "last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params, body }) => {
-      await requireGrantsAccess(deps, params.calendarId, actor);
-      return presentGrant(await setGrant(deps, actor!, params.calendarId, body));
-    },
+    errors: ["invalid_request", "last_owner", "unauthorized"],
+    handler: async ({ deps, actor, params, body }) =>
+      presentGrant(await setGrant(deps, actor, params.calendarId, body)),
   }),
   defineRoute({
     method: "delete",
@@ -57,13 +55,12 @@ export const grantRoutes = [
     summary: "Revoke a live grant; it stays in the list as a tombstone",
     tags: ["grants"],
     auth: "required",
-    scopes: ["grants:manage"],
+    calendar: "grants.manage",
     params: z.object({ calendarId: idOf("cal"), grantId: idOf("grt") }),
     response: deleted,
-    errors: ["last_owner", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
+    errors: ["last_owner", "unauthorized", "not_found"],
     handler: async ({ deps, actor, params }) => {
-      await requireGrantsAccess(deps, params.calendarId, actor);
-      const grant = await revokeGrant(deps, actor!, params.calendarId, params.grantId);
+      const grant = await revokeGrant(deps, actor, params.calendarId, params.grantId);
       return { deleted: grant.id };
     },
   }),

@@ -61,7 +61,6 @@ export const identityRoutes = [
     tags: ["identity"],
     auth: "required",
     scope: "agent:read",
-    scopes: ["agent:read"],
     response: z.object({
       agent: agentRecord,
       credential: credentialRecord,
@@ -71,7 +70,7 @@ export const identityRoutes = [
     }),
     errors: ["unauthorized", "insufficient_scope"],
     handler: async ({ deps, actor }) => {
-      const me = await loadMe(deps, actor!);
+      const me = await loadMe(deps, actor);
       return {
         agent: presentAgent(me.agent),
         credential: presentCredential(me.credential),

@@ -31,13 +31,12 @@ export const layerRoutes = [
     summary: "List the calendar's layers the caller could read directly (token optional, like an events read)",
     tags: ["layers"],
     auth: "optional",
-    scopes: ["calendar:read"],
+    calendar: "calendar.read",
     params: calendarParams,
     query: z.object(pageQuery),
     response: z.object({ layers: z.array(layerRecord), next_cursor: z.string().nullable() }),
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "not_found"],
+    errors: ["invalid_request", "unauthorized"],
     handler: async ({ deps, actor, params, query }) => {
-      await requireCalendar(deps, params.calendarId, actor, "calendar.read");
       const page = await listLayers(deps, params.calendarId, actor, query);
       return { layers: page.items.map((l) => presentLayer(l.layer, l.calendar)), next_cursor: page.nextCursor };
     },
@@ -49,23 +48,15 @@ export const layerRoutes = [
       "Attach a calendar the caller can read as a layer under `key`; the same pair again returns the link, a new key renames it",
     tags: ["layers"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "layers.manage",
     params: calendarParams,
     body: z.strictObject({ calendar_id: idOf("cal"), key: layerKey }),
     response: layerRecord,
-    errors: [
-      "invalid_request",
-      "layer_depth",
-      "layer_limit",
-      "unauthorized",
-      "insufficient_scope",
-      "forbidden",
-      "not_found",
-      "key_taken",
-    ],
+    // The attached calendar's refusals (not_found, insufficient_scope) are the host's codes too.
+    errors: ["invalid_request", "layer_depth", "layer_limit", "unauthorized", "key_taken"],
     handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "layers.manage");
-      // Attaching shows its events to the host's readers: the caller must be able to read it.
+      // Attaching shows its events to the host's readers: the caller must be able to read it,
+      // a second calendar the route layer does not load (its id is in the body, not the path).
       const { calendar } = await requireCalendar(deps, body.calendar_id, actor, "calendar.read");
       const layer = await attachLayer(deps, params.calendarId, body);
       return presentLayer(layer, calendar);
@@ -77,12 +68,11 @@ export const layerRoutes = [
     summary: "Detach a layer: removes the link only, the attached calendar is untouched",
     tags: ["layers"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "layers.manage",
     params: z.object({ calendarId: idOf("cal"), layerId: idOf("lyr") }),
     response: deleted,
-    errors: ["unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params }) => {
-      await requireCalendar(deps, params.calendarId, actor, "layers.manage");
+    errors: ["unauthorized", "not_found"],
+    handler: async ({ deps, params }) => {
       const layer = await detachLayer(deps, params.calendarId, params.layerId);
       return { deleted: layer.id };
     },

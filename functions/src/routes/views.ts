@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { createView, revokeView, updateView } from "../domain/commands/views.js";
-import { requireCalendar } from "../domain/queries/access.js";
 import { listViews } from "../domain/queries/views.js";
 import { isInputDate } from "../domain/recurrence/dates.js";
 import { SLUG_PATTERN } from "../domain/slugs.js";
@@ -76,13 +75,12 @@ export const viewRoutes = [
     summary: "List the calendar's share views, live and revoked, oldest first",
     tags: ["share views"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "views.manage",
     params: calendarParams,
     query: z.object(pageQuery),
     response: z.object({ views: z.array(viewRecord), next_cursor: z.string().nullable() }),
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params, query }) => {
-      await requireCalendar(deps, params.calendarId, actor, "views.manage");
+    errors: ["invalid_request", "unauthorized"],
+    handler: async ({ deps, params, query }) => {
       const page = await listViews(deps, params.calendarId, query);
       return { views: page.items.map((v) => presentView(v, deps.baseUrl)), next_cursor: page.nextCursor };
     },
@@ -93,7 +91,7 @@ export const viewRoutes = [
     summary: "Publish a filtered projection of the calendar at /v/{slug} (an unguessable slug when omitted)",
     tags: ["share views"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "views.manage",
     params: calendarParams,
     body: z.strictObject({
       name: trimmedName(200),
@@ -105,19 +103,9 @@ export const viewRoutes = [
       display: viewDisplay.optional(),
     }),
     response: viewRecord,
-    errors: [
-      "invalid_request",
-      "unauthorized",
-      "insufficient_scope",
-      "forbidden",
-      "not_found",
-      "slug_taken",
-      "quota_exceeded",
-    ],
-    handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "views.manage");
-      return presentView(await createView(deps, params.calendarId, body), deps.baseUrl);
-    },
+    errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
+    handler: async ({ deps, params, body }) =>
+      presentView(await createView(deps, params.calendarId, body), deps.baseUrl),
   }),
   defineRoute({
     method: "patch",
@@ -125,7 +113,7 @@ export const viewRoutes = [
     summary: "Rename a view or replace its whole filter or display; the slug never changes",
     tags: ["share views"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "views.manage",
     params: viewParams,
     body: z.strictObject({
       name: trimmedName(200).optional(),
@@ -139,9 +127,8 @@ export const viewRoutes = [
       display: viewDisplay.optional(),
     }),
     response: viewRecord,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params, body }) => {
-      await requireCalendar(deps, params.calendarId, actor, "views.manage");
+    errors: ["invalid_request", "unauthorized", "not_found"],
+    handler: async ({ deps, params, body }) => {
       const view = await updateView(deps, params.calendarId, params.viewId, body);
       return presentView(view, deps.baseUrl);
     },
@@ -152,12 +139,11 @@ export const viewRoutes = [
     summary: "Revoke a view: /v/{slug} answers 404 from now on; the view stays listed with `revoked_at`",
     tags: ["share views"],
     auth: "required",
-    scopes: ["calendar:write"],
+    calendar: "views.manage",
     params: viewParams,
     response: deleted,
-    errors: ["unauthorized", "insufficient_scope", "forbidden", "not_found"],
-    handler: async ({ deps, actor, params }) => {
-      await requireCalendar(deps, params.calendarId, actor, "views.manage");
+    errors: ["unauthorized", "not_found"],
+    handler: async ({ deps, params }) => {
       const view = await revokeView(deps, params.calendarId, params.viewId);
       return { deleted: view.id };
     },
