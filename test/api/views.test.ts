@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import {
-  applyViewFilter,
   resolveViewSlug,
   viewDisplayFor,
   viewEventSources,
@@ -10,6 +9,7 @@ import {
 } from "../../functions/src/domain/queries/views.js";
 import type { CalendarRecord, ShareViewRecord } from "../../functions/src/domain/records.js";
 import type { ViewFilter } from "../../functions/src/domain/types.js";
+import { allowedLenses, chooseLens } from "../../functions/src/pages/period.js";
 import {
   BASE_URL,
   createTestApp,
@@ -235,18 +235,6 @@ describe("what a view shows", () => {
     expect(viewShows({ ...DEFAULT_FILTER, from: "2027-01-01" }, { ...item, kind: "recurring", date: null })).toBe(true);
   });
 
-  it("applyViewFilter keeps the events and occurrences a view shows", () => {
-    const items = [
-      { id: 1, layer: "main", kind: "one-off" as const, category: "launch", date: "2026-12-10" },
-      { id: 2, layer: "team", kind: "recurring" as const, category: null, date: "2026-12-11" },
-      { id: 3, layer: "main", kind: "someday" as const, category: "launch", date: null },
-    ];
-    expect(applyViewFilter(DEFAULT_FILTER, items).map((i) => i.id)).toEqual([1, 2, 3]);
-    expect(
-      applyViewFilter({ ...DEFAULT_FILTER, layers: ["main"], include_someday: false }, items).map((i) => i.id),
-    ).toEqual([1]);
-  });
-
   it("viewDisplayFor falls back to the calendar's settings for null display keys", () => {
     const calendar = { default_view: "week", views: null } as CalendarRecord;
     const view = (display: ShareViewRecord["display"]) => ({ display }) as ShareViewRecord;
@@ -258,11 +246,10 @@ describe("what a view shows", () => {
       default_view: "month",
       views: null,
     });
-    // The calendar's default is not offered by the view's lenses: the page picks the first lens.
-    expect(viewDisplayFor(view({ default_view: null, views: ["timeline"] }), calendar)).toEqual({
-      default_view: null,
-      views: ["timeline"],
-    });
+    // The calendar's default is not offered by the view's lenses: the page opens on the first it offers.
+    const narrowed = viewDisplayFor(view({ default_view: null, views: ["timeline", "month"] }), calendar);
+    expect(narrowed).toEqual({ default_view: "week", views: ["timeline", "month"] });
+    expect(chooseLens(undefined, allowedLenses(narrowed.views), narrowed.default_view)).toBe("month");
   });
 
   it("viewRange clips a requested range to the view's", () => {

@@ -7,5 +7,3 @@ export interface Actor {
   credentialId: string;
   scopes: readonly Scope[];
 }
-
-export const hasScope = (actor: Actor | null, scope: Scope): boolean => !!actor && actor.scopes.includes(scope);

@@ -56,12 +56,6 @@ export function dateRange(from: string, to: string): string {
   return `${shortDate(from)} – ${b.d}, ${b.y}`;
 }
 
-/** "09:30–10:00", "09:30", or "" for an untimed event. */
-export function timeRange(start: string | null, end: string | null): string {
-  if (!start) return "";
-  return end ? `${start}–${end}` : start;
-}
-
 const ordinal = (n: number): string => {
   const rem100 = n % 100;
   if (rem100 >= 11 && rem100 <= 13) return `${n}th`;

@@ -7,7 +7,7 @@
 import type { Deps } from "../domain/deps.js";
 import { budgetedOccurrences, loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
-import { viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
+import { viewDisplayFor, viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import type { CalendarRecord, EventRecord } from "../domain/records.js";
@@ -134,10 +134,11 @@ export async function prepareCalendarPage(
 export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query: PageQuery): Promise<PreparedPage> {
   const { view, calendar } = resolved;
   const sources = await viewEventSources(deps, resolved);
+  const display = viewDisplayFor(view, calendar);
   const settings = {
     timezone: calendar.timezone,
-    views: view.display.views ?? calendar.views,
-    defaultView: view.display.default_view ?? calendar.default_view,
+    views: display.views,
+    defaultView: display.default_view,
     filter: view.filter,
   };
   const at = coordinates(deps, settings, query);

@@ -53,7 +53,4 @@ export function timesHtml(date: string, event: PageEvent): SafeHtml | string {
     : html`<span class="when">${from}</span>`;
 }
 
-/** A `<time>` element for a date with a visible label. */
-export const dateHtml = (date: string, label: string): SafeHtml => html`<time datetime="${date}">${label}</time>`;
-
 export const ALL_DAY = trusted('<span class="when all-day">All day</span>');

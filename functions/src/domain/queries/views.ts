@@ -59,18 +59,16 @@ export function viewShows(filter: ViewFilter, item: ViewCandidate): boolean {
   return true;
 }
 
-/** `viewShows` over a list: the events or occurrences (each with its layer, kind, category, date) a view shows. */
-export const applyViewFilter = <T extends ViewCandidate>(filter: ViewFilter, items: T[]): T[] =>
-  items.filter((item) => viewShows(filter, item));
-
 /**
- * The lenses a view page offers: the view's own display keys, else the calendar's settings.
- * A fallback default outside the offered lenses is dropped (the page then picks the first).
+ * The lenses a view page offers and the one it opens on: each of the view's own display keys,
+ * else the calendar's setting. A default the lenses do not offer is not used: the page opens
+ * on the first lens it offers (pages/period.ts, chooseLens).
  */
 export function viewDisplayFor(view: ShareViewRecord, calendar: CalendarRecord): ViewDisplay {
-  const views = view.display.views ?? calendar.views;
-  const fallback = view.display.default_view ?? calendar.default_view;
-  return { default_view: fallback && (!views || views.includes(fallback)) ? fallback : null, views };
+  return {
+    default_view: view.display.default_view ?? calendar.default_view,
+    views: view.display.views ?? calendar.views,
+  };
 }
 
 /** The part of a requested date range the view allows, or null when they do not overlap. */
