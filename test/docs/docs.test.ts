@@ -3,12 +3,13 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, ERROR_STATUS, errorDocs, type ErrorCode } from "../../functions/src/http/errors.js";
+import { ERROR_CODES } from "../../functions/src/domain/errors.js";
+import { ApiError, errorDocs, statusOf } from "../../functions/src/http/errors.js";
 import { startLocalServer } from "../../functions/src/server.js";
 
 const HOSTING = join(import.meta.dirname, "../../hosting");
 const PAGES = ["start.md", "events.md", "sharing.md", "views-and-layers.md", "errors.md"];
-const CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+const CODES = ERROR_CODES;
 const read = (path: string) => readFileSync(join(HOSTING, path), "utf8");
 
 let origin: string;
@@ -69,7 +70,7 @@ describe("what the docs say", () => {
     for (const code of CODES) {
       const section = errors.split(`\n### ${code}\n`)[1];
       expect(section, code).toBeDefined();
-      expect(section.startsWith(`**${ERROR_STATUS[code]}.**`), code).toBe(true);
+      expect(section.startsWith(`**${statusOf(code)}.**`), code).toBe(true);
     }
   });
 

@@ -2,7 +2,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createApiApp } from "../../functions/src/app.js";
-import { errors } from "../../functions/src/http/errors.js";
+import { errors } from "../../functions/src/domain/errors.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { responseProblem } from "../../functions/src/openapi/check-responses.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";

@@ -5,9 +5,7 @@
  * can meet (routing, bodies, idempotency, rate limits). The error middleware
  * (http/error-handler.ts) renders either once as `{error: {code, message, details?}}`.
  */
-import { DomainError, errors as domainErrors, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
-
-export { type ErrorCode } from "../domain/errors.js";
+import { DomainError, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
 
 type Headers = Record<string, string>;
 
@@ -208,11 +206,3 @@ export const httpErrors = {
   rateLimited: (message: string, details: { limit: number; window_seconds: number; retry_after: number }) =>
     new ApiError("rate_limited", message, details),
 };
-
-// TRANSITION (helper H): http/route.ts, openapi/error-codes.ts and generate.ts still read these;
-// they move to the catalogs, statusOf and errorHelp once their pending edits are committed, and
-// these go.
-export const errors = { ...domainErrors, ...httpErrors };
-export const ERROR_STATUS = Object.fromEntries(
-  Object.entries(WIRE).map(([code, wire]) => [code, wire.status]),
-) as Record<ErrorCode, number>;

@@ -6,7 +6,8 @@ import { RULES, type CalendarAction } from "../domain/policy.js";
 import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord, Scope } from "../domain/types.js";
 import { authenticate } from "./auth.js";
-import { errors, type ErrorCode } from "./errors.js";
+import { errors, type ErrorCode } from "../domain/errors.js";
+import { httpErrors } from "./errors.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
 import { documentsNamedBy, requestReads } from "./prefetch.js";
 import { PreparedJson } from "./response-cache.js";
@@ -122,7 +123,7 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
   const prefetch = Boolean(header) || route.auth !== "required" ? documentsNamedBy(req.params) : [];
   const reads = route.method === "get" ? { ...deps, store: requestReads(deps.store, prefetch) } : deps;
   const actor = route.auth === "none" ? null : await authenticate(reads, header);
-  if (route.auth === "required" && !actor) throw errors.unauthorized();
+  if (route.auth === "required" && !actor) throw httpErrors.unauthorized();
   if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);
 
   if (route.method === "get") {

@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import type { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../http/errors.js";
+import { isErrorCode } from "../domain/errors.js";
+import { statusOf } from "../http/errors.js";
 import type { AnyRoute } from "../http/route.js";
 import { UNROUTED_ERRORS, documentedErrors, errorEnvelope } from "./error-codes.js";
 
@@ -40,11 +41,11 @@ export function responseProblem(route: AnyRoute | undefined, status: number, bod
   }
   const allowed = route ? documentedErrors(route) : UNROUTED_ERRORS;
   const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
-  if (typeof code === "string" && code in ERROR_STATUS && !allowed.includes(code as ErrorCode)) {
+  if (isErrorCode(code) && !allowed.includes(code)) {
     return `status ${status} with code \`${code}\`, which is not documented for this operation (add it to the route's \`errors\`)`;
   }
-  if (typeof code === "string" && ERROR_STATUS[code as ErrorCode] !== status) {
-    return `code \`${code}\` answered with status ${status}, documented as ${ERROR_STATUS[code as ErrorCode]}`;
+  if (isErrorCode(code) && statusOf(code) !== status) {
+    return `code \`${code}\` answered with status ${status}, documented as ${statusOf(code)}`;
   }
   return schemaProblem(errorEnvelope(allowed), body);
 }

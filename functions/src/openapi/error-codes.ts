@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../http/errors.js";
+import type { ErrorCode } from "../domain/errors.js";
+import { statusOf } from "../http/errors.js";
 import { calendarRefusals, type AnyRoute } from "../http/route.js";
 
 /** The error envelope of every failure, with `code` narrowed to the given codes. */
@@ -68,12 +69,12 @@ export const UNROUTED_ERRORS: ErrorCode[] = [
 export function byStatus(codes: ErrorCode[]): Map<number, ErrorCode[]> {
   const grouped = new Map<number, ErrorCode[]>();
   for (const code of [...codes].sort(byStatusThenName)) {
-    const status = ERROR_STATUS[code];
+    const status = statusOf(code);
     grouped.set(status, [...(grouped.get(status) ?? []), code]);
   }
   return grouped;
 }
 
 function byStatusThenName(a: ErrorCode, b: ErrorCode): number {
-  return ERROR_STATUS[a] - ERROR_STATUS[b] || a.localeCompare(b);
+  return statusOf(a) - statusOf(b) || a.localeCompare(b);
 }

@@ -9,10 +9,10 @@ import {
   type RouteConfig,
 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "../http/errors.js";
+import { ERROR_CODES, type ErrorCode } from "../domain/errors.js";
+import { errorHelp } from "../http/errors.js";
 import { documentedScopes, type AnyRoute } from "../http/route.js";
 import { byStatus, documentedErrors, errorEnvelope } from "./error-codes.js";
-import { ERROR_HELP } from "./error-help.js";
 
 export const API_VERSION = "0.5.0";
 
@@ -33,7 +33,7 @@ Every success is HTTP 200 with a JSON object. Every error is \`{"error": {"code"
 \`Idempotency-Key\` header (any unique string up to 200 characters).`;
 
 /** `#/components/schemas/Error`: the envelope with every code; each response narrows `code`. */
-const ERROR_SCHEMA = errorEnvelope(Object.keys(ERROR_STATUS) as ErrorCode[]).meta({ id: "Error" });
+const ERROR_SCHEMA = errorEnvelope(ERROR_CODES).meta({ id: "Error" });
 
 export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): OpenApiDocument {
   const registry = new OpenAPIRegistry();
@@ -152,7 +152,7 @@ const STATUS_HEADERS: Record<number, ResponseConfig["headers"]> = {
 function errorResponses(codes: ErrorCode[]): Record<number, ResponseConfig> {
   const responses: Record<number, ResponseConfig> = {};
   for (const [status, group] of byStatus(codes)) {
-    const lines = group.map((code) => `- \`${code}\`: ${ERROR_HELP[code]}`).join("\n");
+    const lines = group.map((code) => `- \`${code}\`: ${errorHelp(code)}`).join("\n");
     responses[status] = {
       description: `Error codes (see /docs/errors.md):\n${lines}`,
       headers: STATUS_HEADERS[status],

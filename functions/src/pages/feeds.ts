@@ -14,6 +14,7 @@ import { publishedSources, type EventSource } from "../domain/queries/sources.js
 import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
 import type { EventRecord } from "../domain/records.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
+import { logUnexpected } from "../http/log.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { withinFeedBudget } from "./feed-budget.js";
 import { buildIcs, type IcsSource } from "./ics.js";
@@ -141,7 +142,7 @@ function feedErrors(deps: Pick<Deps, "log">): ErrorRequestHandler {
     if (apiError?.status === 404) return void sendText(res, 404, NOT_FOUND);
     if (apiError && apiError.status < 500)
       return void sendText(res, apiError.status, "This feed address is not valid (a broken %-escape?); check it.\n");
-    deps.log(`feed error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
+    logUnexpected(deps.log, "feed error", err);
     sendText(res, 500, "Something went wrong on our side while building this feed. Retry in a moment.\n");
   };
 }
