@@ -5,10 +5,11 @@ import { CountingStore } from "../../functions/src/storage/counting.js";
 import type { Store } from "../../functions/src/storage/port.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 
-const a = paths.calendar("cal_a");
-const b = paths.calendar("cal_b");
-const c = paths.calendar("cal_c");
-const missing = paths.calendar("cal_none");
+// Slug records: the smallest documents, and what they hold does not matter to the counts.
+const a = paths.slug("a");
+const b = paths.slug("b");
+const c = paths.slug("c");
+const missing = paths.slug("none");
 
 /** The store answering each read after `ms`, as a remote one would (the order of answers is not the order of calls). */
 function slowed(inner: Store, ms: (path: string) => number): Store {
@@ -33,7 +34,7 @@ describe("CountingStore", () => {
   beforeEach(async () => {
     base = new SqliteStore(":memory:");
     await base.runTransaction(async (tx) => {
-      for (const path of [a, b, c]) tx.set(path, { name: path });
+      for (const path of [a, b, c]) tx.set(path, { owner_id: path });
       for (let n = 0; n < 3; n++) tx.set(paths.event("cal_a", `evt_${n}`), { n });
     });
     store = new CountingStore(base);
@@ -70,7 +71,7 @@ describe("CountingStore", () => {
       store.runTransaction(async (tx) => {
         await Promise.all([tx.get(a), tx.get(b)]);
         await tx.query(paths.events("cal_a"), { limit: 2 });
-        tx.set(c, { name: "c2" });
+        tx.set(c, { owner_id: "c2" });
         tx.delete(paths.event("cal_a", "evt_0"));
       }),
     );
@@ -82,7 +83,7 @@ describe("CountingStore", () => {
       await expect(
         store.runTransaction(async (tx) => {
           await tx.get(a);
-          tx.set(b, { name: "never" });
+          tx.set(b, { owner_id: "never" });
           throw new Error("refused");
         }),
       ).rejects.toThrow("refused");

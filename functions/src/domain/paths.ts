@@ -1,10 +1,31 @@
-import type { CollectionPath, DocPath, Layout } from "../storage/port.js";
+import type { CollectionRef, DocRef, Layout } from "../storage/port.js";
 import { errors } from "./errors.js";
 import { isIdOf, type IdPrefix } from "./ids.js";
+import type {
+  AccessRequestRecord,
+  AgentRecord,
+  CalendarRecord,
+  ClaimRecord,
+  CredentialRecord,
+  EventRecord,
+  GrantRecord,
+  HostLinkRecord,
+  IdempotencyRecord,
+  LayerRecord,
+  MembershipRecord,
+  OnboardTokenRecord,
+  PendingRequestRecord,
+  ShardRecord,
+  ShareViewRecord,
+  SlugRecord,
+  TokenRecord,
+  ViewSlugRecord,
+} from "./records.js";
 
 /**
- * Where each record lives in the document store, and the only place paths are built. Every
- * global lookup is a read by id.
+ * Where each record lives in the document store, and the only place references are built:
+ * each is a `DocRef` or `CollectionRef` of the record its collection holds (RecordIn), so the
+ * port's reads return that record and its writes require it. Every global lookup is a read by id.
  *
  * Each builder checks every id it puts into a path: an id is its prefix and [A-Za-z0-9]
  * (domain/ids.ts), a hash 64 hex digits, a slug [a-z0-9-]. Anything else (a `/`, `..`, an id of
@@ -13,27 +34,55 @@ import { isIdOf, type IdPrefix } from "./ids.js";
  * (storage/paths-guard.ts).
  */
 
-/** Every collection of the store, named by its collection names with the ids left out. */
-export const COLLECTIONS = [
-  "agents",
-  "agents/credentials",
-  "agents/memberships",
-  "tokens",
-  "onboard_tokens",
-  "claims",
-  "idempotency",
-  "calendars",
-  "slugs",
-  "view_slugs",
-  "calendars/events",
-  "calendars/grants",
-  "calendars/access_requests",
-  "calendars/pending_requests",
-  "calendars/views",
-  "calendars/layers",
-  "calendars/hosts",
-  "calendars/shards",
-] as const;
+/**
+ * Every collection of the store, named by its collection names with the ids left out
+ * (`calendars/events` for `calendars/{id}/events`), and the record it holds (domain/records.ts).
+ */
+export interface RecordIn {
+  agents: AgentRecord;
+  "agents/credentials": CredentialRecord;
+  "agents/memberships": MembershipRecord;
+  tokens: TokenRecord;
+  onboard_tokens: OnboardTokenRecord;
+  claims: ClaimRecord;
+  idempotency: IdempotencyRecord;
+  calendars: CalendarRecord;
+  slugs: SlugRecord;
+  view_slugs: ViewSlugRecord;
+  "calendars/events": EventRecord;
+  "calendars/grants": GrantRecord;
+  "calendars/access_requests": AccessRequestRecord;
+  "calendars/pending_requests": PendingRequestRecord;
+  "calendars/views": ShareViewRecord;
+  "calendars/layers": LayerRecord;
+  "calendars/hosts": HostLinkRecord;
+  "calendars/shards": ShardRecord;
+}
+type Shape = keyof RecordIn;
+
+/** The same collections at run time: `satisfies` fails the build when this list and RecordIn differ. */
+const SHAPES = {
+  agents: true,
+  "agents/credentials": true,
+  "agents/memberships": true,
+  tokens: true,
+  onboard_tokens: true,
+  claims: true,
+  idempotency: true,
+  calendars: true,
+  slugs: true,
+  view_slugs: true,
+  "calendars/events": true,
+  "calendars/grants": true,
+  "calendars/access_requests": true,
+  "calendars/pending_requests": true,
+  "calendars/views": true,
+  "calendars/layers": true,
+  "calendars/hosts": true,
+  "calendars/shards": true,
+} satisfies Record<Shape, true>;
+
+export const COLLECTIONS: readonly string[] = Object.keys(SHAPES);
 
 export const LAYOUT: Layout = new Set<string>(COLLECTIONS);
 
@@ -71,18 +120,27 @@ const shardNumber = (n: number): string => {
   return String(n);
 };
 
-const doc = (...segments: string[]): DocPath => segments.join("/") as DocPath;
-const collection = (...segments: string[]): CollectionPath => segments.join("/") as CollectionPath;
+/** `calendars/events` with ids [c, e] is `calendars/c/events/e`; with [c] the collection `calendars/c/events`. */
+function interleave(shape: Shape, ids: string[], isDoc: boolean): string {
+  const names = shape.split("/");
+  if (ids.length !== (isDoc ? names.length : names.length - 1)) throw new Error(`${shape}: wrong number of ids`);
+  return names.flatMap((name, i) => (i < ids.length ? [name, ids[i]] : [name])).join("/");
+}
+
+// The only casts to a reference: the shape names the collection, RecordIn its record.
+const doc = <S extends Shape>(shape: S, ...ids: string[]) => interleave(shape, ids, true) as DocRef<RecordIn[S]>;
+const collection = <S extends Shape>(shape: S, ...ids: string[]) =>
+  interleave(shape, ids, false) as CollectionRef<RecordIn[S]>;
 
 export const paths = {
   agents: () => collection("agents"),
   agent: (agentId: string) => doc("agents", id("agt", agentId)),
-  credentials: (agentId: string) => collection("agents", id("agt", agentId), "credentials"),
+  credentials: (agentId: string) => collection("agents/credentials", id("agt", agentId)),
   credential: (agentId: string, credentialId: string) =>
-    doc("agents", id("agt", agentId), "credentials", id("cred", credentialId)),
-  memberships: (agentId: string) => collection("agents", id("agt", agentId), "memberships"),
+    doc("agents/credentials", id("agt", agentId), id("cred", credentialId)),
+  memberships: (agentId: string) => collection("agents/memberships", id("agt", agentId)),
   membership: (agentId: string, calendarId: string) =>
-    doc("agents", id("agt", agentId), "memberships", id("cal", calendarId)),
+    doc("agents/memberships", id("agt", agentId), id("cal", calendarId)),
   tokens: () => collection("tokens"),
   token: (tokenHash: string) => doc("tokens", hash(tokenHash)),
   onboardToken: (tokenHash: string) => doc("onboard_tokens", hash(tokenHash)),
@@ -93,24 +151,24 @@ export const paths = {
   calendar: (calendarId: string) => doc("calendars", id("cal", calendarId)),
   slugs: () => collection("slugs"),
   slug: (value: string) => doc("slugs", slug(value)),
-  events: (calendarId: string) => collection("calendars", id("cal", calendarId), "events"),
-  event: (calendarId: string, eventId: string) => doc("calendars", id("cal", calendarId), "events", id("evt", eventId)),
-  grants: (calendarId: string) => collection("calendars", id("cal", calendarId), "grants"),
-  grant: (calendarId: string, grantId: string) => doc("calendars", id("cal", calendarId), "grants", id("grt", grantId)),
-  accessRequests: (calendarId: string) => collection("calendars", id("cal", calendarId), "access_requests"),
+  events: (calendarId: string) => collection("calendars/events", id("cal", calendarId)),
+  event: (calendarId: string, eventId: string) => doc("calendars/events", id("cal", calendarId), id("evt", eventId)),
+  grants: (calendarId: string) => collection("calendars/grants", id("cal", calendarId)),
+  grant: (calendarId: string, grantId: string) => doc("calendars/grants", id("cal", calendarId), id("grt", grantId)),
+  accessRequests: (calendarId: string) => collection("calendars/access_requests", id("cal", calendarId)),
   accessRequest: (calendarId: string, requestId: string) =>
-    doc("calendars", id("cal", calendarId), "access_requests", id("areq", requestId)),
+    doc("calendars/access_requests", id("cal", calendarId), id("areq", requestId)),
   pendingRequest: (calendarId: string, agentId: string) =>
-    doc("calendars", id("cal", calendarId), "pending_requests", id("agt", agentId)),
-  views: (calendarId: string) => collection("calendars", id("cal", calendarId), "views"),
-  view: (calendarId: string, viewId: string) => doc("calendars", id("cal", calendarId), "views", id("viw", viewId)),
+    doc("calendars/pending_requests", id("cal", calendarId), id("agt", agentId)),
+  views: (calendarId: string) => collection("calendars/views", id("cal", calendarId)),
+  view: (calendarId: string, viewId: string) => doc("calendars/views", id("cal", calendarId), id("viw", viewId)),
   viewSlug: (value: string) => doc("view_slugs", slug(value)),
-  layers: (calendarId: string) => collection("calendars", id("cal", calendarId), "layers"),
-  layer: (calendarId: string, layerId: string) => doc("calendars", id("cal", calendarId), "layers", id("lyr", layerId)),
+  layers: (calendarId: string) => collection("calendars/layers", id("cal", calendarId)),
+  layer: (calendarId: string, layerId: string) => doc("calendars/layers", id("cal", calendarId), id("lyr", layerId)),
   /** Reverse links: the calendars a calendar is attached to as a layer. */
-  hosts: (calendarId: string) => collection("calendars", id("cal", calendarId), "hosts"),
-  host: (calendarId: string, hostId: string) => doc("calendars", id("cal", calendarId), "hosts", id("cal", hostId)),
+  hosts: (calendarId: string) => collection("calendars/hosts", id("cal", calendarId)),
+  host: (calendarId: string, hostId: string) => doc("calendars/hosts", id("cal", calendarId), id("cal", hostId)),
   /** Where event writes keep a calendar's revision and event count (domain/revision.ts). */
-  shards: (calendarId: string) => collection("calendars", id("cal", calendarId), "shards"),
-  shard: (calendarId: string, n: number) => doc("calendars", id("cal", calendarId), "shards", shardNumber(n)),
+  shards: (calendarId: string) => collection("calendars/shards", id("cal", calendarId)),
+  shard: (calendarId: string, n: number) => doc("calendars/shards", id("cal", calendarId), shardNumber(n)),
 };

@@ -18,10 +18,11 @@
  * therefore pass the check together: the count may exceed the limit by the creates in flight
  * at that moment (on SQLite, where transactions run one at a time, never).
  */
-import type { DocData, DocPath, StoredDoc, Transaction } from "../storage/port.js";
+import type { DocRef, StoredDoc, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
 import { errors } from "./errors.js";
 import { paths } from "./paths.js";
+import type { AgentCounters, CalendarCounters } from "./records.js";
 import { readShards } from "./revision.js";
 
 export interface QuotaLimits {
@@ -68,9 +69,12 @@ export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quo
 /** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
 type RecordQuota = Exclude<QuotaName, "events_per_calendar">;
 
+/** Every counter field, on the agent (AgentCounters) or the calendar record (CalendarCounters). */
+type Counters = AgentCounters & CalendarCounters;
+
 const COUNTERS: Record<
   RecordQuota,
-  { field: string; countExisting: (tx: Transaction, ownerId: string, max: number) => Promise<number> }
+  { field: keyof Counters; countExisting: (tx: Transaction, ownerId: string, max: number) => Promise<number> }
 > = {
   calendars_per_agent: {
     field: "calendar_count",
@@ -96,10 +100,10 @@ const COUNTERS: Record<
 };
 
 /** The counters a new agent starts with: mint creates its first calendar and credential with it. */
-export const newAgentCounters = (): DocData => ({ calendar_count: 1, live_credential_count: 1 });
+export const newAgentCounters = (): Required<AgentCounters> => ({ calendar_count: 1, live_credential_count: 1 });
 
 /** The counters a new calendar starts with: its first slug and no views (its event count is in its first shard). */
-export const newCalendarCounters = (): DocData => ({ slug_count: 1, live_view_count: 0 });
+export const newCalendarCounters = (): Required<CalendarCounters> => ({ slug_count: 1, live_view_count: 0 });
 
 /**
  * Takes one place of `quota` on `owner` (the agent or calendar document, read in this
@@ -110,25 +114,25 @@ export async function takeQuota(
   deps: Pick<Deps, "quotas">,
   tx: Transaction,
   quota: RecordQuota,
-  owner: StoredDoc<object>,
-): Promise<DocData> {
+  owner: StoredDoc<Counters>,
+): Promise<Partial<Counters>> {
   const limit = quotaLimits(deps)[quota];
   const { field, countExisting } = COUNTERS[quota];
-  const stored = (owner.data as DocData)[field];
+  const stored = owner.data[field];
   const used = typeof stored === "number" ? stored : await countExisting(tx, owner.id, limit + 1);
   if (used >= limit) throw errors.quotaExceeded(quota, limit);
   return { [field]: used + 1 };
 }
 
 /** Gives one place of `quota` back (a record was deleted or revoked): the counter update, if there is a counter. */
-export function releaseQuota(quota: RecordQuota, owner: StoredDoc<object>): DocData {
+export function releaseQuota(quota: RecordQuota, owner: StoredDoc<Counters>): Partial<Counters> {
   const { field } = COUNTERS[quota];
-  const stored = (owner.data as DocData)[field];
+  const stored = owner.data[field];
   return typeof stored === "number" ? { [field]: Math.max(0, stored - 1) } : {};
 }
 
 /** Writes a counter update unless it is empty. */
-export function writeCounter(tx: Transaction, path: DocPath, update: DocData): void {
+export function writeCounter(tx: Transaction, path: DocRef<Counters>, update: Partial<Counters>): void {
   if (Object.keys(update).length > 0) tx.update(path, update);
 }
 

@@ -10,42 +10,37 @@
  * calendar's event count. Concurrent writes to one calendar meet on a document only when they
  * draw the same shard. A calendar's full revision is its own plus its shards'.
  */
-import type { DocData, Store, Transaction } from "../storage/port.js";
+import type { DocRef, Store, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
 import { randomString } from "./ids.js";
 import { paths } from "./paths.js";
+import type { ShardRecord } from "./records.js";
 
 export const SHARDS = 8;
-
-/** `calendars/{id}/shards/{n}`. A shard's count may go below zero: only the sum is the calendar's. */
-export interface ShardRecord {
-  revision: string;
-  event_count: number;
-}
 
 export const newRevision = (): string => randomString(12);
 
 /** The shard a calendar starts with, written with the calendar. */
-export const firstShard = (calendarId: string): { path: ReturnType<typeof paths.shard>; data: DocData } => ({
+export const firstShard = (calendarId: string): { path: DocRef<ShardRecord>; data: ShardRecord } => ({
   path: paths.shard(calendarId, 0),
-  data: { revision: newRevision(), event_count: 0 } satisfies ShardRecord,
+  data: { revision: newRevision(), event_count: 0 },
 });
 
 export interface DrawnShard {
-  path: ReturnType<typeof paths.shard>;
+  path: DocRef<ShardRecord>;
   count: number;
 }
 
 /** Draws the shard an event write lands on and reads it in the write's transaction (reads come first). */
 export async function drawShard(tx: Transaction, calendarId: string): Promise<DrawnShard> {
   const path = paths.shard(calendarId, Math.floor(Math.random() * SHARDS));
-  const stored = await tx.get<ShardRecord>(path);
+  const stored = await tx.get(path);
   return { path, count: stored?.data.event_count ?? 0 };
 }
 
 /** Gives the shard a new revision and moves the calendar's event count by `delta`. */
 export function touchShard(tx: Transaction, shard: DrawnShard, delta = 0): void {
-  tx.set(shard.path, { revision: newRevision(), event_count: shard.count + delta } satisfies ShardRecord);
+  tx.set(shard.path, { revision: newRevision(), event_count: shard.count + delta });
 }
 
 /**
@@ -54,7 +49,7 @@ export function touchShard(tx: Transaction, shard: DrawnShard, delta = 0): void 
  * (written before shards existed).
  */
 export async function readShards(store: Store, calendarId: string): Promise<ShardRecord[] | null> {
-  const docs = await (store.outside ?? store).query<ShardRecord>(paths.shards(calendarId));
+  const docs = await (store.outside ?? store).query(paths.shards(calendarId));
   return docs.length > 0 ? docs.sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => d.data) : null;
 }
 

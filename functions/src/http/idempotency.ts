@@ -9,7 +9,8 @@ import { randomUUID } from "node:crypto";
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
-import type { DocPath, Store, Transaction } from "../storage/port.js";
+import type { IdempotencyRecord } from "../domain/records.js";
+import type { DocRef, Store, Transaction } from "../storage/port.js";
 import { toErrorResponse } from "./error-handler.js";
 import { errors } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
@@ -21,22 +22,9 @@ const MAX_KEY_LENGTH = 200;
 /** This process. On a store that one process owns, a claim of an earlier process is dead at once. */
 const PROCESS_ID = randomUUID();
 
-export interface IdempotencyRecord {
-  fingerprint: string;
-  state: "pending" | "done";
-  /** Which attempt holds the key: a takeover replaces it, and the earlier attempt can no longer commit. */
-  claim_id: string;
-  process_id: string;
-  started_at: string;
-  expires_at: string;
-  /** The same instant as a Date: Firestore's TTL policy purges on a Timestamp field. */
-  purge_at: Date;
-  status?: number;
-  body?: unknown;
-}
-
 export type Claim =
-  { kind: "fresh"; path: DocPath; claimId: string } | { kind: "replay"; status: number; body: unknown };
+  | { kind: "fresh"; path: DocRef<IdempotencyRecord>; claimId: string }
+  | { kind: "replay"; status: number; body: unknown };
 
 export interface Outcome {
   status: number;
@@ -45,7 +33,7 @@ export interface Outcome {
 }
 
 /** Reads and checks the header; the key is scoped to the caller (the anonymous caller for mint). */
-export function idempotencyPath(header: string | undefined, agentId: string | null): DocPath {
+export function idempotencyPath(header: string | undefined, agentId: string | null): DocRef<IdempotencyRecord> {
   if (header === undefined) throw httpErrors.missingIdempotencyKey();
   if (header.length === 0 || header.length > MAX_KEY_LENGTH) {
     throw errors.invalid("invalid_request", "the Idempotency-Key header must be 1 to 200 characters", {
@@ -60,10 +48,10 @@ export function fingerprint(method: string, path: string, rawBody: string): stri
 }
 
 /** Claims the key for this request, or answers with the stored response, in one transaction. */
-export async function claimKey(deps: Deps, path: DocPath, print: string): Promise<Claim> {
+export async function claimKey(deps: Deps, path: DocRef<IdempotencyRecord>, print: string): Promise<Claim> {
   const now = deps.clock();
   return deps.store.runTransaction(async (tx) => {
-    const existing = (await tx.get<IdempotencyRecord>(path))?.data;
+    const existing = (await tx.get(path))?.data;
     if (existing && existing.expires_at > now.toISOString()) {
       if (existing.fingerprint !== print) throw httpErrors.idempotencyKeyReused();
       if (existing.state === "done") return { kind: "replay", status: existing.status!, body: existing.body };
@@ -80,7 +68,7 @@ export async function claimKey(deps: Deps, path: DocPath, print: string): Promis
       expires_at: expires.toISOString(),
       purge_at: expires,
     };
-    tx.set(path, { ...record });
+    tx.set(path, record);
     return { kind: "fresh", path, claimId };
   });
 }
@@ -120,13 +108,19 @@ export async function executeOnce(
   }
 }
 
-async function holdsClaim(tx: Transaction, claim: { path: DocPath; claimId: string }): Promise<boolean> {
-  const current = await tx.get<IdempotencyRecord>(claim.path);
+async function holdsClaim(
+  tx: Transaction,
+  claim: { path: DocRef<IdempotencyRecord>; claimId: string },
+): Promise<boolean> {
+  const current = await tx.get(claim.path);
   return current?.data.state === "pending" && current.data.claim_id === claim.claimId;
 }
 
 /** A request whose claim was taken over (it was presumed dead) must not commit: the other attempt owns the key. */
-async function requireClaim(tx: Transaction, claim: { path: DocPath; claimId: string }): Promise<void> {
+async function requireClaim(
+  tx: Transaction,
+  claim: { path: DocRef<IdempotencyRecord>; claimId: string },
+): Promise<void> {
   if (!(await holdsClaim(tx, claim))) throw httpErrors.idempotencyKeyInUse();
 }
 

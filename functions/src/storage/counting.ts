@@ -15,7 +15,7 @@
  */
 // From node:timers, not the globals: fake timers in a test must not hold the answers back.
 import { setImmediate } from "node:timers";
-import type { DocData, DocPath, CollectionPath, QuerySpec, Store, StoredDoc, Transaction } from "./port.js";
+import type { CollectionRef, DocRef, QueryOf, Store, StoredDoc, Transaction } from "./port.js";
 
 export interface StoreCounts {
   /** Sequential waves of store calls, commits included. */
@@ -55,14 +55,14 @@ export class CountingStore implements Store {
     return { result, counts: this.take() };
   }
 
-  get<T = DocData>(path: DocPath): Promise<StoredDoc<T> | null> {
+  get<T>(path: DocRef<T>): Promise<StoredDoc<T> | null> {
     return this.call(
       () => this.inner.get<T>(path),
       (doc) => (doc ? 1 : 0),
     );
   }
 
-  getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
+  getAll<T>(paths: readonly DocRef<T>[]): Promise<Array<StoredDoc<T> | null>> {
     if (paths.length === 0) return this.inner.getAll<T>(paths); // no call goes out (Firestore's adapter answers [] itself)
     return this.call(
       () => this.inner.getAll<T>(paths),
@@ -70,7 +70,7 @@ export class CountingStore implements Store {
     );
   }
 
-  query<T = DocData>(collection: CollectionPath, spec?: QuerySpec): Promise<StoredDoc<T>[]> {
+  query<T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>): Promise<StoredDoc<T>[]> {
     return this.call(
       () => this.inner.query<T>(collection, spec),
       (docs) => docs.length,
@@ -103,19 +103,19 @@ export class CountingStore implements Store {
 
   private countingTx(tx: Transaction, wrote: () => void): Transaction {
     return {
-      get: <T>(path: DocPath) =>
+      get: <T>(path: DocRef<T>) =>
         this.call(
           () => tx.get<T>(path),
           (doc) => (doc ? 1 : 0),
         ),
-      getAll: <T>(paths: DocPath[]) =>
+      getAll: <T>(paths: readonly DocRef<T>[]) =>
         paths.length === 0
           ? tx.getAll<T>(paths)
           : this.call(
               () => tx.getAll<T>(paths),
               (docs) => docs.filter(Boolean).length,
             ),
-      query: <T>(collection: CollectionPath, spec?: QuerySpec) =>
+      query: <T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>) =>
         this.call(
           () => tx.query<T>(collection, spec),
           (docs) => docs.length,

@@ -5,18 +5,25 @@
  * Paths alternate collection and document ids: `calendars/cal_1/events/evt_2`.
  * A collection path has an odd number of segments, a document path an even one.
  *
- * Paths are typed: only `domain/paths.ts` builds them, from ids it has checked, so no caller
- * can concatenate a request's input into a path. Every adapter checks each path it is given
- * against the layout it was opened with as well (storage/paths-guard.ts).
+ * References are typed: only `domain/paths.ts` builds them, from ids it has checked, so no
+ * caller can concatenate a request's input into a path, and each carries the type of the
+ * record stored there (`paths.event(c, e)` is a `DocRef<EventRecord>`), so reads return that
+ * type and writes must give it, without a type argument or a cast at the call. Every adapter
+ * checks each path it is given against the layout it was opened with as well
+ * (storage/paths-guard.ts).
  */
 export type DocData = Record<string, unknown>;
 
-declare const documentPath: unique symbol;
-declare const collectionPath: unique symbol;
-/** A document path built by domain/paths.ts: collection/id pairs. */
-export type DocPath = string & { readonly [documentPath]: true };
-/** A collection path built by domain/paths.ts: collection/id pairs and a last collection. */
-export type CollectionPath = string & { readonly [collectionPath]: true };
+declare const documentRecord: unique symbol;
+declare const collectionRecord: unique symbol;
+/** The path of a document holding a `T` (collection/id pairs), built by domain/paths.ts. */
+export type DocRef<T> = string & { readonly [documentRecord]: T };
+/** The path of a collection of `T` (collection/id pairs and a last collection), built by domain/paths.ts. */
+export type CollectionRef<T> = string & { readonly [collectionRecord]: T };
+/** Any document's reference, whatever it holds. */
+export type DocPath = DocRef<unknown>;
+/** Any collection's reference, whatever it holds. */
+export type CollectionPath = CollectionRef<unknown>;
 
 /**
  * The collections a store holds, each named by its collection names with the ids left out:
@@ -26,19 +33,30 @@ export interface Layout {
   has(shape: string): boolean;
 }
 
-/** A document as read. `data` is deeply frozen on every adapter (SQLite shares parsed records): copy it to change it. */
+/**
+ * A document as read. `data` is deeply frozen on every adapter (SQLite shares parsed records,
+ * Firestore's are frozen to match; a contract case checks both): copy it to change it.
+ */
 export interface StoredDoc<T = DocData> {
   id: string;
-  path: DocPath;
-  data: T;
+  path: DocRef<T>;
+  data: Readonly<T>;
 }
 
-export type WhereClause = [field: string, op: "==", value: string | number | boolean | null];
-export type OrderClause = [field: string, direction: "asc" | "desc"];
+type FieldOf<T> = Extract<keyof T, string>;
+type Value = string | number | boolean | null;
+/** What an equality filter on a field of this type may compare with (anything for untyped data). */
+type ValueFor<V> = unknown extends V ? Value : Extract<V, Value>;
+
+/** `[field, "==", value]`: a field of `T` and a value of its type. */
+export type WhereClause<T = DocData> = {
+  [K in FieldOf<T>]: readonly [field: K, op: "==", value: ValueFor<T[K]>];
+}[FieldOf<T>];
+export type OrderClause<T = DocData> = readonly [field: FieldOf<T>, direction: "asc" | "desc"];
 
 export interface QuerySpec {
-  where?: WhereClause[];
-  orderBy?: OrderClause[];
+  where?: readonly WhereClause[];
+  orderBy?: readonly OrderClause[];
   /**
    * Only documents after this value of the first `orderBy` field, in its direction (a page
    * after the last one read); needs `orderBy`. Compare values of one type: a string or a
@@ -48,44 +66,77 @@ export interface QuerySpec {
   limit?: number;
 }
 
+/** A query of a collection of `T`: the fields it filters and orders on are `T`'s. */
+export type QueryOf<T> = QuerySpec & { where?: readonly WhereClause<T>[]; orderBy?: readonly OrderClause<T>[] };
+
 /**
  * Reads happen before writes, as in Firestore: a read after a write fails with
- * ReadAfterWriteError on every adapter. Writes are applied together at commit.
- * `D` and `C`: the path types, plain strings only for tests of the port itself (UncheckedStore).
+ * ReadAfterWriteError on every adapter. Writes are applied together at commit. Each method
+ * takes its record type from the reference; `NoInfer` keeps a write's data from widening it,
+ * so a misspelt or missing field fails the build.
  */
-export interface Transaction<D extends string = DocPath, C extends string = CollectionPath> {
-  get<T = DocData>(path: D): Promise<StoredDoc<T> | null>;
-  getAll<T = DocData>(paths: D[]): Promise<Array<StoredDoc<T> | null>>;
-  query<T = DocData>(collection: C, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+export interface Transaction {
+  get<T>(ref: DocRef<T>): Promise<StoredDoc<T> | null>;
+  getAll<T>(refs: readonly DocRef<T>[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>): Promise<StoredDoc<T>[]>;
   /** Fails the commit with DocumentExistsError when the document exists. */
-  create(path: D, data: DocData): void;
-  set(path: D, data: DocData): void;
+  create<T extends object>(ref: DocRef<T>, data: NoInfer<T>): void;
+  set<T extends object>(ref: DocRef<T>, data: NoInfer<T>): void;
   /** Merges top-level fields; fails the commit with DocumentMissingError when absent. */
-  update(path: D, data: DocData): void;
-  delete(path: D): void;
+  update<T extends object>(ref: DocRef<T>, data: NoInfer<Partial<T>>): void;
+  delete(ref: DocPath): void;
 }
 
-export interface Store<D extends string = DocPath, C extends string = CollectionPath> {
+export interface Store {
   /** True when one process owns the store (the SQLite file): whatever an earlier process left pending is dead. */
   readonly singleProcess?: boolean;
   /**
    * Inside a transaction joined by an operation (http/idempotency.ts), the store outside it:
    * reads of committed state that take no part in the transaction (and hold nothing).
    */
-  readonly outside?: Store<D, C>;
-  get<T = DocData>(path: D): Promise<StoredDoc<T> | null>;
-  getAll<T = DocData>(paths: D[]): Promise<Array<StoredDoc<T> | null>>;
-  query<T = DocData>(collection: C, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+  readonly outside?: Store;
+  get<T>(ref: DocRef<T>): Promise<StoredDoc<T> | null>;
+  getAll<T>(refs: readonly DocRef<T>[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>): Promise<StoredDoc<T>[]>;
   /** Runs fn in a transaction; fn may be run again on contention, so it must not have side effects beyond tx. */
-  runTransaction<T>(fn: (tx: Transaction<D, C>) => Promise<T>): Promise<T>;
+  runTransaction<R>(fn: (tx: Transaction) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }
 
 /**
- * The port with plain string paths, for tests of the port itself: the adapters still check
- * every path against the layout they were opened with.
+ * The port addressed by plain string paths with untyped records, for tests of the port
+ * itself: the adapters implement it as well, and check every path against their layout all
+ * the same.
  */
-export type UncheckedStore = Store<string, string>;
+export interface UncheckedTransaction {
+  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
+  getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+  create(path: string, data: DocData): void;
+  set(path: string, data: DocData): void;
+  update(path: string, data: DocData): void;
+  delete(path: string): void;
+}
+
+export interface UncheckedStore {
+  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
+  getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+  runTransaction<R>(fn: (tx: UncheckedTransaction) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+}
+
+/** What an adapter's transaction implements: both ports (the same object, typed or not). */
+export type AdapterTransaction = Transaction & UncheckedTransaction;
+
+/**
+ * A document as an adapter hands it out: the port's one assertion about data, that a
+ * document at a reference holds the reference's record (only domain/paths.ts makes
+ * references, and the port's writes only accept that record).
+ */
+export function storedDoc<T>(id: string, path: string, data: unknown): StoredDoc<T> {
+  return { id, path: path as DocRef<T>, data: data as T };
+}
 
 export class DocumentExistsError extends Error {
   constructor(readonly path: string) {

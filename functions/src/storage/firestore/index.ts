@@ -15,13 +15,14 @@ import {
   DocumentExistsError,
   DocumentMissingError,
   ReadAfterWriteError,
+  storedDoc,
+  type AdapterTransaction,
   type DocData,
-  type DocPath,
   type Layout,
   type QuerySpec,
   type Store,
   type StoredDoc,
-  type Transaction,
+  type UncheckedStore,
 } from "../port.js";
 import { timestampsToDates } from "./timestamps.js";
 
@@ -36,7 +37,7 @@ let shared: { store: FirestoreStore; app: App } | undefined;
  * The Firestore adapter: a thin mapping of the storage port onto firebase-admin.
  * Paths in the port are Firestore document and collection paths already.
  */
-export class FirestoreStore implements Store {
+export class FirestoreStore implements Store, UncheckedStore {
   /** The store of the deployed function: the default app, created once per process. */
   static fromEnvironment(): FirestoreStore {
     if (!shared) {
@@ -58,11 +59,11 @@ export class FirestoreStore implements Store {
     private readonly layout: Layout = LAYOUT,
   ) {}
 
-  async get<T = DocData>(path: DocPath): Promise<StoredDoc<T> | null> {
+  async get<T = DocData>(path: string): Promise<StoredDoc<T> | null> {
     return toStored<T>(await this.doc(path).get());
   }
 
-  async getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
+  async getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>> {
     if (paths.length === 0) return [];
     const snaps = await this.db.getAll(...paths.map((p) => this.doc(p)));
     return snaps.map((s) => toStored<T>(s));
@@ -73,7 +74,7 @@ export class FirestoreStore implements Store {
     return snap.docs.map((s) => toStored<T>(s)!);
   }
 
-  async runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  async runTransaction<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
     // Paths of the writes that carry a precondition, to name the document in a failed commit.
     let creates: string[] = [];
     let updates: string[] = [];
@@ -107,7 +108,7 @@ export class FirestoreStore implements Store {
     return this.db.doc(checkDocPath(path, this.layout));
   }
 
-  private wrap(t: FsTransaction, creates: string[], updates: string[]): Transaction {
+  private wrap(t: FsTransaction, creates: string[], updates: string[]): AdapterTransaction {
     const doc = (path: string) => this.doc(path);
     // The SDK refuses a read after a write as well, but not a getAll of nothing, which never reaches it.
     let wrote = false;
@@ -115,11 +116,11 @@ export class FirestoreStore implements Store {
       if (wrote) throw new ReadAfterWriteError(path);
     };
     return {
-      get: async <T>(path: DocPath) => {
+      get: async <T>(path: string) => {
         beforeWrites(path);
         return toStored<T>(await t.get(doc(path)));
       },
-      getAll: async <T>(paths: DocPath[]) => {
+      getAll: async <T>(paths: readonly string[]) => {
         beforeWrites(paths.join(", "));
         if (paths.length === 0) return [];
         const snaps = await t.getAll(...paths.map((p) => doc(p)));
@@ -130,21 +131,20 @@ export class FirestoreStore implements Store {
         const snap = await t.get(this.buildQuery(collection, spec ?? {}));
         return snap.docs.map((s) => toStored<T>(s)!);
       },
-      create: (path, data) => {
+      create: (path: string, data: object) => {
         const ref = doc(path);
         creates.push(path);
         t.create(ref, data);
         wrote = true;
       },
-      set: (path, data) => {
+      set: (path: string, data: object) => {
         t.set(doc(path), data);
         wrote = true;
       },
-      update: (path, data) => {
+      update: (path: string, data: object) => {
         // FieldPath per key: a key is one top-level field, never a dotted path into a map.
-        const pairs = Object.entries(data)
-          .filter(([, v]) => v !== undefined)
-          .flatMap(([k, v]) => [new FieldPath(k), v]);
+        const fields: Array<[string, unknown]> = Object.entries(data);
+        const pairs = fields.filter(([, v]) => v !== undefined).flatMap(([k, v]) => [new FieldPath(k), v]);
         const ref = doc(path);
         if (pairs.length === 0) throw new Error(`update of ${path} has no fields`);
         updates.push(path);
@@ -152,7 +152,7 @@ export class FirestoreStore implements Store {
         t.update(ref, field as FieldPath, value, ...rest);
         wrote = true;
       },
-      delete: (path) => {
+      delete: (path: string) => {
         t.delete(doc(path));
         wrote = true;
       },
@@ -178,7 +178,7 @@ export class FirestoreStore implements Store {
 
 function toStored<T>(snap: DocumentSnapshot): StoredDoc<T> | null {
   if (!snap.exists) return null;
-  return { id: snap.id, path: snap.ref.path as DocPath, data: deepFreeze(timestampsToDates(snap.data())) as T };
+  return storedDoc<T>(snap.id, snap.ref.path, deepFreeze(timestampsToDates(snap.data())));
 }
 
 /** The path that the error message names (longest first, so `a/bc` wins over `a/b`), else the first. */

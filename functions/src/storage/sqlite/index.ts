@@ -15,13 +15,15 @@ import {
   type DocPath,
   type Layout,
   type QuerySpec,
+  storedDoc,
+  type AdapterTransaction,
   type Store,
   type StoredDoc,
-  type Transaction,
+  type UncheckedStore,
 } from "../port.js";
 import { decodeDoc, encodeDoc } from "./json.js";
 
-type Write = { kind: "create" | "set" | "update"; path: DocPath; data: DocData } | { kind: "delete"; path: DocPath };
+type Write = { kind: "create" | "set" | "update"; path: DocPath; data: object } | { kind: "delete"; path: DocPath };
 
 export interface SqliteStoreOptions {
   /** The collections this store holds (default: the app's, domain/paths.ts); any other path is refused. */
@@ -54,7 +56,7 @@ const MAX_BATCH = 64;
  * so they may see a write a few milliseconds before its writer is acknowledged (or, should
  * that COMMIT fail, a write that never lands).
  */
-export class SqliteStore implements Store {
+export class SqliteStore implements Store, UncheckedStore {
   readonly singleProcess = true;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
@@ -91,11 +93,11 @@ export class SqliteStore implements Store {
     });
   }
 
-  async get<T = DocData>(path: DocPath): Promise<StoredDoc<T> | null> {
+  async get<T = DocData>(path: string): Promise<StoredDoc<T> | null> {
     return this.read<T>(path);
   }
 
-  async getAll<T = DocData>(paths: DocPath[]): Promise<Array<StoredDoc<T> | null>> {
+  async getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>> {
     return paths.map((p) => this.read<T>(p));
   }
 
@@ -103,7 +105,7 @@ export class SqliteStore implements Store {
     return this.select<T>(collection, spec);
   }
 
-  runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  runTransaction<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       // The queue moves on once this transaction's writes are applied, not once they are committed.
       this.queue = this.queue
@@ -136,30 +138,30 @@ export class SqliteStore implements Store {
     this.db.close();
   }
 
-  private async attempt<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  private async attempt<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
     const writes: Write[] = [];
     // Firestore's rule, so that a transaction which breaks it fails here too, not only when deployed.
     const beforeWrites = (path: string) => {
       if (writes.length > 0) throw new ReadAfterWriteError(path);
     };
-    const tx: Transaction = {
-      get: async (path) => {
+    const tx: AdapterTransaction = {
+      get: async <T>(path: string) => {
         beforeWrites(path);
-        return this.read(path);
+        return this.read<T>(path);
       },
-      getAll: async (paths) => {
+      getAll: async <T>(paths: readonly string[]) => {
         beforeWrites(paths.join(", "));
-        return paths.map((p) => this.read(p));
+        return paths.map((p) => this.read<T>(p));
       },
-      query: async (collection, spec) => {
+      query: async <T>(collection: string, spec?: QuerySpec) => {
         beforeWrites(collection);
-        return this.select(collection, spec ?? {});
+        return this.select<T>(collection, spec ?? {});
       },
       // Checked when queued, so the transaction's function sees the refusal where it wrote.
-      create: (path, data) => void writes.push({ kind: "create", path: this.checked(path), data }),
-      set: (path, data) => void writes.push({ kind: "set", path: this.checked(path), data }),
-      update: (path, data) => void writes.push({ kind: "update", path: this.checked(path), data }),
-      delete: (path) => void writes.push({ kind: "delete", path: this.checked(path) }),
+      create: (path: string, data: object) => void writes.push({ kind: "create", path: this.checked(path), data }),
+      set: (path: string, data: object) => void writes.push({ kind: "set", path: this.checked(path), data }),
+      update: (path: string, data: object) => void writes.push({ kind: "update", path: this.checked(path), data }),
+      delete: (path: string) => void writes.push({ kind: "delete", path: this.checked(path) }),
     };
     const result = await fn(tx);
     if (writes.length > 0) {
@@ -242,11 +244,11 @@ export class SqliteStore implements Store {
     return checkDocPath(path, this.layout);
   }
 
-  private read<T>(path: DocPath): StoredDoc<T> | null {
+  private read<T>(path: string): StoredDoc<T> | null {
     const { collection, id } = splitPath(this.checked(path));
     const row = this.stmt("SELECT data FROM docs WHERE collection = ? AND id = ?").get(collection, id) as
       { data: string } | undefined;
-    return row ? { id, path, data: this.parse<T>(path, row.data) } : null;
+    return row ? storedDoc<T>(id, path, this.parse(path, row.data)) : null;
   }
 
   private select<T>(collection: string, spec: QuerySpec): StoredDoc<T>[] {
@@ -280,18 +282,18 @@ export class SqliteStore implements Store {
     }
     const rows = this.stmt(sql).all(...params) as Array<{ id: string; data: string }>;
     return rows.map((r) => {
-      const path = `${collection}/${r.id}` as DocPath;
-      return { id: r.id, path, data: this.parse<T>(path, r.data) };
+      const path = `${collection}/${r.id}`;
+      return storedDoc<T>(r.id, path, this.parse(path, r.data));
     });
   }
 
-  private parse<T>(path: string, text: string): T {
+  private parse(path: string, text: string): unknown {
     const hit = this.parsed.get(path);
-    if (hit?.text === text) return hit.data as T;
+    if (hit?.text === text) return hit.data;
     const data = deepFreeze(decodeDoc(text));
     if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
     this.parsed.set(path, { text, data });
-    return data as T;
+    return data;
   }
 
   private stmt(sql: string): Database.Statement {
