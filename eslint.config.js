@@ -13,36 +13,18 @@ const SRC = "functions/src";
 /** Layers the domain never imports: it knows no protocol and no presentation. */
 const PROTOCOL_LAYERS = ["http", "presenters", "routes", "openapi", "pages"];
 
-/**
- * Domain files that import http/ today (ApiError, `errors`, the ResponseCache type) or a
- * presenter (queries/me.ts). Remove when the DomainError catalog lands (issue 11, "A domain
- * that knows no protocol"): a file leaves this list as it stops importing the layer. A new
- * file is never added here.
- */
-const KNOWN_DOMAIN_EXCEPTIONS = {
-  "queries/me.ts": ["presenters"],
-};
-
-/** The zones of import-x/no-restricted-paths, less the layers a known exception may still import. */
-function layerZones(allowedFromDomain = []) {
-  const domainZones = PROTOCOL_LAYERS.filter((layer) => !allowedFromDomain.includes(layer)).map((layer) => ({
+/** The zones of import-x/no-restricted-paths: what the domain and the routes never import. */
+const LAYER_ZONES = [
+  ...PROTOCOL_LAYERS.map((layer) => ({
     target: `${SRC}/domain`,
     from: `${SRC}/${layer}`,
     message: `The domain knows no protocol: it does not import ${layer}/ (throw a domain error, return plain values).`,
-  }));
-  return [
-    ...domainZones,
-    {
-      target: `${SRC}/routes`,
-      from: `${SRC}/storage`,
-      message: "Routes reach storage only through domain commands and queries.",
-    },
-  ];
-}
-
-const restrictedPaths = (allowedFromDomain) => [
-  "error",
-  { basePath: import.meta.dirname, zones: layerZones(allowedFromDomain) },
+  })),
+  {
+    target: `${SRC}/routes`,
+    from: `${SRC}/storage`,
+    message: "Routes reach storage only through domain commands and queries.",
+  },
 ];
 
 export default tseslint.config(
@@ -131,12 +113,10 @@ export default tseslint.config(
   // The layers (docs/ARCHITECTURE.md, "Request flow").
   {
     files: [`${SRC}/**/*.ts`],
-    rules: { "import-x/no-restricted-paths": restrictedPaths() },
+    rules: {
+      "import-x/no-restricted-paths": ["error", { basePath: import.meta.dirname, zones: LAYER_ZONES }],
+    },
   },
-  ...Object.entries(KNOWN_DOMAIN_EXCEPTIONS).map(([file, allowed]) => ({
-    files: [`${SRC}/domain/${file}`],
-    rules: { "import-x/no-restricted-paths": restrictedPaths(allowed) },
-  })),
   {
     files: [`${SRC}/domain/**/*.ts`],
     rules: {

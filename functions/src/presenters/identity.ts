@@ -1,9 +1,19 @@
+import type { HeldGrant } from "../domain/queries/me.js";
 import type { AgentRecord, CredentialRecord } from "../domain/records.js";
+import { purposePreview } from "./calendars.js";
 
 export const presentAgent = (agent: AgentRecord) => ({
   id: agent.id,
   name: agent.name,
   created_at: agent.created_at,
+});
+
+/** A calendar the agent holds a live grant on, as `/v1/me` lists it. */
+export const presentHeldGrant = ({ calendar, role }: HeldGrant) => ({
+  calendar_id: calendar.id,
+  slug: calendar.slug,
+  role,
+  purpose_preview: purposePreview(calendar.purpose),
 });
 
 /** Metadata only: the token hash never leaves the store. */

@@ -4,7 +4,7 @@ import type { Deps } from "../domain/deps.js";
 import { loadMe } from "../domain/queries/me.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
-import { presentAgent, presentCredential } from "../presenters/identity.js";
+import { presentAgent, presentCredential, presentHeldGrant } from "../presenters/identity.js";
 import { calendarRecord, role, timezone, trimmedName } from "./common.js";
 
 const mintBody = z.strictObject({
@@ -74,7 +74,7 @@ export const identityRoutes = [
       return {
         agent: presentAgent(me.agent),
         credential: presentCredential(me.credential),
-        grants: me.grants,
+        grants: me.grants.map(presentHeldGrant),
       };
     },
   }),

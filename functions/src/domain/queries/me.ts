@@ -1,27 +1,29 @@
-import { purposePreview } from "../../presenters/calendars.js";
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import type { AgentRecord, CalendarRecord, CredentialRecord, MembershipRecord } from "../records.js";
+import type { Role } from "../types.js";
 
-export async function loadMe(deps: Deps, actor: Actor) {
+/** A calendar the agent holds a live grant on, and its role there. */
+export interface HeldGrant {
+  calendar: CalendarRecord;
+  role: Role;
+}
+
+/** The caller's agent, the credential it called with, and the calendars it holds a grant on (`/v1/me`). */
+export async function loadMe(
+  deps: Deps,
+  actor: Actor,
+): Promise<{ agent: AgentRecord; credential: CredentialRecord; grants: HeldGrant[] }> {
   const [agent, credential, memberships] = await Promise.all([
     deps.store.get<AgentRecord>(paths.agent(actor.agentId)),
     deps.store.get<CredentialRecord>(paths.credential(actor.agentId, actor.credentialId)),
     deps.store.query<MembershipRecord>(paths.memberships(actor.agentId)),
   ]);
   const calendars = await deps.store.getAll<CalendarRecord>(memberships.map((m) => paths.calendar(m.id)));
-  const grants = memberships.flatMap((m, i) => {
+  const grants = memberships.flatMap((m, i): HeldGrant[] => {
     const calendar = calendars[i]?.data;
-    if (!calendar) return [];
-    return [
-      {
-        calendar_id: calendar.id,
-        slug: calendar.slug,
-        role: m.data.role,
-        purpose_preview: purposePreview(calendar.purpose),
-      },
-    ];
+    return calendar ? [{ calendar, role: m.data.role }] : [];
   });
   return { agent: agent!.data, credential: credential!.data, grants };
 }
