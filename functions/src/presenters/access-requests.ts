@@ -1,6 +1,7 @@
 import type { AccessRequestRecord } from "../domain/records.js";
+import type { PresentedAccessRequest } from "../routes/schemas/access-requests.js";
 
-export const presentAccessRequest = (request: AccessRequestRecord) => ({
+export const presentAccessRequest = (request: AccessRequestRecord): PresentedAccessRequest => ({
   id: request.id,
   calendar_id: request.calendar_id,
   agent_id: request.agent_id,

@@ -1,9 +1,10 @@
 import type { CalendarRecord } from "../domain/records.js";
 import type { Role } from "../domain/types.js";
+import type { PresentedCalendar } from "../routes/schemas/calendars.js";
 
 export const calendarUrl = (baseUrl: string, slug: string): string => `${baseUrl}/c/${slug}`;
 
-export const presentCalendar = (calendar: CalendarRecord, role: Role | null, baseUrl: string) => ({
+export const presentCalendar = (calendar: CalendarRecord, role: Role | null, baseUrl: string): PresentedCalendar => ({
   id: calendar.id,
   name: calendar.name,
   slug: calendar.slug,

@@ -1,9 +1,10 @@
 import type { TimedOccurrence } from "../domain/queries/events.js";
 import type { EventRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
+import type { PresentedEvent, PresentedOccurrence, PresentedRecur } from "../routes/schemas/events.js";
 
 /** Every key of the rule, null where it does not apply, so clients can rely on one shape. */
-export const presentRecur = (recur: Recur) => ({
+export const presentRecur = (recur: Recur): PresentedRecur => ({
   type: recur.type,
   day: recur.day ?? null,
   month: recur.month ?? null,
@@ -13,7 +14,7 @@ export const presentRecur = (recur: Recur) => ({
 });
 
 /** `layer` is added only for lists that mix in layer events (`?layers=all`). */
-export const presentEvent = (event: EventRecord, layer?: string) => ({
+export const presentEvent = (event: EventRecord, layer?: string): PresentedEvent => ({
   id: event.id,
   calendar_id: event.calendar_id,
   ...(layer !== undefined ? { layer } : {}),
@@ -31,7 +32,7 @@ export const presentEvent = (event: EventRecord, layer?: string) => ({
   updated_at: event.updated_at,
 });
 
-export const presentOccurrence = (o: TimedOccurrence) => ({
+export const presentOccurrence = (o: TimedOccurrence): PresentedOccurrence => ({
   event_id: o.event_id,
   layer: o.layer,
   date: o.date,

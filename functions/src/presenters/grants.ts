@@ -1,6 +1,7 @@
 import type { GrantRecord } from "../domain/records.js";
+import type { PresentedGrant } from "../routes/schemas/grants.js";
 
-export const presentGrant = (grant: GrantRecord) => ({
+export const presentGrant = (grant: GrantRecord): PresentedGrant => ({
   id: grant.id,
   calendar_id: grant.calendar_id,
   agent_id: grant.agent_id,

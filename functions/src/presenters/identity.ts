@@ -1,8 +1,9 @@
 import type { HeldGrant } from "../domain/queries/me.js";
 import type { AgentRecord, CredentialRecord } from "../domain/records.js";
 import { purposePreview } from "./calendars.js";
+import type { PresentedAgent, PresentedCredential } from "../routes/schemas/identity.js";
 
-export const presentAgent = (agent: AgentRecord) => ({
+export const presentAgent = (agent: AgentRecord): PresentedAgent => ({
   id: agent.id,
   name: agent.name,
   created_at: agent.created_at,
@@ -17,7 +18,7 @@ export const presentHeldGrant = ({ calendar, role }: HeldGrant) => ({
 });
 
 /** Metadata only: the token hash never leaves the store. */
-export const presentCredential = (cred: CredentialRecord) => ({
+export const presentCredential = (cred: CredentialRecord): PresentedCredential => ({
   id: cred.id,
   label: cred.label,
   scopes: cred.scopes,

@@ -1,7 +1,8 @@
 import type { CalendarRecord, LayerRecord } from "../domain/records.js";
+import type { PresentedLayer } from "../routes/schemas/layers.js";
 
 /** A layer names the attached calendar (never the host): `calendar_*` describe what is shown. */
-export const presentLayer = (layer: LayerRecord, calendar: CalendarRecord) => ({
+export const presentLayer = (layer: LayerRecord, calendar: CalendarRecord): PresentedLayer => ({
   id: layer.id,
   key: layer.key,
   calendar_id: calendar.id,

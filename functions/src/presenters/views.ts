@@ -1,9 +1,10 @@
 import type { ShareViewRecord } from "../domain/records.js";
+import type { PresentedView } from "../routes/schemas/views.js";
 
 export const viewUrl = (baseUrl: string, slug: string): string => `${baseUrl}/v/${slug}`;
 
 /** Every filter and display key is spelled out, defaults included (DECISIONS section 7). */
-export const presentView = (view: ShareViewRecord, baseUrl: string) => ({
+export const presentView = (view: ShareViewRecord, baseUrl: string): PresentedView => ({
   id: view.id,
   calendar_id: view.calendar_id,
   name: view.name,

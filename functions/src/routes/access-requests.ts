@@ -5,19 +5,7 @@ import { ACCESS_REQUEST_STATUSES } from "../domain/types.js";
 import { defineRoute } from "../http/route.js";
 import { presentAccessRequest } from "../presenters/access-requests.js";
 import { calendarParams, freeText, idOf, pageQuery, role } from "./common.js";
-
-export const accessRequestRecord = z.object({
-  id: z.string(),
-  calendar_id: z.string(),
-  agent_id: z.string(),
-  agent_name: z.string(),
-  role,
-  message: z.string().nullable(),
-  status: z.enum(ACCESS_REQUEST_STATUSES),
-  created_at: z.string(),
-  resolved_at: z.string().nullable(),
-  resolved_by: z.string().nullable(),
-});
+import { accessRequestRecord } from "./schemas/access-requests.js";
 
 export const accessRequestRoutes = [
   defineRoute({

@@ -124,18 +124,3 @@ export const pageQuery = {
 };
 
 export const deleted = z.object({ deleted: z.string() });
-
-export const calendarRecord = z.object({
-  id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  timezone: z.string(),
-  visibility,
-  purpose: z.string().nullable(),
-  default_view: lens.nullable(),
-  views: z.array(lens).nullable(),
-  url: z.string(),
-  role: role.nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});

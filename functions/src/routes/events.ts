@@ -14,6 +14,7 @@ import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
 import { calendarParams, deleted, freeText, idOf, pageQuery, trimmedName } from "./common.js";
+import { eventRecord, occurrenceRecord } from "./schemas/events.js";
 
 const date = z.string().refine(isInputDate, {
   message: "must be a real date from 0001-01-01 to 9999-12-31 in YYYY-MM-DD form, e.g. 2026-03-14",
@@ -82,45 +83,6 @@ const occurrencesQuery = z
     message: `must be at most ${MAX_OCCURRENCE_DAYS} days after \`from\` counting both ends; ask for a shorter range`,
     path: ["to"],
   });
-
-const recurRecord = z.object({
-  type: z.enum(RECUR_TYPES),
-  day: z.number().nullable(),
-  month: z.number().nullable(),
-  interval: z.number(),
-  starts: z.string().nullable(),
-  until: z.string().nullable(),
-});
-
-const eventRecord = z.object({
-  id: z.string(),
-  calendar_id: z.string(),
-  layer: z.string().optional(),
-  kind: z.enum(EVENT_KINDS),
-  name: z.string(),
-  date: z.string().nullable(),
-  recur: recurRecord.nullable(),
-  start_time: z.string().nullable(),
-  end_time: z.string().nullable(),
-  category: z.string().nullable(),
-  notes: z.string().nullable(),
-  art: z.string().nullable(),
-  created_by: z.object({ id: z.string(), name: z.string() }),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-
-const occurrenceRecord = z.object({
-  event_id: z.string(),
-  layer: z.string(),
-  date: z.string(),
-  start_time: z.string().nullable(),
-  end_time: z.string().nullable(),
-  start: z.string().nullable(),
-  end: z.string().nullable(),
-  name: z.string(),
-  category: z.string().nullable(),
-});
 
 export const eventRoutes = [
   defineRoute({

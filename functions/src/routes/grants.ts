@@ -4,17 +4,7 @@ import { listGrants } from "../domain/queries/grants.js";
 import { defineRoute } from "../http/route.js";
 import { presentGrant } from "../presenters/grants.js";
 import { calendarParams, deleted, idOf, pageQuery, role } from "./common.js";
-
-export const grantRecord = z.object({
-  id: z.string(),
-  calendar_id: z.string(),
-  agent_id: z.string(),
-  agent_name: z.string(),
-  role,
-  created_at: z.string(),
-  updated_at: z.string(),
-  revoked_at: z.string().nullable(),
-});
+import { grantRecord } from "./schemas/grants.js";
 
 export const grantRoutes = [
   defineRoute({

@@ -5,22 +5,14 @@ import { loadMe } from "../domain/queries/me.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
 import { presentAgent, presentCredential, presentHeldGrant } from "../presenters/identity.js";
-import { calendarRecord, role, timezone, trimmedName } from "./common.js";
+import { role, timezone, trimmedName } from "./common.js";
+import { calendarRecord } from "./schemas/calendars.js";
+import { agentRecord, credentialRecord } from "./schemas/identity.js";
 
 const mintBody = z.strictObject({
   name: trimmedName(200),
   calendar: z.strictObject({ name: trimmedName(200).optional(), timezone: timezone.optional() }).optional(),
   onboard_token: z.string().optional(),
-});
-
-export const agentRecord = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
-export const credentialRecord = z.object({
-  id: z.string(),
-  label: z.string().nullable(),
-  scopes: z.array(z.string()),
-  created_at: z.string(),
-  expires_at: z.string().nullable(),
-  revoked_at: z.string().nullable(),
 });
 
 const claimUrl = (deps: Deps, claimToken: string | null) => (claimToken ? `${deps.baseUrl}/claim/${claimToken}` : null);

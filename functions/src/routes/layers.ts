@@ -5,6 +5,7 @@ import { listLayers } from "../domain/queries/layers.js";
 import { defineRoute } from "../http/route.js";
 import { presentLayer } from "../presenters/layers.js";
 import { calendarParams, deleted, idOf, pageQuery } from "./common.js";
+import { layerRecord } from "./schemas/layers.js";
 
 export const LAYER_KEY = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
@@ -14,15 +15,6 @@ export const layerKey = z
     message: "must be 1 to 40 characters of a-z, 0-9 and hyphens, not starting or ending with a hyphen",
   })
   .refine((key) => key !== "main", { message: "`main` is reserved for the calendar's own events; pick another key" });
-
-export const layerRecord = z.object({
-  id: z.string(),
-  key: z.string(),
-  calendar_id: z.string(),
-  calendar_name: z.string(),
-  calendar_slug: z.string(),
-  created_at: z.string(),
-});
 
 export const layerRoutes = [
   defineRoute({

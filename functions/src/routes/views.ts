@@ -7,6 +7,7 @@ import { defineRoute } from "../http/route.js";
 import { presentView } from "../presenters/views.js";
 import { calendarParams, deleted, idOf, lens, pageQuery, trimmedName } from "./common.js";
 import { LAYER_KEY } from "./layers.js";
+import { viewRecord } from "./schemas/views.js";
 
 const date = z
   .string()
@@ -44,26 +45,6 @@ const viewDisplay = z
     message: "must be one of `views`",
     path: ["default_view"],
   });
-
-const viewRecord = z.object({
-  id: z.string(),
-  calendar_id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  url: z.string(),
-  filter: z.object({
-    layers: z.array(z.string()).nullable(),
-    categories: z.array(z.string()).nullable(),
-    from: z.string().nullable(),
-    to: z.string().nullable(),
-    include_someday: z.boolean(),
-    include_recurring: z.boolean(),
-  }),
-  display: z.object({ default_view: lens.nullable(), views: z.array(lens).nullable() }),
-  created_at: z.string(),
-  updated_at: z.string(),
-  revoked_at: z.string().nullable(),
-});
 
 const viewParams = z.object({ calendarId: idOf("cal"), viewId: idOf("viw") });
 

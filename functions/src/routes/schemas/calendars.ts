@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { lens, role, visibility } from "../common.js";
+
+/** A calendar as the API answers it (presenters/calendars.ts builds it). */
+export const calendarRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  timezone: z.string(),
+  visibility,
+  purpose: z.string().nullable(),
+  default_view: lens.nullable(),
+  views: z.array(lens).nullable(),
+  url: z.string(),
+  role: role.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PresentedCalendar = z.input<typeof calendarRecord>;

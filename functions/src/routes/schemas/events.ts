@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { EVENT_KINDS, RECUR_TYPES } from "../../domain/types.js";
+
+/** A recurrence rule with every key, null where it does not apply. */
+export const recurRecord = z.object({
+  type: z.enum(RECUR_TYPES),
+  day: z.number().nullable(),
+  month: z.number().nullable(),
+  interval: z.number(),
+  starts: z.string().nullable(),
+  until: z.string().nullable(),
+});
+export type PresentedRecur = z.input<typeof recurRecord>;
+
+/** An event as the API answers it (presenters/events.ts builds it); `layer` only in `?layers=all` lists. */
+export const eventRecord = z.object({
+  id: z.string(),
+  calendar_id: z.string(),
+  layer: z.string().optional(),
+  kind: z.enum(EVENT_KINDS),
+  name: z.string(),
+  date: z.string().nullable(),
+  recur: recurRecord.nullable(),
+  start_time: z.string().nullable(),
+  end_time: z.string().nullable(),
+  category: z.string().nullable(),
+  notes: z.string().nullable(),
+  art: z.string().nullable(),
+  created_by: z.object({ id: z.string(), name: z.string() }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type PresentedEvent = z.input<typeof eventRecord>;
+
+export const occurrenceRecord = z.object({
+  event_id: z.string(),
+  layer: z.string(),
+  date: z.string(),
+  start_time: z.string().nullable(),
+  end_time: z.string().nullable(),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  name: z.string(),
+  category: z.string().nullable(),
+});
+export type PresentedOccurrence = z.input<typeof occurrenceRecord>;

@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+/** The agent and its credentials' metadata (presenters/identity.ts); a token is never part of a record. */
+export const agentRecord = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
+export type PresentedAgent = z.input<typeof agentRecord>;
+
+export const credentialRecord = z.object({
+  id: z.string(),
+  label: z.string().nullable(),
+  scopes: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type PresentedCredential = z.input<typeof credentialRecord>;
