@@ -7,8 +7,9 @@ import type { AccessRequestRecord, AgentRecord } from "../../functions/src/domai
 import type { Role, Scope, Visibility } from "../../functions/src/domain/types.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
-import { createTestApp, freshKey, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { grantRole, laterCredential, newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { freshKey, post } from "../helpers/http.js";
+import { grantRole, laterCredential, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 /**
  * Every route of the API, for a private, an unlisted and a public calendar, as each kind of

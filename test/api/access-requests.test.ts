@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord, GrantRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { seedScopedToken } from "../helpers/grants.js";
-import { get, grantRole, laterCredential, membershipOf, newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, get, post } from "../helpers/http.js";
+import { grantRole, laterCredential, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import { membershipOf, seedScopedToken } from "../helpers/store.js";
 
 let t: TestApp;
 let owner: MintedAgent;

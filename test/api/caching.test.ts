@@ -1,8 +1,9 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
-import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 /** Cached responses are keyed by calendar revisions: every write must show at once. */
 let t: TestApp;

@@ -3,16 +3,10 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { resolveCalendarSlug } from "../../functions/src/domain/queries/calendars.js";
 import type { CalendarRecord, GrantRecord, MembershipRecord } from "../../functions/src/domain/records.js";
-import {
-  BASE_URL,
-  createTestApp,
-  expectError,
-  mintAgent,
-  post,
-  type MintedAgent,
-  type TestApp,
-} from "../helpers/app.js";
-import { seedGrant, seedScopedToken } from "../helpers/grants.js";
+import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
+import { seedGrant, seedScopedToken } from "../helpers/store.js";
 
 let t: TestApp;
 beforeEach(() => {

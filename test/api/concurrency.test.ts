@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { grantRole, liveOwners, newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { grantRole, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import { liveOwners } from "../helpers/store.js";
 
 /**
  * The invariants that span documents, under concurrent requests on the SQLite store: each is

@@ -4,7 +4,9 @@ import { createApiApp } from "../../functions/src/app.js";
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { ContentionError, DocumentExistsError, type Store } from "../../functions/src/storage/port.js";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 /**
  * A create that loses a race: two requests both read a document as absent and both create it;

@@ -1,6 +1,8 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, expectError, freshKey, mintAgent, post, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, freshKey, post } from "../helpers/http.js";
+import { mintAgent } from "../helpers/factories.js";
 
 let t: TestApp;
 beforeEach(() => {

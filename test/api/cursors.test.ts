@@ -2,7 +2,9 @@
 // is the same 400 on each of them, whether it is garbage or another list's cursor.
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 let t: TestApp;
 let owner: MintedAgent;

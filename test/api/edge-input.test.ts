@@ -2,7 +2,9 @@ import { gzipSync } from "node:zlib";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import { expectError, freshKey, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import type { TestApp } from "../helpers/app.js";
+import { expectError, freshKey, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 import { createSiteTestApp } from "../pages/site.js";
 
 /**

@@ -11,8 +11,10 @@ import { occursBetween } from "../../functions/src/domain/recurrence/index.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import { CountingStore } from "../../functions/src/storage/counting.js";
 import { seedEvents, type EventSeed } from "../helpers/big-calendar.js";
-import { seedLayer } from "../helpers/grants.js";
-import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
+import { seedLayer } from "../helpers/store.js";
 
 const N = 2500;
 const LIMIT = 100;

@@ -2,8 +2,10 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { seedGrant, seedLayer, seedScopedToken } from "../helpers/grants.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
+import { seedGrant, seedLayer, seedScopedToken } from "../helpers/store.js";
 
 let t: TestApp;
 beforeEach(() => {

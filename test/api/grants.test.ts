@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { GrantRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { del, get, grantRole, laterCredential, liveOwners, membershipOf, newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { del, expectError, get, post } from "../helpers/http.js";
+import { grantRole, laterCredential, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import { liveOwners, membershipOf } from "../helpers/store.js";
 
 let t: TestApp;
 let owner: MintedAgent;

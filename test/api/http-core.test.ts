@@ -7,7 +7,9 @@ import { claimKey, executeOnce, fingerprint, idempotencyPath } from "../../funct
 import { defineRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { z } from "zod";
-import { createTestApp, expectError, freshKey, mintAgent, post, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, freshKey, post } from "../helpers/http.js";
+import { mintAgent } from "../helpers/factories.js";
 
 let t: TestApp;
 beforeEach(() => {

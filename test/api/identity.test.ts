@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { AgentRecord, CredentialRecord, TokenRecord } from "../../functions/src/domain/records.js";
-import { BASE_URL, createTestApp, expectError, freshKey, mintAgent, post, type TestApp } from "../helpers/app.js";
+import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, freshKey, post } from "../helpers/http.js";
+import { mintAgent } from "../helpers/factories.js";
 
 let t: TestApp;
 beforeEach(() => {

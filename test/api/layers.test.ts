@@ -3,8 +3,9 @@ import type { Actor } from "../../functions/src/domain/actor.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
 import type { CalendarRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { del, get, grantRole, laterCredential, newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { del, expectError, get, post } from "../helpers/http.js";
+import { grantRole, laterCredential, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 let t: TestApp;
 let owner: MintedAgent;

@@ -1,13 +1,15 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
+import { seedGrant, seedLayer } from "../helpers/store.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { expandOccurrences, loadSourceEvents } from "../../functions/src/domain/queries/events.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
 import type { CalendarRecord } from "../../functions/src/domain/records.js";
 import { presentOccurrence } from "../../functions/src/presenters/events.js";
 import { dailySeries, seedEvents, seedLayeredHost, type EventSeed } from "../helpers/big-calendar.js";
-import { seedGrant, seedLayer } from "../helpers/grants.js";
 
 let t: TestApp;
 beforeEach(() => {

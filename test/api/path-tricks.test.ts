@@ -8,16 +8,9 @@ import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord } from "../../functions/src/domain/records.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
-import {
-  createTestApp,
-  expectError,
-  freshKey,
-  mintAgent,
-  post,
-  type MintedAgent,
-  type TestApp,
-} from "../helpers/app.js";
-import { get, grantRole, newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, freshKey, get, post } from "../helpers/http.js";
+import { grantRole, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 /**
  * Ids are opaque strings of their prefix and [A-Za-z0-9] (DECISIONS section 1). Anything else

@@ -4,8 +4,9 @@ import { DEFAULT_QUOTAS, quotasFromEnv, type QuotaLimits } from "../../functions
 import { readShards, SHARDS } from "../../functions/src/domain/revision.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import type { DocData } from "../../functions/src/storage/port.js";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { newCalendar } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 /**
  * Quotas (DECISIONS section 12), with small limits injected through deps: each create is

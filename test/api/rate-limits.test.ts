@@ -9,8 +9,9 @@ import {
   type RateLimitConfig,
 } from "../../functions/src/http/rate-limit.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
-import { createTestApp, expectError, freshKey, mintAgent, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { laterCredential } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, freshKey } from "../helpers/http.js";
+import { laterCredential, mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 /**
  * Rate limits (DECISIONS section 12) turned on with small limits: the suite runs with

@@ -5,7 +5,9 @@
  */
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 let t: TestApp;
 let owner: MintedAgent;

@@ -9,7 +9,9 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { CountingStore } from "../../functions/src/storage/counting.js";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 describe("store round trips per request", () => {
   let t: TestApp;

@@ -1,6 +1,8 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, expectError, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 /**
  * DECISIONS section 1: names, labels and categories need at least one visible character; NUL,

@@ -7,8 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { SHARDS } from "../../functions/src/domain/revision.js";
 import type { Store, Transaction } from "../../functions/src/storage/port.js";
-import { createTestApp, mintAgent, post, type TestApp } from "../helpers/app.js";
-import { del, grantRole, newCalendar, patch } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { del, patch, post } from "../helpers/http.js";
+import { grantRole, mintAgent, newCalendar } from "../helpers/factories.js";
 
 interface TxLog {
   reads: string[];

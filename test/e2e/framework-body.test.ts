@@ -7,7 +7,8 @@ import express, { type Express, type Request } from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import { createTestApp, expectError, freshKey, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { expectError, freshKey } from "../helpers/http.js";
 
 let t: TestApp;
 let framework: Express;

@@ -4,7 +4,9 @@
  * fuzzer never holds, so it stays as seeded while every world reads it: occurrences,
  * event lists, pages and feeds of it must stay within the 2 s bound.
  */
-import { mintAgent, post, type TestApp } from "../helpers/app.js";
+import type { TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { mintAgent } from "../helpers/factories.js";
 
 export interface Heavy {
   hostId: string;

@@ -6,7 +6,9 @@
  * a fresh world every few hundred requests to keep half of its ids real.
  */
 import request from "supertest";
-import { mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import type { TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 import type { Heavy } from "./heavy.js";
 
 type Auth = { Authorization: string };

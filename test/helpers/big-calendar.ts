@@ -9,7 +9,8 @@ import { paths } from "../../functions/src/domain/paths.js";
 import { eventSortKey } from "../../functions/src/domain/queries/events.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
-import { seedLayer } from "./grants.js";
+import { makeEventRecord } from "./factories.js";
+import { seedLayer } from "./store.js";
 
 export type EventSeed = Partial<EventRecord> & { name: string };
 
@@ -20,25 +21,16 @@ export async function seedEvents(
   seeds: EventSeed[],
 ): Promise<EventRecord[]> {
   const now = deps.clock().toISOString();
-  const records = seeds.map((seed): EventRecord => {
-    const kind = seed.recur ? "recurring" : seed.date ? "one-off" : "someday";
-    return {
+  const records = seeds.map((seed) =>
+    makeEventRecord({
       id: newId("evt"),
       calendar_id: calendarId,
-      kind,
-      date: null,
-      recur: null,
-      start_time: null,
-      end_time: null,
-      category: null,
-      notes: null,
-      art: null,
       created_by: { id: "agt_seed", name: "Seed" },
       created_at: now,
       updated_at: now,
       ...seed,
-    };
-  });
+    }),
+  );
   await deps.store.runTransaction(async (tx) => {
     // As the event commands write them: the list reads events in stored sort_key order.
     for (const record of records)

@@ -1,8 +1,13 @@
+/**
+ * Straight through the storage port: records a test needs without the rules of the API
+ * (grants, narrow tokens, layers), and reads of what the API stored.
+ */
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { newAgentToken, newId, sha256 } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { GrantRecord, LayerRecord, MembershipRecord, TokenRecord } from "../../functions/src/domain/records.js";
 import type { Role, Scope } from "../../functions/src/domain/types.js";
+import type { TestApp } from "./app.js";
 
 /**
  * Gives an agent a live role on a calendar straight through the storage port, as the grants
@@ -78,4 +83,18 @@ export async function seedLayer(
     created_at: deps.clock().toISOString(),
   };
   await deps.store.runTransaction(async (tx) => tx.set(paths.layer(hostId, layer.id), { ...layer }));
+}
+
+/** The live owner grants of a calendar. */
+export async function liveOwners(t: Pick<TestApp, "deps">, calendarId: string): Promise<GrantRecord[]> {
+  const docs = await t.deps.store.query<GrantRecord>(paths.grants(calendarId), { where: [["revoked_at", "==", null]] });
+  return docs.map((d) => d.data).filter((g) => g.role === "owner");
+}
+
+export async function membershipOf(
+  t: Pick<TestApp, "deps">,
+  agentId: string,
+  calendarId: string,
+): Promise<MembershipRecord | null> {
+  return (await t.deps.store.get<MembershipRecord>(paths.membership(agentId, calendarId)))?.data ?? null;
 }

@@ -13,7 +13,7 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer } from "../../functions/src/server.js";
-import { testClock, type TestApp } from "../helpers/app.js";
+import { type TestApp, testClock } from "../helpers/app.js";
 import { seedDemo, type Demo } from "./site.js";
 
 const CHROMIUM = "/usr/bin/chromium";

@@ -7,7 +7,8 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEED_EVENT_BUDGET, PAGE_OCCURRENCE_BUDGET, PAGE_SOMEDAY_BUDGET } from "../../functions/src/pages/budgets.js";
-import { mintAgent, type TestApp } from "../helpers/app.js";
+import type { TestApp } from "../helpers/app.js";
+import { mintAgent } from "../helpers/factories.js";
 import { seedEvents, seedLayeredHost } from "../helpers/big-calendar.js";
 import { createCalendar, createSiteTestApp, createView } from "./site.js";
 

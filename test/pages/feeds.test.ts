@@ -8,8 +8,9 @@ import ical, { type VEvent } from "node-ical";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
-import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { grantRole, newCalendar, patch, del } from "../helpers/sharing.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { del, patch, post } from "../helpers/http.js";
+import { grantRole, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 let t: TestApp;
 let feeds: Express;

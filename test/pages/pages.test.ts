@@ -8,8 +8,8 @@ import type { Deps } from "../../functions/src/domain/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { STYLESHEET_NAME } from "../../functions/src/pages/style.js";
 import { startLocalServer } from "../../functions/src/server.js";
-import { mintAgent, type TestApp } from "../helpers/app.js";
-import { grantRole } from "../helpers/sharing.js";
+import type { TestApp } from "../helpers/app.js";
+import { grantRole, mintAgent } from "../helpers/factories.js";
 import {
   attachLayer,
   createCalendar,

@@ -6,8 +6,8 @@
  */
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mintAgent, type MintedAgent, type TestApp } from "../helpers/app.js";
-import { grantRole } from "../helpers/sharing.js";
+import type { TestApp } from "../helpers/app.js";
+import { grantRole, mintAgent, type MintedAgent } from "../helpers/factories.js";
 import { attachLayer, createCalendar, createEvent, createSiteTestApp, createView } from "./site.js";
 
 let t: TestApp;

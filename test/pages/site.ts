@@ -7,7 +7,9 @@ import express, { type Express } from "express";
 import request from "supertest";
 import { expect } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
-import { createTestApp, mintAgent, post, type MintedAgent, type TestApp } from "../helpers/app.js";
+import { createTestApp, type TestApp } from "../helpers/app.js";
+import { post } from "../helpers/http.js";
+import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 /** The whole site of a test: `/v1` and `/c`, `/v` pages on one SQLite store and clock (2026-11-22T10:00Z). */
 export function createSiteTestApp(options: Parameters<typeof createTestApp>[0] = {}): TestApp {
