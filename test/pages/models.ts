@@ -1,24 +1,15 @@
 /** Plain page models for renderer tests: no store, no clock. */
-import type { PageEvent, PageModel, PageOccurrence } from "../../functions/src/pages/model.js";
+import { toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "../../functions/src/pages/model.js";
+import { makeEventRecord } from "../helpers/factories.js";
 
 let counter = 0;
 
+/** An event as a page shows it, on the main layer; a category takes the first colour unless `colour` says otherwise. */
 export function pageEvent(fields: Partial<PageEvent> & { name: string }): PageEvent {
-  const kind = fields.kind ?? (fields.recur ? "recurring" : fields.date ? "one-off" : "someday");
-  return {
-    id: `evt_${++counter}`,
-    layer: "main",
-    kind,
-    date: null,
-    recur: null,
-    start_time: null,
-    end_time: null,
-    category: null,
-    notes: null,
-    art: null,
-    colour: fields.category ? 0 : null,
-    ...fields,
-  };
+  const { layer = "main", colour, ...event } = fields;
+  const colours = new Map(event.category ? [[event.category, 0]] : []);
+  const shown = toPageEvent(makeEventRecord({ id: `evt_${++counter}`, ...event }), layer, colours);
+  return colour === undefined ? shown : { ...shown, colour };
 }
 
 export const on = (date: string, event: PageEvent): PageOccurrence => ({ date, event });

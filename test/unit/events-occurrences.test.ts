@@ -3,6 +3,7 @@ import { expandOccurrences } from "../../functions/src/domain/queries/events.js"
 import { expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
+import { makeEventRecord } from "../helpers/factories.js";
 
 const calendar = (id: string, timezone: string): CalendarRecord => ({
   id,
@@ -19,26 +20,16 @@ const calendar = (id: string, timezone: string): CalendarRecord => ({
 });
 
 let seq = 0;
+/** Ids and creation times in the order made: a second apart, so ties of date and time break by creation. */
 function event(calendarId: string, fields: Partial<EventRecord>): EventRecord {
   seq++;
-  const kind = fields.date ? "one-off" : fields.recur ? "recurring" : "someday";
-  return {
+  return makeEventRecord({
     id: `evt_${String(seq).padStart(6, "0")}`,
     calendar_id: calendarId,
-    kind,
     name: `event ${seq}`,
-    date: null,
-    recur: null,
-    start_time: null,
-    end_time: null,
-    category: null,
-    notes: null,
-    art: null,
-    created_by: { id: "agt_1", name: "Scout" },
     created_at: new Date(Date.UTC(2026, 0, 1) + seq * 1000).toISOString(),
-    updated_at: "2026-01-01T00:00:00.000Z",
     ...fields,
-  };
+  });
 }
 
 const time = (i: number) => `${String(6 + (i % 14)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`;

@@ -3,27 +3,19 @@ import ical, { type VEvent } from "node-ical";
 import { describe, expect, it } from "vitest";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import { buildIcs, WallClock, type IcsFeed } from "../../functions/src/pages/ics.js";
-
-const base: Omit<EventRecord, "id" | "kind" | "name"> = {
-  calendar_id: "cal_1",
-  date: null,
-  recur: null,
-  start_time: null,
-  end_time: null,
-  category: null,
-  notes: null,
-  art: null,
-  created_by: { id: "agt_1", name: "Agent" },
-  created_at: "2026-03-01T10:00:00.000Z",
-  updated_at: "2026-03-02T10:00:00.000Z",
-};
+import { makeEventRecord } from "../helpers/factories.js";
 
 let counter = 0;
-const event = (fields: Partial<EventRecord> & Pick<EventRecord, "kind" | "name">): EventRecord => ({
-  ...base,
-  id: `evt_${++counter}`,
-  ...fields,
-});
+/** Created on 2026-03-01 and last changed on 2026-03-02 (the DTSTAMP), by one agent. */
+const event = (fields: Partial<EventRecord> & Pick<EventRecord, "kind" | "name">): EventRecord =>
+  makeEventRecord({
+    id: `evt_${++counter}`,
+    calendar_id: "cal_1",
+    created_by: { id: "agt_1", name: "Agent" },
+    created_at: "2026-03-01T10:00:00.000Z",
+    updated_at: "2026-03-02T10:00:00.000Z",
+    ...fields,
+  });
 
 const feed = (events: EventRecord[], timezone = "Europe/Berlin", extra: Partial<IcsFeed> = {}): string =>
   buildIcs({

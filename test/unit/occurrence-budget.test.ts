@@ -6,28 +6,19 @@ import { addDays, countOccurrences, expandRecurrence } from "../../functions/src
 import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
 import { withinFeedBudget } from "../../functions/src/pages/feed-budget.js";
+import { makeEventRecord } from "../helpers/factories.js";
 
 const calendar = { id: "cal_a", timezone: "UTC" } as CalendarRecord;
 let counter = 0;
 function event(fields: Partial<EventRecord>): EventRecord {
   counter++;
-  return {
+  return makeEventRecord({
     id: `evt_${String(counter).padStart(4, "0")}`,
     calendar_id: "cal_a",
-    kind: fields.recur ? "recurring" : fields.date ? "one-off" : "someday",
     name: `event ${counter}`,
-    date: null,
-    recur: null,
-    start_time: null,
-    end_time: null,
-    category: null,
-    notes: null,
-    art: null,
     created_by: { id: "agt_a", name: "A" },
-    created_at: "2026-01-01T00:00:00.000Z",
-    updated_at: "2026-01-01T00:00:00.000Z",
     ...fields,
-  };
+  });
 }
 
 const recurArb: fc.Arbitrary<Recur> = fc.oneof(
