@@ -4,8 +4,8 @@ import { paths } from "../../functions/src/domain/paths.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
-import { mintAgent, type MintedAgent } from "../helpers/factories.js";
-import { seedGrant, seedLayer, seedScopedToken } from "../helpers/store.js";
+import { mintAgent, newCalendar, newEvent, sharingWorld, type MintedAgent } from "../helpers/factories.js";
+import { seedLayer, seedScopedToken } from "../helpers/store.js";
 
 let t: TestApp;
 beforeEach(() => {
@@ -14,16 +14,6 @@ beforeEach(() => {
 afterEach(() => t.close());
 
 const eventsPath = (calendarId: string) => `/v1/calendars/${calendarId}/events`;
-
-async function calendarOf(agent: MintedAgent, body: Record<string, unknown>): Promise<string> {
-  return (await post(t, "/v1/calendars", agent.auth).send(body).expect(200)).body.id;
-}
-
-async function createEvent(agent: MintedAgent, calendarId: string, body: Record<string, unknown>) {
-  const res = await post(t, eventsPath(calendarId), agent.auth).send(body);
-  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
 
 const patchEvent = (agent: MintedAgent | null, calendarId: string, eventId: string, body: unknown) => {
   const req = request(t.app).patch(`${eventsPath(calendarId)}/${eventId}`);
@@ -37,21 +27,10 @@ const list = async (calendarId: string, query = "", auth?: { Authorization: stri
 
 const names = (events: Array<{ name: string }>) => events.map((e) => e.name);
 
-/** An owner, a writer, a reader and a stranger around one calendar of the given visibility. */
-async function cast(visibility: "public" | "unlisted" | "private") {
-  const owner = await mintAgent(t, "Owner");
-  const writer = await mintAgent(t, "Writer");
-  const reader = await mintAgent(t, "Reader");
-  const stranger = await mintAgent(t, "Stranger");
-  const calendarId = await calendarOf(owner, { name: `Team ${visibility}`, visibility });
-  await seedGrant(t.deps, { calendarId, agentId: writer.agentId, agentName: "Writer", role: "writer" });
-  await seedGrant(t.deps, { calendarId, agentId: reader.agentId, agentName: "Reader", role: "reader" });
-  return { owner, writer, reader, stranger, calendarId };
-}
-
 describe("POST .../events", () => {
   it("climbs 401 -> 400 -> 403 -> success for a writer, with created_by and evt_ id", async () => {
-    const { writer, reader, stranger, calendarId } = await cast("unlisted");
+    const { writer, reader, stranger, calendars } = await sharingWorld(t);
+    const calendarId = calendars.unlisted.id;
     expectError(await post(t, eventsPath(calendarId)).send({ name: "Launch" }), 401, "unauthorized");
     expectError(
       await request(t.app).post(eventsPath(calendarId)).set(writer.auth).send({ name: "Launch" }),
@@ -67,7 +46,7 @@ describe("POST .../events", () => {
     expectError(await post(t, eventsPath(calendarId), readOnly).send({ name: "Launch" }), 403, "insufficient_scope");
     expectError(await post(t, eventsPath("cal_missing"), writer.auth).send({ name: "Launch" }), 404, "not_found");
 
-    const event = await createEvent(writer, calendarId, {
+    const event = await newEvent(t, writer, calendarId, {
       name: "Launch",
       date: "2026-12-01",
       start_time: "09:30",
@@ -101,29 +80,31 @@ describe("POST .../events", () => {
   });
 
   it("hides a private calendar from strangers (404) but tells a reader it lacks the role (403)", async () => {
-    const { owner, reader, stranger, calendarId } = await cast("private");
+    const { owner, reader, stranger, calendars } = await sharingWorld(t);
+    const calendarId = calendars.private.id;
     expectError(await post(t, eventsPath(calendarId), stranger.auth).send({ name: "X" }), 404, "not_found");
     expectError(await post(t, eventsPath(calendarId), reader.auth).send({ name: "X" }), 403, "forbidden");
-    const event = await createEvent(owner, calendarId, { name: "X" });
+    const event = await newEvent(t, owner, calendarId, { name: "X" });
     expect(event.kind).toBe("someday");
   });
 
   it("a stranger on a public calendar gets 403 forbidden", async () => {
-    const { stranger, calendarId } = await cast("public");
+    const { stranger, calendars } = await sharingWorld(t);
+    const calendarId = calendars.public.id;
     expectError(await post(t, eventsPath(calendarId), stranger.auth).send({ name: "X" }), 403, "forbidden");
   });
 
   it("decides the kind from date and recur, and stores the default `starts` explicitly", async () => {
     const owner = await mintAgent(t);
     // 10:00 UTC on 2026-11-22 is already 2026-11-23 at UTC+14.
-    const calendarId = await calendarOf(owner, { name: "Kiritimati", timezone: "Pacific/Kiritimati" });
-    const oneOff = await createEvent(owner, calendarId, { name: "Once", date: "2026-12-24" });
-    const weekly = await createEvent(owner, calendarId, {
+    const calendarId = (await newCalendar(t, owner, { name: "Kiritimati", timezone: "Pacific/Kiritimati" })).id;
+    const oneOff = await newEvent(t, owner, calendarId, { name: "Once", date: "2026-12-24" });
+    const weekly = await newEvent(t, owner, calendarId, {
       name: "Standup",
       recur: { type: "weekly", day: 1 },
       start_time: "09:00",
     });
-    const someday = await createEvent(owner, calendarId, { name: "Rewrite docs", date: null, recur: null });
+    const someday = await newEvent(t, owner, calendarId, { name: "Rewrite docs", date: null, recur: null });
     expect([oneOff.kind, weekly.kind, someday.kind]).toEqual(["one-off", "recurring", "someday"]);
     expect(weekly.recur).toEqual({
       type: "weekly",
@@ -142,7 +123,7 @@ describe("POST .../events", () => {
       .expect(200);
     expect(again.body.recur.starts).toBe("2026-11-23");
 
-    const full = await createEvent(owner, calendarId, {
+    const full = await newEvent(t, owner, calendarId, {
       name: "Board",
       recur: { type: "yearly", month: 2, day: 29, interval: 4, starts: "2028-01-01", until: "2040-12-31" },
     });
@@ -158,7 +139,7 @@ describe("POST .../events", () => {
 
   it("refuses invalid fields with 400 invalid_event naming the field", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Checks" });
+    const calendarId = (await newCalendar(t, owner, { name: "Checks" })).id;
     const cases: Array<[Record<string, unknown>, string]> = [
       [{}, "name"],
       [{ name: "" }, "name"],
@@ -206,21 +187,22 @@ describe("POST .../events", () => {
     }
     expect(await list(calendarId)).toEqual({ events: [], next_cursor: null });
     // The edges that are fine.
-    await createEvent(owner, calendarId, { name: "A", date: "2028-02-29", start_time: "00:00", end_time: "23:59" });
-    await createEvent(owner, calendarId, { name: "B", art: "https://example.com/a.png" });
-    await createEvent(owner, calendarId, { name: "C", art: "Note: text" });
-    await createEvent(owner, calendarId, { name: "D", recur: { type: "monthly", day: -1 } });
-    await createEvent(owner, calendarId, { name: "E", recur: { type: "weekly", day: 0, interval: null, until: null } });
-    await createEvent(owner, calendarId, { name: "F", start_time: "08:00" });
+    await newEvent(t, owner, calendarId, { name: "A", date: "2028-02-29", start_time: "00:00", end_time: "23:59" });
+    await newEvent(t, owner, calendarId, { name: "B", art: "https://example.com/a.png" });
+    await newEvent(t, owner, calendarId, { name: "C", art: "Note: text" });
+    await newEvent(t, owner, calendarId, { name: "D", recur: { type: "monthly", day: -1 } });
+    await newEvent(t, owner, calendarId, { name: "E", recur: { type: "weekly", day: 0, interval: null, until: null } });
+    await newEvent(t, owner, calendarId, { name: "F", start_time: "08:00" });
   });
 });
 
 describe("GET and DELETE one event", () => {
   it("reads without a token on visible calendars; 404 under the wrong calendar or when private", async () => {
-    const { owner, reader, stranger, calendarId } = await cast("private");
-    const visibleId = await calendarOf(owner, { name: "Open", visibility: "public" });
-    const hidden = await createEvent(owner, calendarId, { name: "Hidden" });
-    const open = await createEvent(owner, visibleId, { name: "Open" });
+    const { owner, reader, stranger, calendars } = await sharingWorld(t);
+    const calendarId = calendars.private.id;
+    const visibleId = calendars.public.id;
+    const hidden = await newEvent(t, owner, calendarId, { name: "Hidden" });
+    const open = await newEvent(t, owner, visibleId, { name: "Open" });
 
     const anon = await request(t.app)
       .get(`${eventsPath(visibleId)}/${open.id}`)
@@ -250,10 +232,11 @@ describe("GET and DELETE one event", () => {
   });
 
   it("DELETE climbs 401 -> 404/403 -> success and answers {deleted}", async () => {
-    const { writer, reader, stranger, calendarId } = await cast("unlisted");
-    const privateCal = await cast("private");
-    const event = await createEvent(writer, calendarId, { name: "Gone soon" });
-    const hidden = await createEvent(privateCal.owner, privateCal.calendarId, { name: "Hidden" });
+    const { owner, writer, reader, stranger, calendars } = await sharingWorld(t);
+    const calendarId = calendars.unlisted.id;
+    const privateId = calendars.private.id;
+    const event = await newEvent(t, writer, calendarId, { name: "Gone soon" });
+    const hidden = await newEvent(t, owner, privateId, { name: "Hidden" });
     const del = (agent: MintedAgent | null, cal: string, id: string) => {
       const req = request(t.app).delete(`${eventsPath(cal)}/${id}`);
       return agent ? req.set(agent.auth) : req;
@@ -261,9 +244,9 @@ describe("GET and DELETE one event", () => {
     expectError(await del(null, calendarId, event.id), 401, "unauthorized");
     expectError(await del(reader, calendarId, event.id), 403, "forbidden");
     expectError(await del(stranger, calendarId, event.id), 403, "forbidden");
-    expectError(await del(stranger, privateCal.calendarId, hidden.id), 404, "not_found");
+    expectError(await del(stranger, privateId, hidden.id), 404, "not_found");
     // An event addressed through another calendar the caller may write is still 404.
-    expectError(await del(privateCal.owner, privateCal.calendarId, event.id), 404, "not_found");
+    expectError(await del(owner, privateId, event.id), 404, "not_found");
 
     const res = await del(writer, calendarId, event.id).expect(200);
     expect(res.body).toEqual({ deleted: event.id });
@@ -275,21 +258,22 @@ describe("GET and DELETE one event", () => {
 
 describe("PATCH .../events/{eventId}", () => {
   it("climbs 401 -> 400 -> 404/403 -> success", async () => {
-    const { owner, writer, reader, stranger, calendarId } = await cast("unlisted");
-    const privateCal = await cast("private");
-    const event = await createEvent(owner, calendarId, { name: "Plan" });
-    const hidden = await createEvent(privateCal.owner, privateCal.calendarId, { name: "Hidden" });
+    const { owner, writer, reader, stranger, calendars } = await sharingWorld(t);
+    const calendarId = calendars.unlisted.id;
+    const privateId = calendars.private.id;
+    const event = await newEvent(t, owner, calendarId, { name: "Plan" });
+    const hidden = await newEvent(t, owner, privateId, { name: "Hidden" });
     expectError(await patchEvent(null, calendarId, event.id, { name: "X" }), 401, "unauthorized");
     const typo = await patchEvent(writer, calendarId, event.id, { title: "X" });
     expectError(typo, 400, "invalid_event");
     expect(typo.body.error.details.field).toBe("title");
     expectError(await patchEvent(writer, calendarId, event.id, { name: null }), 400, "invalid_event");
-    expectError(await patchEvent(stranger, privateCal.calendarId, hidden.id, { name: "X" }), 404, "not_found");
-    expectError(await patchEvent(privateCal.reader, privateCal.calendarId, hidden.id, { name: "X" }), 403, "forbidden");
+    expectError(await patchEvent(stranger, privateId, hidden.id, { name: "X" }), 404, "not_found");
+    expectError(await patchEvent(reader, privateId, hidden.id, { name: "X" }), 403, "forbidden");
     expectError(await patchEvent(reader, calendarId, event.id, { name: "X" }), 403, "forbidden");
     expectError(await patchEvent(stranger, calendarId, event.id, { name: "X" }), 403, "forbidden");
     expectError(await patchEvent(writer, calendarId, "evt_missing", { name: "X" }), 404, "not_found");
-    expectError(await patchEvent(privateCal.owner, privateCal.calendarId, event.id, { name: "X" }), 404, "not_found");
+    expectError(await patchEvent(owner, privateId, event.id, { name: "X" }), 404, "not_found");
 
     t.clock.advance(5000);
     const res = await patchEvent(writer, calendarId, event.id, { name: "Plan v2" }).expect(200);
@@ -304,8 +288,8 @@ describe("PATCH .../events/{eventId}", () => {
 
   it("moves between kinds as SPEC part 3 says", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Kinds", timezone: "Europe/Berlin" });
-    const event = await createEvent(owner, calendarId, { name: "Review", date: "2026-12-03", start_time: "14:00" });
+    const calendarId = (await newCalendar(t, owner, { name: "Kinds", timezone: "Europe/Berlin" })).id;
+    const event = await newEvent(t, owner, calendarId, { name: "Review", date: "2026-12-03", start_time: "14:00" });
     const p = async (body: Record<string, unknown>) =>
       (await patchEvent(owner, calendarId, event.id, body).expect(200)).body;
 
@@ -336,8 +320,8 @@ describe("PATCH .../events/{eventId}", () => {
 
   it("a new rule without `starts` starts on the event's creation date, not the PATCH date", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Later", timezone: "America/New_York" });
-    const event = await createEvent(owner, calendarId, { name: "Sync" });
+    const calendarId = (await newCalendar(t, owner, { name: "Later", timezone: "America/New_York" })).id;
+    const event = await newEvent(t, owner, calendarId, { name: "Sync" });
     t.clock.advance(40 * 86_400_000);
     const res = await patchEvent(owner, calendarId, event.id, { recur: { type: "monthly", day: 15 } }).expect(200);
     expect(res.body.recur.starts).toBe("2026-11-22");
@@ -348,8 +332,8 @@ describe("PATCH .../events/{eventId}", () => {
 
   it("clears times, notes, category and art with null, and checks times against the stored ones", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Clear" });
-    const event = await createEvent(owner, calendarId, {
+    const calendarId = (await newCalendar(t, owner, { name: "Clear" })).id;
+    const event = await newEvent(t, owner, calendarId, {
       name: "Talk",
       date: "2026-12-01",
       start_time: "10:00",
@@ -386,8 +370,8 @@ describe("PATCH .../events/{eventId}", () => {
 
   it("an empty PATCH changes nothing but is allowed", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Noop" });
-    const event = await createEvent(owner, calendarId, { name: "Keep", date: "2026-12-01" });
+    const calendarId = (await newCalendar(t, owner, { name: "Noop" })).id;
+    const event = await newEvent(t, owner, calendarId, { name: "Keep", date: "2026-12-01" });
     const res = await patchEvent(owner, calendarId, event.id, {}).expect(200);
     expect(res.body).toMatchObject({ name: "Keep", date: "2026-12-01", kind: "one-off" });
   });
@@ -395,8 +379,9 @@ describe("PATCH .../events/{eventId}", () => {
 
 describe("GET .../events (list)", () => {
   it("is readable without a token on visible calendars, 404 on private ones without a grant", async () => {
-    const { owner, reader, stranger, calendarId } = await cast("private");
-    await createEvent(owner, calendarId, { name: "Secret" });
+    const { owner, reader, stranger, calendars } = await sharingWorld(t);
+    const calendarId = calendars.private.id;
+    await newEvent(t, owner, calendarId, { name: "Secret" });
     expectError(await request(t.app).get(eventsPath(calendarId)), 404, "not_found");
     expectError(await request(t.app).get(eventsPath(calendarId)).set(stranger.auth), 404, "not_found");
     expectError(
@@ -406,19 +391,19 @@ describe("GET .../events (list)", () => {
     );
     expect(names((await list(calendarId, "", reader.auth)).events)).toEqual(["Secret"]);
 
-    for (const visibility of ["public", "unlisted"]) {
-      const open = await calendarOf(owner, { name: visibility, visibility });
-      await createEvent(owner, open, { name: `In ${visibility}` });
+    for (const visibility of ["public", "unlisted"] as const) {
+      const open = calendars[visibility].id;
+      await newEvent(t, owner, open, { name: `In ${visibility}` });
       expect(names((await list(open)).events)).toEqual([`In ${visibility}`]);
     }
   });
 
   it("orders dated events by date then time (untimed first), then recurring, then someday, ties by creation", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Order" });
+    const calendarId = (await newCalendar(t, owner, { name: "Order" })).id;
     const make = async (body: Record<string, unknown>) => {
       t.clock.advance(1000);
-      return createEvent(owner, calendarId, body);
+      return newEvent(t, owner, calendarId, body);
     };
     await make({ name: "someday 1" });
     await make({ name: "weekly", recur: { type: "weekly", day: 2 }, start_time: "08:00" });
@@ -447,22 +432,22 @@ describe("GET .../events (list)", () => {
 
   it("filters by from/to (inclusive, recurring when they occur), category and kind", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Filters" });
-    await createEvent(owner, calendarId, { name: "nov 30", date: "2026-11-30", category: "ops" });
-    await createEvent(owner, calendarId, { name: "dec 1", date: "2026-12-01", category: "talks" });
-    await createEvent(owner, calendarId, { name: "dec 31", date: "2026-12-31", category: "ops" });
-    await createEvent(owner, calendarId, { name: "jan 1", date: "2027-01-01" });
+    const calendarId = (await newCalendar(t, owner, { name: "Filters" })).id;
+    await newEvent(t, owner, calendarId, { name: "nov 30", date: "2026-11-30", category: "ops" });
+    await newEvent(t, owner, calendarId, { name: "dec 1", date: "2026-12-01", category: "talks" });
+    await newEvent(t, owner, calendarId, { name: "dec 31", date: "2026-12-31", category: "ops" });
+    await newEvent(t, owner, calendarId, { name: "jan 1", date: "2027-01-01" });
     // Weekly on Sundays from 2026-12-06; 2026-12-01 .. 2026-12-05 holds none.
-    await createEvent(owner, calendarId, {
+    await newEvent(t, owner, calendarId, {
       name: "sundays",
       recur: { type: "weekly", day: 7, starts: "2026-12-06" },
       category: "ops",
     });
-    await createEvent(owner, calendarId, {
+    await newEvent(t, owner, calendarId, {
       name: "ended",
       recur: { type: "daily", starts: "2026-11-01", until: "2026-11-20" },
     });
-    await createEvent(owner, calendarId, { name: "someday", category: "ops" });
+    await newEvent(t, owner, calendarId, { name: "someday", category: "ops" });
 
     expect(names((await list(calendarId, "?from=2026-12-01&to=2026-12-31")).events)).toEqual([
       "dec 1",
@@ -500,12 +485,12 @@ describe("GET .../events (list)", () => {
 
   it("pages with limit and an opaque cursor; a bad cursor is 400", async () => {
     const owner = await mintAgent(t);
-    const calendarId = await calendarOf(owner, { name: "Pages" });
+    const calendarId = (await newCalendar(t, owner, { name: "Pages" })).id;
     for (let i = 1; i <= 5; i++) {
       t.clock.advance(1000);
-      await createEvent(owner, calendarId, { name: `day ${i}`, date: `2026-12-0${i}` });
+      await newEvent(t, owner, calendarId, { name: `day ${i}`, date: `2026-12-0${i}` });
     }
-    await createEvent(owner, calendarId, { name: "someday" });
+    await newEvent(t, owner, calendarId, { name: "someday" });
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -543,14 +528,14 @@ describe("GET .../events (list)", () => {
 
   it("layers=all adds the events of readable layers, each marked with its layer", async () => {
     const owner = await mintAgent(t, "Owner");
-    const host = await calendarOf(owner, { name: "Host", visibility: "public" });
-    const team = await calendarOf(owner, { name: "Team", visibility: "unlisted" });
-    const secret = await calendarOf(owner, { name: "Secret", visibility: "private" });
+    const host = (await newCalendar(t, owner, { name: "Host", visibility: "public" })).id;
+    const team = (await newCalendar(t, owner, { name: "Team", visibility: "unlisted" })).id;
+    const secret = (await newCalendar(t, owner, { name: "Secret", visibility: "private" })).id;
     await seedLayer(t.deps, host, team, "team");
     await seedLayer(t.deps, host, secret, "secret");
-    await createEvent(owner, host, { name: "host event", date: "2026-12-02" });
-    await createEvent(owner, team, { name: "team event", date: "2026-12-01" });
-    await createEvent(owner, secret, { name: "secret event", date: "2026-12-03" });
+    await newEvent(t, owner, host, { name: "host event", date: "2026-12-02" });
+    await newEvent(t, owner, team, { name: "team event", date: "2026-12-01" });
+    await newEvent(t, owner, secret, { name: "secret event", date: "2026-12-03" });
 
     const mainOnly = await list(host);
     expect(names(mainOnly.events)).toEqual(["host event"]);
