@@ -1,7 +1,7 @@
 import type { HeldGrant } from "../domain/queries/me.js";
 import type { AgentRecord, CredentialRecord } from "../domain/records.js";
 import { purposePreview } from "./calendars.js";
-import type { PresentedAgent, PresentedCredential } from "../routes/schemas/identity.js";
+import type { PresentedAgent, PresentedCredential, PresentedHeldGrant } from "../routes/schemas/identity.js";
 
 export const presentAgent = (agent: AgentRecord): PresentedAgent => ({
   id: agent.id,
@@ -10,7 +10,7 @@ export const presentAgent = (agent: AgentRecord): PresentedAgent => ({
 });
 
 /** A calendar the agent holds a live grant on, as `/v1/me` lists it. */
-export const presentHeldGrant = ({ calendar, role }: HeldGrant) => ({
+export const presentHeldGrant = ({ calendar, role }: HeldGrant): PresentedHeldGrant => ({
   calendar_id: calendar.id,
   slug: calendar.slug,
   role,

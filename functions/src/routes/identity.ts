@@ -5,9 +5,9 @@ import { loadMe } from "../domain/queries/me.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
 import { presentAgent, presentCredential, presentHeldGrant } from "../presenters/identity.js";
-import { role, timezone, trimmedName } from "./common.js";
+import { timezone, trimmedName } from "./common.js";
 import { calendarRecord } from "./schemas/calendars.js";
-import { agentRecord, credentialRecord } from "./schemas/identity.js";
+import { agentRecord, credentialRecord, heldGrantRecord } from "./schemas/identity.js";
 
 const mintBody = z.strictObject({
   name: trimmedName(200),
@@ -56,9 +56,7 @@ export const identityRoutes = [
     response: z.object({
       agent: agentRecord,
       credential: credentialRecord,
-      grants: z.array(
-        z.object({ calendar_id: z.string(), slug: z.string(), role, purpose_preview: z.string().nullable() }),
-      ),
+      grants: z.array(heldGrantRecord),
     }),
     errors: ["unauthorized", "insufficient_scope"],
     handler: async ({ deps, actor }) => {

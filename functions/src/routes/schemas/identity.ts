@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { role } from "../common.js";
 
 /** The agent and its credentials' metadata (presenters/identity.ts); a token is never part of a record. */
 export const agentRecord = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
@@ -13,3 +14,12 @@ export const credentialRecord = z.object({
   revoked_at: z.string().nullable(),
 });
 export type PresentedCredential = z.input<typeof credentialRecord>;
+
+/** A calendar the agent holds a live grant on, as `/v1/me` lists it. */
+export const heldGrantRecord = z.object({
+  calendar_id: z.string(),
+  slug: z.string(),
+  role,
+  purpose_preview: z.string().nullable(),
+});
+export type PresentedHeldGrant = z.input<typeof heldGrantRecord>;
