@@ -1,9 +1,9 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.js";
-import { expectError, post } from "../helpers/http.js";
-import { mintAgent, type MintedAgent } from "../helpers/factories.js";
-import { seedGrant, seedLayer } from "../helpers/store.js";
+import { expectError } from "../helpers/http.js";
+import { mintAgent, newCalendar, newEvent, sharingWorld } from "../helpers/factories.js";
+import { seedLayer } from "../helpers/store.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { expandOccurrences, loadSourceEvents } from "../../functions/src/domain/queries/events.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
@@ -29,18 +29,6 @@ interface Occ {
   category: string | null;
 }
 
-async function calendarOf(agent: MintedAgent, body: Record<string, unknown>): Promise<string> {
-  return (await post(t, "/v1/calendars", agent.auth).send(body).expect(200)).body.id;
-}
-
-async function createEvent(
-  agent: MintedAgent,
-  calendarId: string,
-  body: Record<string, unknown>,
-): Promise<{ id: string }> {
-  return (await post(t, `/v1/calendars/${calendarId}/events`, agent.auth).send(body).expect(200)).body;
-}
-
 async function occurrences(
   calendarId: string,
   from: string,
@@ -56,12 +44,9 @@ const byDate = (list: Occ[]) => new Map(list.map((o) => [o.date, o]));
 
 describe("GET .../occurrences", () => {
   it("requires from and to, at most 366 days apart; private calendars are 404 without a grant", async () => {
-    const owner = await mintAgent(t, "Owner");
-    const reader = await mintAgent(t, "Reader");
-    const stranger = await mintAgent(t, "Stranger");
-    const open = await calendarOf(owner, { name: "Open" });
-    const hidden = await calendarOf(owner, { name: "Hidden", visibility: "private" });
-    await seedGrant(t.deps, { calendarId: hidden, agentId: reader.agentId, role: "reader" });
+    const { reader, stranger, calendars } = await sharingWorld(t);
+    const open = calendars.unlisted.id;
+    const hidden = calendars.private.id;
     const get = (cal: string, query: string) => request(t.app).get(`/v1/calendars/${cal}/occurrences${query}`);
 
     expectError(
@@ -91,8 +76,8 @@ describe("GET .../occurrences", () => {
 
   it("a weekly 09:30 Europe/Berlin event keeps 09:30 local across both DST changes", async () => {
     const owner = await mintAgent(t);
-    const cal = await calendarOf(owner, { name: "Berlin", timezone: "Europe/Berlin" });
-    const event = await createEvent(owner, cal, {
+    const cal = (await newCalendar(t, owner, { name: "Berlin", timezone: "Europe/Berlin" })).id;
+    const event = await newEvent(t, owner, cal, {
       name: "Standup",
       recur: { type: "weekly", day: 1, starts: "2026-01-01" },
       start_time: "09:30",
@@ -129,9 +114,9 @@ describe("GET .../occurrences", () => {
 
   it("America/New_York: offsets around both changes, a repeated hour takes its first instant, a skipped one moves forward", async () => {
     const owner = await mintAgent(t);
-    const cal = await calendarOf(owner, { name: "NYC", timezone: "America/New_York" });
+    const cal = (await newCalendar(t, owner, { name: "NYC", timezone: "America/New_York" })).id;
     // Sundays 01:30: DST starts 2026-03-08 at 02:00 and ends 2026-11-01 at 02:00.
-    await createEvent(owner, cal, {
+    await newEvent(t, owner, cal, {
       name: "Night shift",
       recur: { type: "weekly", day: 7, starts: "2026-03-01" },
       start_time: "01:30",
@@ -143,7 +128,7 @@ describe("GET .../occurrences", () => {
     expect(sundays.get("2026-11-01")?.start).toBe("2026-11-01T01:30:00-04:00");
     expect(sundays.get("2026-11-08")?.start).toBe("2026-11-08T01:30:00-05:00");
 
-    await createEvent(owner, cal, { name: "Gap", date: "2026-03-08", start_time: "02:30", end_time: "04:00" });
+    await newEvent(t, owner, cal, { name: "Gap", date: "2026-03-08", start_time: "02:30", end_time: "04:00" });
     const gap = (await occurrences(cal, "2026-03-08", "2026-03-08")).find((o) => o.name === "Gap");
     expect(gap).toMatchObject({
       start_time: "02:30",
@@ -154,25 +139,25 @@ describe("GET .../occurrences", () => {
 
   it("sorts by date then time (untimed first), expands only in range, and never lists someday events", async () => {
     const owner = await mintAgent(t);
-    const cal = await calendarOf(owner, { name: "Mixed" });
-    await createEvent(owner, cal, { name: "someday" });
-    await createEvent(owner, cal, {
+    const cal = (await newCalendar(t, owner, { name: "Mixed" })).id;
+    await newEvent(t, owner, cal, { name: "someday" });
+    await newEvent(t, owner, cal, {
       name: "daily 18:00",
       recur: { type: "daily", starts: "2026-12-01", until: "2026-12-03" },
       start_time: "18:00",
     });
-    await createEvent(owner, cal, {
+    await newEvent(t, owner, cal, {
       name: "every 2nd day",
       recur: { type: "daily", interval: 2, starts: "2026-11-30" },
     });
-    await createEvent(owner, cal, {
+    await newEvent(t, owner, cal, {
       name: "one-off 09:00",
       date: "2026-12-02",
       start_time: "09:00",
       end_time: "09:45",
     });
-    await createEvent(owner, cal, { name: "outside", date: "2026-12-10" });
-    await createEvent(owner, cal, { name: "last day", recur: { type: "monthly", day: -1, starts: "2026-01-01" } });
+    await newEvent(t, owner, cal, { name: "outside", date: "2026-12-10" });
+    await newEvent(t, owner, cal, { name: "last day", recur: { type: "monthly", day: -1, starts: "2026-01-01" } });
 
     const list = await occurrences(cal, "2026-12-01", "2026-12-04");
     expect(list.map((o) => `${o.date} ${o.name}`)).toEqual([
@@ -195,18 +180,18 @@ describe("GET .../occurrences", () => {
 
   it("includes readable layers, each in its own calendar's timezone, marked by layer key", async () => {
     const owner = await mintAgent(t, "Owner");
-    const host = await calendarOf(owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" });
-    const tokyo = await calendarOf(owner, { name: "Tokyo", timezone: "Asia/Tokyo" });
-    const secret = await calendarOf(owner, { name: "Secret", visibility: "private" });
+    const host = (await newCalendar(t, owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" })).id;
+    const tokyo = (await newCalendar(t, owner, { name: "Tokyo", timezone: "Asia/Tokyo" })).id;
+    const secret = (await newCalendar(t, owner, { name: "Secret", visibility: "private" })).id;
     await seedLayer(t.deps, host, tokyo, "tokyo");
     await seedLayer(t.deps, host, secret, "secret");
-    await createEvent(owner, host, { name: "host", date: "2026-12-01", start_time: "09:00" });
-    await createEvent(owner, tokyo, {
+    await newEvent(t, owner, host, { name: "host", date: "2026-12-01", start_time: "09:00" });
+    await newEvent(t, owner, tokyo, {
       name: "tokyo",
       recur: { type: "daily", starts: "2026-12-01" },
       start_time: "08:00",
     });
-    await createEvent(owner, secret, { name: "secret", date: "2026-12-01" });
+    await newEvent(t, owner, secret, { name: "secret", date: "2026-12-01" });
 
     const anon = await occurrences(host, "2026-12-01", "2026-12-01");
     expect(anon.map((o) => [o.name, o.layer, o.start])).toEqual([
@@ -253,8 +238,8 @@ describe("GET .../occurrences pages like every list", () => {
 
   it("checks limit and cursor, and answers next_cursor null when one page holds everything", async () => {
     const owner = await mintAgent(t);
-    const cal = await calendarOf(owner, { name: "Small" });
-    await createEvent(owner, cal, { name: "daily", recur: { type: "daily", starts: "2026-01-01" } });
+    const cal = (await newCalendar(t, owner, { name: "Small" })).id;
+    await newEvent(t, owner, cal, { name: "daily", recur: { type: "daily", starts: "2026-01-01" } });
     for (const [query, field] of [
       ["limit=0", "limit"],
       ["limit=1001", "limit"],
@@ -279,7 +264,7 @@ describe("GET .../occurrences pages like every list", () => {
 
   it("pages through layers, zones, kinds and ties exactly as the full expansion orders them", async () => {
     const owner = await mintAgent(t, "Owner");
-    const host = await calendarOf(owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" });
+    const host = (await newCalendar(t, owner, { name: "Host", timezone: "Europe/Berlin", visibility: "public" })).id;
     const mixed = (prefix: string): EventSeed[] => [
       ...dailySeries(12, `${prefix} daily`, "2026-01-03"),
       {
@@ -313,7 +298,7 @@ describe("GET .../occurrences pages like every list", () => {
       ["york", "America/New_York"],
       ["plain", "UTC"],
     ]) {
-      const layer = await calendarOf(owner, { name: key, timezone, visibility: "unlisted" });
+      const layer = (await newCalendar(t, owner, { name: key, timezone, visibility: "unlisted" })).id;
       await seedEvents(t.deps, layer, mixed(key));
       await seedLayer(t.deps, host, layer, key);
     }
@@ -341,17 +326,8 @@ describe("GET .../occurrences pages like every list", () => {
 
   it("answers the first pages of 20 layers × 1,000 daily series over a year (issue 9) without expanding the year", async () => {
     const owner = await mintAgent(t, "Owner");
-    const host = await calendarOf(owner, { name: "Host", visibility: "public" });
-    await seedLayeredHost(
-      t.deps,
-      (name) =>
-        post(t, "/v1/calendars", owner.auth)
-          .send({ name, visibility: "public" })
-          .then((r) => r.body),
-      host,
-      20,
-      1000,
-    );
+    const host = (await newCalendar(t, owner, { name: "Host", visibility: "public" })).id;
+    await seedLayeredHost(t.deps, (name) => newCalendar(t, owner, { name, visibility: "public" }), host, 20, 1000);
     const range = "from=2026-01-01&to=2026-12-31";
     // The year holds 20,000 × 365 occurrences; the reference for the first two pages is the first day's.
     const firstDay = await fullExpansion(host, "2026-01-01", "2026-01-01");
