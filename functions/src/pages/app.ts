@@ -203,7 +203,7 @@ const refuseLongQueries: RequestHandler = (req, res, next) => {
 function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
   return (err, req, res, next) => {
     if (res.headersSent) return next(err);
-    // A thrown ApiError, a slug or id no record can have (404), a path that cannot be decoded (400).
+    // A refusal (a DomainError), a slug or id no record can have (404), a path that cannot be decoded (400).
     const apiError = asApiError(err);
     if (apiError?.status === 404) return notFound(req, res);
     if (apiError?.status === 400) return badAddress(req, res);
