@@ -124,7 +124,7 @@ export interface SlugRecord {
   owner_id: string;
 }
 
-/** view_slugs/{slug}: the share view that holds the slug, and its calendar. */
+/** view_slugs/{slug}: which view holds a slug (forever, even once revoked) and of which calendar. */
 export interface ViewSlugRecord {
   owner_id: string;
   calendar_id: string;
@@ -176,7 +176,7 @@ export interface AccessRequestRecord {
   resolved_by: string | null;
 }
 
-/** calendars/{calendarId}/pending_requests/{agentId}: the agent's one pending request. */
+/** calendars/{calendarId}/pending_requests/{agentId}: the one pending request of an agent, readable by id. */
 export interface PendingRequestRecord {
   request_id: string;
 }
@@ -203,7 +203,7 @@ export interface LayerRecord {
   created_at: string;
 }
 
-/** calendars/{calendarId}/hosts/{hostId}: the reverse link of a layer, from the calendar shown. */
+/** calendars/{layerCalendarId}/hosts/{hostId}: the reverse link that makes "is it a layer somewhere?" one query. */
 export interface HostLinkRecord {
   host_calendar_id: string;
   layer_id: string;

@@ -20,11 +20,6 @@ export function slugify(name: string): string {
 
 const withSuffix = (base: string): string => (base ? `${base}-${randomSlugSuffix(4)}` : randomSlugSuffix(6));
 
-/** slugs/{slug} and view_slugs/{slug}: who holds the slug, forever. */
-export interface SlugOwner {
-  owner_id: string;
-}
-
 /**
  * Chooses a free slug inside the transaction. A requested slug that is taken (by another
  * calendar, now or ever) is 409 slug_taken with suggestions checked to be free; a
@@ -39,7 +34,7 @@ export async function claimSlug(
   const first = opts.requested ?? (base.length >= 3 ? base : withSuffix(base));
   const candidates = [first, ...Array.from({ length: SUGGESTIONS + 2 }, () => withSuffix(opts.requested ?? base))];
   const slugPath = collection === "slugs" ? paths.slug : paths.viewSlug;
-  const docs = await tx.getAll<SlugOwner>(candidates.map(slugPath));
+  const docs = await tx.getAll(candidates.map(slugPath));
   const isFree = (i: number) => !docs[i] || docs[i].data.owner_id === opts.ownerId;
   if (isFree(0)) return first;
   const free = candidates.filter((_, i) => i > 0 && isFree(i));

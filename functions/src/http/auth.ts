@@ -2,7 +2,6 @@ import type { Actor } from "../domain/actor.js";
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
-import type { TokenRecord } from "../domain/records.js";
 import { errors } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
 
@@ -16,7 +15,7 @@ export async function authenticate(deps: Deps, header: string | undefined): Prom
   if (header === undefined || header === "") return null;
   const match = BEARER.exec(header);
   if (!match) throw httpErrors.unauthorized("the Authorization header must be `Bearer <token>`");
-  const doc = await deps.store.get<TokenRecord>(paths.token(sha256(match[1])));
+  const doc = await deps.store.get(paths.token(sha256(match[1])));
   const token = doc?.data;
   if (!token || token.revoked_at) throw errors.invalidToken();
   if (token.expires_at && token.expires_at <= deps.clock().toISOString()) throw errors.invalidToken();

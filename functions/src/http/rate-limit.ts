@@ -34,7 +34,6 @@ import {
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
-import type { TokenRecord } from "../domain/records.js";
 import { httpErrors } from "./errors.js";
 
 export interface RateWindow {
@@ -273,7 +272,7 @@ class TokenAgents {
     }
     let agentId: string | null = null;
     try {
-      agentId = (await this.deps.store.get<TokenRecord>(paths.token(hash)))?.data.agent_id ?? null;
+      agentId = (await this.deps.store.get(paths.token(hash)))?.data.agent_id ?? null;
     } catch (err) {
       // The route's own authentication meets the same failure and answers it; count by address.
       this.deps.log(`rate limit: token lookup failed: ${err instanceof Error ? err.message : String(err)}`, {

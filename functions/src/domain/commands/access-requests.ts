@@ -5,14 +5,9 @@ import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { authorizeRole, roleAtLeast } from "../policy.js";
 import { liveGrantInTx, roleInTx } from "../queries/grants.js";
-import type { AccessRequestRecord, MembershipRecord } from "../records.js";
+import type { AccessRequestRecord, PendingRequestRecord } from "../records.js";
 import type { Role } from "../types.js";
 import { putGrantInTx } from "./grants.js";
-
-/** calendars/{calendarId}/pending_requests/{agentId}: the one pending request of an agent, readable by id. */
-interface PendingRequestRecord {
-  request_id: string;
-}
 
 /**
  * POST access-requests: one pending request per agent and calendar. The pending marker is
@@ -28,13 +23,11 @@ export async function requestAccess(
   return deps.store.runTransaction(async (tx) => {
     const pendingPath = paths.pendingRequest(calendarId, actor.agentId);
     const [pending, membership] = await Promise.all([
-      tx.get<PendingRequestRecord>(pendingPath),
-      tx.get<MembershipRecord>(paths.membership(actor.agentId, calendarId)),
+      tx.get(pendingPath),
+      tx.get(paths.membership(actor.agentId, calendarId)),
     ]);
     if (roleAtLeast(membership?.data.role ?? null, input.role)) throw errors.alreadyGranted(membership!.data.role);
-    const original = pending
-      ? await tx.get<AccessRequestRecord>(paths.accessRequest(calendarId, pending.data.request_id))
-      : null;
+    const original = pending ? await tx.get(paths.accessRequest(calendarId, pending.data.request_id)) : null;
     if (original) return original.data;
     const request: AccessRequestRecord = {
       id: newId("areq"),
@@ -48,10 +41,10 @@ export async function requestAccess(
       resolved_at: null,
       resolved_by: null,
     };
-    tx.create(paths.accessRequest(calendarId, request.id), { ...request });
+    tx.create(paths.accessRequest(calendarId, request.id), request);
     const marker: PendingRequestRecord = { request_id: request.id };
-    if (pending) tx.set(pendingPath, { ...marker });
-    else tx.create(pendingPath, { ...marker });
+    if (pending) tx.set(pendingPath, marker);
+    else tx.create(pendingPath, marker);
     return request;
   });
 }
@@ -67,7 +60,7 @@ export async function resolveAccessRequest(
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
     const [request, callerRole] = await Promise.all([
-      tx.get<AccessRequestRecord>(paths.accessRequest(calendarId, requestId)),
+      tx.get(paths.accessRequest(calendarId, requestId)),
       roleInTx(tx, calendarId, actor.agentId),
     ]);
     // Checked before the transaction too; judged again on what this transaction reads.

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import { takeQuota, writeCounter } from "../quotas.js";
 import { newRevision } from "../revision.js";
-import { claimSlug, type SlugOwner } from "../slugs.js";
+import { claimSlug } from "../slugs.js";
 import type { CalendarRecord } from "../records.js";
 import type { Lens } from "../types.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
@@ -50,7 +50,7 @@ export async function createCalendar(deps: Deps, actor: Actor, input: NewCalenda
 export async function updateCalendar(deps: Deps, calendarId: string, patch: CalendarPatch): Promise<CalendarRecord> {
   const nowIso = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get<CalendarRecord>(paths.calendar(calendarId));
+    const doc = await tx.get(paths.calendar(calendarId));
     if (!doc) throw errors.notFound("calendar");
     const current = doc.data;
     const next: CalendarRecord = {
@@ -69,7 +69,7 @@ export async function updateCalendar(deps: Deps, calendarId: string, patch: Cale
     if (newSlug) {
       next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
       // Either a slug no calendar ever held, or one of this calendar's own earlier slugs.
-      slugIsNew = (await tx.get<SlugOwner>(paths.slug(next.slug))) === null;
+      slugIsNew = (await tx.get(paths.slug(next.slug))) === null;
       if (slugIsNew) Object.assign(next, await takeQuota(deps, tx, "slugs_per_calendar", doc));
     }
 
@@ -79,8 +79,8 @@ export async function updateCalendar(deps: Deps, calendarId: string, patch: Cale
     if (!changed) return current;
     next.updated_at = nowIso;
     next.revision = newRevision();
-    tx.set(doc.path, { ...next });
-    if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id } satisfies SlugOwner);
+    tx.set(doc.path, next);
+    if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id });
     return next;
   });
 }

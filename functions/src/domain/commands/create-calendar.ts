@@ -61,7 +61,7 @@ export async function createCalendarInTx(
   tx.create(paths.slug(slug), { owner_id: id });
   const shard = firstShard(id);
   tx.create(shard.path, shard.data);
-  tx.create(paths.grant(id, grant.id), { ...grant });
-  tx.set(paths.membership(owner.agentId, id), { ...membership });
+  tx.create(paths.grant(id, grant.id), grant);
+  tx.set(paths.membership(owner.agentId, id), membership);
   return { calendar, grant };
 }

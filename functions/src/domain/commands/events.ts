@@ -8,7 +8,7 @@ import { releaseEventQuota, takeEventQuota } from "../quotas.js";
 import { defaultStartsOf, eventSortKey } from "../queries/events.js";
 import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
-import type { CalendarRecord, EventRecord } from "../types.js";
+import type { CalendarRecord, EventRecord } from "../records.js";
 
 /**
  * Event writes. The route has loaded the calendar and applied the access policy (writer or
@@ -43,10 +43,15 @@ export async function createEvent(
   });
 }
 
-export async function updateEvent(deps: Deps, calendar: CalendarRecord, eventId: string, patch: EventInput): Promise<EventRecord> {
+export async function updateEvent(
+  deps: Deps,
+  calendar: CalendarRecord,
+  eventId: string,
+  patch: EventInput,
+): Promise<EventRecord> {
   const nowIso = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const [current, shard] = await Promise.all([tx.get<EventRecord>(paths.event(calendar.id, eventId)), drawShard(tx, calendar.id)]);
+    const [current, shard] = await Promise.all([tx.get(paths.event(calendar.id, eventId)), drawShard(tx, calendar.id)]);
     if (!current) throw errors.notFound("event");
     const event = current.data;
     // A new rule without `starts` starts on the event's creation date (DECISIONS 5), not today.
@@ -62,7 +67,7 @@ export async function updateEvent(deps: Deps, calendar: CalendarRecord, eventId:
 export async function deleteEvent(deps: Deps, calendarId: string, eventId: string): Promise<string> {
   const released = await releaseEventQuota(deps, calendarId);
   return deps.store.runTransaction(async (tx) => {
-    const [event, shard] = await Promise.all([tx.get<EventRecord>(paths.event(calendarId, eventId)), drawShard(tx, calendarId)]);
+    const [event, shard] = await Promise.all([tx.get(paths.event(calendarId, eventId)), drawShard(tx, calendarId)]);
     if (!event) throw errors.notFound("event");
     tx.delete(event.path);
     touchShard(tx, shard, released);

@@ -6,7 +6,7 @@ import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { authorizeRole } from "../policy.js";
 import { liveGrantInTx, liveOwnersInTx, roleInTx } from "../queries/grants.js";
-import type { AgentRecord, GrantRecord, MembershipRecord } from "../records.js";
+import type { GrantRecord, MembershipRecord } from "../records.js";
 import type { Role } from "../types.js";
 
 /**
@@ -38,9 +38,9 @@ export function putGrantInTx(
         revoked_at: null,
       };
   if (existing) tx.update(paths.grant(calendarId, grant.id), { role, updated_at: now });
-  else tx.create(paths.grant(calendarId, grant.id), { ...grant });
+  else tx.create(paths.grant(calendarId, grant.id), grant);
   const membership: MembershipRecord = { calendar_id: calendarId, grant_id: grant.id, role };
-  tx.set(paths.membership(agentId, calendarId), { ...membership });
+  tx.set(paths.membership(agentId, calendarId), membership);
   return grant;
 }
 
@@ -60,7 +60,7 @@ export async function setGrant(
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
     const [agent, existing, owners, callerRole] = await Promise.all([
-      tx.get<AgentRecord>(paths.agent(input.agent_id)),
+      tx.get(paths.agent(input.agent_id)),
       liveGrantInTx(tx, calendarId, input.agent_id),
       liveOwnersInTx(tx, calendarId),
       roleInTx(tx, calendarId, actor.agentId),
@@ -89,7 +89,7 @@ export async function revokeGrant(deps: Deps, actor: Actor, calendarId: string, 
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
     const [grant, owners, callerRole] = await Promise.all([
-      tx.get<GrantRecord>(paths.grant(calendarId, grantId)),
+      tx.get(paths.grant(calendarId, grantId)),
       liveOwnersInTx(tx, calendarId),
       roleInTx(tx, calendarId, actor.agentId),
     ]);

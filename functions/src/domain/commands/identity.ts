@@ -4,7 +4,7 @@ import type { Deps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import { newAgentCounters, releaseQuota, takeQuota, writeCounter } from "../quotas.js";
-import type { AgentRecord, CalendarRecord, CredentialRecord, TokenRecord } from "../records.js";
+import type { AgentRecord, CalendarRecord, ClaimRecord, CredentialRecord, TokenRecord } from "../records.js";
 import { SCOPES, type Scope } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 import { createCalendarInTx } from "./create-calendar.js";
@@ -12,25 +12,6 @@ import { createCalendarInTx } from "./create-calendar.js";
 const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 const ONBOARD_TTL_MS = 30 * 60 * 1000;
 const LATER_SCOPES: Scope[] = ["agent:read", "calendar:read", "calendar:write"];
-
-/** onboard_tokens/{sha256}: issued to a signed-in human by the account side of the service. */
-export interface OnboardTokenRecord {
-  user_id: string;
-  created_at: string;
-  used_at: string | null;
-  /** When Firestore's TTL policy deletes it (firestore.indexes.json): a Date, stored as a Timestamp. */
-  purge_at: Date;
-}
-
-/** claims/{sha256}: a single-use link a human opens to link an anonymously minted agent. */
-export interface ClaimRecord {
-  agent_id: string;
-  created_at: string;
-  expires_at: string;
-  used_at: string | null;
-  /** The expiry as a Date (a Timestamp on Firestore), for the TTL policy that purges expired links. */
-  purge_at: Date;
-}
 
 export interface MintInput {
   name: string;
@@ -79,16 +60,14 @@ export async function mint(deps: Deps, input: MintInput): Promise<Minted> {
         used_at: null,
         purge_at: expires,
       };
-      tx.create(paths.claim(sha256(claimToken)), { ...claim });
+      tx.create(paths.claim(sha256(claimToken)), claim);
     }
     return { token, agent, credential, calendar, claimToken };
   });
 }
 
 async function readOnboardToken(tx: Transaction, token: string, now: Date) {
-  const doc = token.startsWith("svc_onboard_")
-    ? await tx.get<OnboardTokenRecord>(paths.onboardToken(sha256(token)))
-    : null;
+  const doc = token.startsWith("svc_onboard_") ? await tx.get(paths.onboardToken(sha256(token))) : null;
   const fresh = doc && !doc.data.used_at && Date.parse(doc.data.created_at) + ONBOARD_TTL_MS > now.getTime();
   if (!doc || !fresh) throw errors.invalidOnboardToken();
   return doc;
@@ -122,8 +101,8 @@ function issueCredential(
     expires_at: null,
     revoked_at: null,
   };
-  tx.create(paths.credential(agent.id, credential.id), { ...credential });
-  tx.create(paths.token(tokenHash), { ...lookup });
+  tx.create(paths.credential(agent.id, credential.id), credential);
+  tx.create(paths.token(tokenHash), lookup);
   return { token, credential };
 }
 
@@ -140,7 +119,7 @@ export async function createCredential(deps: Deps, actor: Actor, label: string |
 
 /** The caller's agent record, which carries its quota counters. */
 export async function readAgent(tx: Transaction, agentId: string) {
-  const agent = await tx.get<AgentRecord>(paths.agent(agentId));
+  const agent = await tx.get(paths.agent(agentId));
   // A token whose agent record is gone is as good as revoked.
   if (!agent) throw errors.invalidToken();
   return agent;
@@ -149,7 +128,7 @@ export async function readAgent(tx: Transaction, agentId: string) {
 export async function revokeCredential(deps: Deps, actor: Actor, credentialId: string): Promise<CredentialRecord> {
   const nowIso = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get<CredentialRecord>(paths.credential(actor.agentId, credentialId));
+    const doc = await tx.get(paths.credential(actor.agentId, credentialId));
     if (!doc || doc.data.revoked_at) throw errors.notFound("credential");
     const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
     if (active.length < 2) throw errors.lastCredential();

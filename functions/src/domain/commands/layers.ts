@@ -2,16 +2,9 @@ import { errors } from "../errors.js";
 import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
-import type { LayerRecord } from "../records.js";
+import type { HostLinkRecord, LayerRecord } from "../records.js";
 
 export const MAX_LAYERS = 20;
-
-/** calendars/{layerCalendarId}/hosts/{hostId}: the reverse link that makes "is it a layer somewhere?" one query. */
-interface HostLinkRecord {
-  host_calendar_id: string;
-  layer_id: string;
-  created_at: string;
-}
 
 /**
  * Attaches a calendar to a host, or renames the key of an existing link. The count, the keys
@@ -28,7 +21,7 @@ export async function attachLayer(
   if (targetId === hostId) throw errors.layerDepth("a calendar cannot be a layer of itself");
   return deps.store.runTransaction(async (tx) => {
     const [hostLayers, targetLayers, hostIsLayer] = await Promise.all([
-      tx.query<LayerRecord>(paths.layers(hostId)),
+      tx.query(paths.layers(hostId)),
       tx.query(paths.layers(targetId), { limit: 1 }),
       tx.query(paths.hosts(hostId), { limit: 1 }),
     ]);
@@ -53,8 +46,8 @@ export async function attachLayer(
       created_at: now,
     };
     const link: HostLinkRecord = { host_calendar_id: hostId, layer_id: layer.id, created_at: now };
-    tx.create(paths.layer(hostId, layer.id), { ...layer });
-    tx.create(paths.host(targetId, hostId), { ...link });
+    tx.create(paths.layer(hostId, layer.id), layer);
+    tx.create(paths.host(targetId, hostId), link);
     return layer;
   });
 }
@@ -62,7 +55,7 @@ export async function attachLayer(
 /** Removes the link and its reverse link; the attached calendar is untouched. */
 export async function detachLayer(deps: Deps, hostId: string, layerId: string): Promise<LayerRecord> {
   return deps.store.runTransaction(async (tx) => {
-    const layer = await tx.get<LayerRecord>(paths.layer(hostId, layerId));
+    const layer = await tx.get(paths.layer(hostId, layerId));
     if (!layer) throw errors.notFound("layer");
     tx.delete(layer.path);
     tx.delete(paths.host(layer.data.calendar_id, hostId));

@@ -5,7 +5,7 @@ import { newId, randomSlugSuffix } from "../ids.js";
 import { paths } from "../paths.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { claimSlug } from "../slugs.js";
-import type { CalendarRecord, LayerRecord, ShareViewRecord } from "../records.js";
+import type { ShareViewRecord, ViewSlugRecord } from "../records.js";
 import type { ViewDisplay, ViewFilter } from "../types.js";
 
 /** 26 characters of [a-z0-9] carry about 134 bits: a capability URL nobody guesses. */
@@ -27,16 +27,10 @@ export const completeDisplay = (display: Partial<ViewDisplay> = {}): ViewDisplay
   views: display.views && display.views.length > 0 ? display.views : null,
 });
 
-/** view_slugs/{slug}: which view holds a slug (forever, even once revoked) and of which calendar. */
-interface ViewSlugRecord {
-  owner_id: string;
-  calendar_id: string;
-}
-
 async function assertKnownLayers(tx: Transaction, calendarId: string, filter: ViewFilter): Promise<void> {
   const wanted = (filter.layers ?? []).filter((key) => key !== "main");
   if (wanted.length === 0) return;
-  const keys = new Set((await tx.query<LayerRecord>(paths.layers(calendarId))).map((l) => l.data.key));
+  const keys = new Set((await tx.query(paths.layers(calendarId))).map((l) => l.data.key));
   const unknown = wanted.filter((key) => !keys.has(key));
   if (unknown.length > 0) {
     throw errors.invalid(
@@ -55,7 +49,7 @@ export interface NewView {
 }
 
 async function readCalendar(tx: Transaction, calendarId: string) {
-  const calendar = await tx.get<CalendarRecord>(paths.calendar(calendarId));
+  const calendar = await tx.get(paths.calendar(calendarId));
   if (!calendar) throw errors.notFound("calendar");
   return calendar;
 }
@@ -83,8 +77,8 @@ export async function createView(deps: Deps, calendarId: string, input: NewView)
       revoked_at: null,
     };
     const slugRecord: ViewSlugRecord = { owner_id: id, calendar_id: calendarId };
-    tx.create(paths.view(calendarId, id), { ...view });
-    tx.create(paths.viewSlug(slug), { ...slugRecord });
+    tx.create(paths.view(calendarId, id), view);
+    tx.create(paths.viewSlug(slug), slugRecord);
     writeCounter(tx, calendar.path, counted);
     return view;
   });
@@ -105,7 +99,7 @@ export async function updateView(
 ): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get<ShareViewRecord>(paths.view(calendarId, viewId));
+    const doc = await tx.get(paths.view(calendarId, viewId));
     if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
     const changes: Partial<ShareViewRecord> = {};
     if (patch.name !== undefined) changes.name = patch.name;
@@ -123,7 +117,7 @@ export async function updateView(
 export async function revokeView(deps: Deps, calendarId: string, viewId: string): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get<ShareViewRecord>(paths.view(calendarId, viewId));
+    const doc = await tx.get(paths.view(calendarId, viewId));
     if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
     const calendar = await readCalendar(tx, calendarId);
     tx.update(doc.path, { revoked_at: now, updated_at: now });

@@ -3,7 +3,7 @@ import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import { authorize, type CalendarAction } from "../policy.js";
-import type { CalendarRecord, MembershipRecord } from "../records.js";
+import type { CalendarRecord } from "../records.js";
 import type { Role } from "../types.js";
 
 export interface CalendarAccess {
@@ -22,8 +22,8 @@ export async function loadCalendarAccess(
   actor: Actor | null,
   alongside?: (calendar: CalendarRecord) => Promise<unknown>,
 ): Promise<CalendarAccess | null> {
-  const calendarRead = deps.store.get<CalendarRecord>(paths.calendar(calendarId));
-  const membershipRead = actor ? deps.store.get<MembershipRecord>(paths.membership(actor.agentId, calendarId)) : null;
+  const calendarRead = deps.store.get(paths.calendar(calendarId));
+  const membershipRead = actor ? deps.store.get(paths.membership(actor.agentId, calendarId)) : null;
   if (alongside) {
     // Its answer is the caller's to read again (a GET reads once, http/prefetch.ts); not awaited
     // here, so its errors surface there, and nothing of it reaches a caller the policy refuses.

@@ -1,6 +1,5 @@
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
-import type { SlugOwner } from "../slugs.js";
 import type { CalendarRecord } from "../records.js";
 
 /**
@@ -14,9 +13,9 @@ export async function resolveCalendarSlug(
   slug: string,
 ): Promise<{ calendar: CalendarRecord; current: boolean } | null> {
   if (!/^[a-z0-9-]+$/.test(slug)) return null; // not a slug at all: no read needed
-  const owner = await deps.store.get<SlugOwner>(paths.slug(slug));
+  const owner = await deps.store.get(paths.slug(slug));
   if (!owner?.data.owner_id) return null;
-  const calendar = await deps.store.get<CalendarRecord>(paths.calendar(owner.data.owner_id));
+  const calendar = await deps.store.get(paths.calendar(owner.data.owner_id));
   if (!calendar) return null;
   return { calendar: calendar.data, current: calendar.data.slug === slug };
 }

@@ -13,8 +13,20 @@ import { paths } from "../paths.js";
 import { MinHeap } from "../heap.js";
 import { compareSortKeys, cursorCodec } from "../paging.js";
 import { readShards } from "../revision.js";
-import { addDays, countOccurrences, daysBetween, dayNumber, expandRecurrence, firstOccurrenceOnOrAfter, isValidDate, occursBetween, recurError, todayIn } from "../recurrence/index.js";
-import type { CalendarRecord, EventKind, EventRecord, LayerRecord, Occurrence, Recur } from "../types.js";
+import {
+  addDays,
+  countOccurrences,
+  daysBetween,
+  dayNumber,
+  expandRecurrence,
+  firstOccurrenceOnOrAfter,
+  isValidDate,
+  occursBetween,
+  recurError,
+  todayIn,
+} from "../recurrence/index.js";
+import type { CalendarRecord, EventRecord } from "../records.js";
+import type { EventKind, Occurrence, Recur } from "../types.js";
 import type { EventSource } from "./sources.js";
 
 /** An event together with the layer it was read through (`main` for the calendar's own). */
@@ -33,12 +45,17 @@ const MIN_DATE = "0001-01-01";
 const MAX_DATE = "9999-12-31";
 
 /** The date a series starts when its rule has none stored: the creation date in the calendar's timezone. */
-export const defaultStartsOf = (event: Pick<EventRecord, "created_at">, calendar: Pick<CalendarRecord, "timezone">): string =>
-  todayIn(calendar.timezone, new Date(event.created_at));
+export const defaultStartsOf = (
+  event: Pick<EventRecord, "created_at">,
+  calendar: Pick<CalendarRecord, "timezone">,
+): string => todayIn(calendar.timezone, new Date(event.created_at));
 
 /** The events of each source, read in parallel (one query inside each calendar). */
-export async function loadSourceEvents(deps: Deps, sources: EventSource[]): Promise<Array<EventSource & { events: EventRecord[] }>> {
-  const lists = await Promise.all(sources.map((s) => deps.store.query<EventRecord>(paths.events(s.calendar.id))));
+export async function loadSourceEvents(
+  deps: Deps,
+  sources: EventSource[],
+): Promise<Array<EventSource & { events: EventRecord[] }>> {
+  const lists = await Promise.all(sources.map((s) => deps.store.query(paths.events(s.calendar.id))));
   return sources.map((s, i) => ({ ...s, events: lists[i].map((d) => d.data) }));
 }
 
@@ -51,7 +68,7 @@ export async function loadSourceEvents(deps: Deps, sources: EventSource[]): Prom
 export async function startSourceReads(deps: Deps, calendar: CalendarRecord, withLayers: boolean): Promise<void> {
   const own = readShards(deps.store, calendar.id);
   if (withLayers) {
-    const links = await deps.store.query<LayerRecord>(paths.layers(calendar.id));
+    const links = await deps.store.query(paths.layers(calendar.id));
     await Promise.all(links.map((l) => readShards(deps.store, l.data.calendar_id)));
   }
   await own;
@@ -59,7 +76,7 @@ export async function startSourceReads(deps: Deps, calendar: CalendarRecord, wit
 
 /** One event of the calendar; an id under another calendar is 404. */
 export async function getEvent(deps: Deps, calendarId: string, eventId: string): Promise<EventRecord> {
-  const doc = await deps.store.get<EventRecord>(paths.event(calendarId, eventId));
+  const doc = await deps.store.get(paths.event(calendarId, eventId));
   if (!doc) throw errors.notFound("event");
   return doc.data;
 }
@@ -83,7 +100,9 @@ const GROUP: Record<EventKind, number> = { "one-off": 0, recurring: 1, someday: 
 
 /** Only dated events order by date and time; recurring and someday ones by creation within their group. */
 const sortKey = (e: EventRecord): SortKey =>
-  e.kind === "one-off" ? [0, e.date!, e.start_time ?? "", e.created_at, e.id] : [GROUP[e.kind], "", "", e.created_at, e.id];
+  e.kind === "one-off"
+    ? [0, e.date!, e.start_time ?? "", e.created_at, e.id]
+    : [GROUP[e.kind], "", "", e.created_at, e.id];
 
 /**
  * The sort key as one string that orders as the key does: the group digit, then fields of
@@ -100,7 +119,12 @@ export const eventSortKey = (e: EventRecord): string => sortKeyText(sortKey(e));
 /** A cursor is the sort key of the last item returned: stable under inserts and deletes. */
 const eventCursors = cursorCodec(["number", "string", "string", "string", "string"]);
 
-function inRange(event: EventRecord, calendar: CalendarRecord, from: string | undefined, to: string | undefined): boolean {
+function inRange(
+  event: EventRecord,
+  calendar: CalendarRecord,
+  from: string | undefined,
+  to: string | undefined,
+): boolean {
   if (from === undefined && to === undefined) return true;
   const lo = from ?? MIN_DATE;
   const hi = to ?? MAX_DATE;
@@ -153,14 +177,16 @@ class SourceReader {
   async fill(wanted: number): Promise<void> {
     const { calendar, layer } = this.source;
     if (!calendar.event_sort_keys) {
-      const events = (await this.deps.store.query<EventRecord>(paths.events(calendar.id))).map((d) => d.data);
+      const events = (await this.deps.store.query(paths.events(calendar.id))).map((d) => d.data);
       const keyed = events.map((event) => ({ layer, event, key: event.sort_key ?? eventSortKey(event) }));
-      this.take(keyed.filter((k) => this.after === null || k.key > this.after).sort((a, b) => (a.key < b.key ? -1 : 1)));
+      this.take(
+        keyed.filter((k) => this.after === null || k.key > this.after).sort((a, b) => (a.key < b.key ? -1 : 1)),
+      );
       this.done = true;
       return;
     }
     this.size = Math.min(MAX_CHUNK, this.dropping ? Math.max(wanted, this.size * 2) : wanted);
-    const docs = await this.deps.store.query<EventRecord>(paths.events(calendar.id), {
+    const docs = await this.deps.store.query(paths.events(calendar.id), {
       orderBy: [["sort_key", "asc"]],
       ...(this.after === null ? {} : { startAfter: this.after }),
       limit: this.size,
@@ -258,7 +284,11 @@ export interface OccurrencePage {
 }
 
 /** One page of the occurrences of the sources' one-off and recurring events in [from, to]. */
-export async function listOccurrences(deps: Deps, sources: EventSource[], options: OccurrencePageOptions): Promise<OccurrencePage> {
+export async function listOccurrences(
+  deps: Deps,
+  sources: EventSource[],
+  options: OccurrencePageOptions,
+): Promise<OccurrencePage> {
   return pageOccurrences(await loadSourceEvents(deps, sources), options);
 }
 
@@ -296,10 +326,14 @@ export function pageOccurrences(sources: LoadedSource[], options: OccurrencePage
       while (date !== null && after && compareSortKeys(occurrenceKey(date, event, source.layer), after) <= 0) {
         date = firstDateIn(event, source.calendar, addDays(date, 1), to);
       }
-      if (date !== null) streams.push({ source, event, order: withinDayKey(event, source.layer), date, day: dayNumber(date) });
+      if (date !== null)
+        streams.push({ source, event, order: withinDayKey(event, source.layer), date, day: dayNumber(date) });
     }
   }
-  const heap = new MinHeap<Stream>((a, b) => a.day - b.day || (a.order < b.order ? -1 : a.order > b.order ? 1 : 0), streams);
+  const heap = new MinHeap<Stream>(
+    (a, b) => a.day - b.day || (a.order < b.order ? -1 : a.order > b.order ? 1 : 0),
+    streams,
+  );
   const instants = new InstantsOver(from, to);
   const occurrences: TimedOccurrence[] = [];
   let last: Stream | null = null;
@@ -312,7 +346,10 @@ export function pageOccurrences(sources: LoadedSource[], options: OccurrencePage
     if (next !== null) heap.push({ ...stream, date: next, day: dayNumber(next) });
   }
   const more = heap.size > 0 && last !== null;
-  return { occurrences, nextCursor: more ? occurrenceCursors.encode(occurrenceKey(last!.date, last!.event, last!.source.layer)) : null };
+  return {
+    occurrences,
+    nextCursor: more ? occurrenceCursors.encode(occurrenceKey(last!.date, last!.event, last!.source.layer)) : null,
+  };
 }
 
 /** One occurrence as pages draw it: the event, the layer it came through, its date. */
@@ -400,12 +437,15 @@ export function expandOccurrences(sources: LoadedSource[], from: string, to: str
  * fields joined by NUL, which sorts below every character they hold (times, ISO timestamps,
  * ids, layer keys), so one string comparison orders two events.
  */
-const withinDayKey = (event: EventRecord, layer: string): string => occurrenceKey("", event, layer).slice(1).join("\u0000");
+const withinDayKey = (event: EventRecord, layer: string): string =>
+  occurrenceKey("", event, layer).slice(1).join("\u0000");
 
 /** The one-off and recurring events of the sources, in the order their occurrences take within a day. */
 function orderedWithinDay(sources: LoadedSource[]): Array<{ source: LoadedSource; event: EventRecord }> {
   const entries = sources.flatMap((source) =>
-    source.events.filter((e) => e.kind !== "someday").map((event) => ({ source, event, key: withinDayKey(event, source.layer) })),
+    source.events
+      .filter((e) => e.kind !== "someday")
+      .map((event) => ({ source, event, key: withinDayKey(event, source.layer) })),
   );
   return entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

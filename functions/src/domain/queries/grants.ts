@@ -6,12 +6,12 @@ import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
 import { authorizeAccess } from "../policy.js";
 import { loadCalendarAccess, type CalendarAccess } from "./access.js";
-import type { AccessRequestRecord, GrantRecord, MembershipRecord } from "../records.js";
+import type { AccessRequestRecord, GrantRecord } from "../records.js";
 import type { AccessRequestStatus, Role } from "../types.js";
 
 /** Every grant of a calendar, live and revoked, oldest first. */
 export async function listGrants(deps: Deps, calendarId: string, page: PageRequest): Promise<Page<GrantRecord>> {
-  const docs = await deps.store.query<GrantRecord>(paths.grants(calendarId));
+  const docs = await deps.store.query(paths.grants(calendarId));
   return paginate(
     docs.map((d) => d.data),
     page,
@@ -26,13 +26,13 @@ export async function listGrants(deps: Deps, calendarId: string, page: PageReque
  * query stays one equality on one field.
  */
 export async function liveOwnersInTx(tx: Transaction, calendarId: string): Promise<StoredDoc<GrantRecord>[]> {
-  const owners = await tx.query<GrantRecord>(paths.grants(calendarId), { where: [["role", "==", "owner"]] });
+  const owners = await tx.query(paths.grants(calendarId), { where: [["role", "==", "owner"]] });
   return owners.filter((g) => !g.data.revoked_at);
 }
 
 /** An agent's live role on a calendar, as its membership says (one read by id). */
 export async function roleInTx(tx: Transaction, calendarId: string, agentId: string): Promise<Role | null> {
-  return (await tx.get<MembershipRecord>(paths.membership(agentId, calendarId)))?.data.role ?? null;
+  return (await tx.get(paths.membership(agentId, calendarId)))?.data.role ?? null;
 }
 
 /**
@@ -57,9 +57,9 @@ export async function liveGrantInTx(
   calendarId: string,
   agentId: string,
 ): Promise<StoredDoc<GrantRecord> | null> {
-  const membership = await tx.get<MembershipRecord>(paths.membership(agentId, calendarId));
+  const membership = await tx.get(paths.membership(agentId, calendarId));
   if (!membership) return null;
-  const grant = await tx.get<GrantRecord>(paths.grant(calendarId, membership.data.grant_id));
+  const grant = await tx.get(paths.grant(calendarId, membership.data.grant_id));
   return grant && !grant.data.revoked_at ? grant : null;
 }
 
@@ -70,7 +70,7 @@ export async function listAccessRequests(
   filter: { status?: AccessRequestStatus },
   page: PageRequest,
 ): Promise<Page<AccessRequestRecord>> {
-  const docs = await deps.store.query<AccessRequestRecord>(paths.accessRequests(calendarId), {
+  const docs = await deps.store.query(paths.accessRequests(calendarId), {
     where: filter.status ? [["status", "==", filter.status]] : [],
   });
   return paginate(

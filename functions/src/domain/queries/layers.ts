@@ -3,7 +3,7 @@ import type { Deps } from "../deps.js";
 import { compareSortKeys, paginate, type CreationKey, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
 import { mayRead } from "../policy.js";
-import type { CalendarRecord, LayerRecord, MembershipRecord } from "../records.js";
+import type { CalendarRecord, LayerRecord } from "../records.js";
 
 /** A layer link and the calendar it attaches. */
 export interface AttachedLayer {
@@ -15,8 +15,8 @@ const creationKey = (l: AttachedLayer): CreationKey => [l.layer.created_at, l.la
 
 /** Every layer of a host calendar with its calendar, oldest first. */
 export async function loadLayers(deps: Deps, hostId: string): Promise<AttachedLayer[]> {
-  const layers = (await deps.store.query<LayerRecord>(paths.layers(hostId))).map((d) => d.data);
-  const calendars = await deps.store.getAll<CalendarRecord>(layers.map((l) => paths.calendar(l.calendar_id)));
+  const layers = (await deps.store.query(paths.layers(hostId))).map((d) => d.data);
+  const calendars = await deps.store.getAll(layers.map((l) => paths.calendar(l.calendar_id)));
   return layers
     .flatMap((layer, i) => {
       const calendar = calendars[i]?.data;
@@ -29,7 +29,7 @@ export async function loadLayers(deps: Deps, hostId: string): Promise<AttachedLa
 export async function readableLayers(deps: Deps, hostId: string, viewer: Actor | null): Promise<AttachedLayer[]> {
   const all = await loadLayers(deps, hostId);
   const memberships = viewer
-    ? await deps.store.getAll<MembershipRecord>(all.map((l) => paths.membership(viewer.agentId, l.calendar.id)))
+    ? await deps.store.getAll(all.map((l) => paths.membership(viewer.agentId, l.calendar.id)))
     : all.map(() => null);
   return all.filter((l, i) => mayRead(l.calendar, viewer, memberships[i]?.data.role ?? null));
 }

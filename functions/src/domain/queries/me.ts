@@ -1,7 +1,7 @@
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
-import type { AgentRecord, CalendarRecord, CredentialRecord, MembershipRecord } from "../records.js";
+import type { AgentRecord, CalendarRecord, CredentialRecord } from "../records.js";
 import type { Role } from "../types.js";
 
 /** A calendar the agent holds a live grant on, and its role there. */
@@ -16,11 +16,11 @@ export async function loadMe(
   actor: Actor,
 ): Promise<{ agent: AgentRecord; credential: CredentialRecord; grants: HeldGrant[] }> {
   const [agent, credential, memberships] = await Promise.all([
-    deps.store.get<AgentRecord>(paths.agent(actor.agentId)),
-    deps.store.get<CredentialRecord>(paths.credential(actor.agentId, actor.credentialId)),
-    deps.store.query<MembershipRecord>(paths.memberships(actor.agentId)),
+    deps.store.get(paths.agent(actor.agentId)),
+    deps.store.get(paths.credential(actor.agentId, actor.credentialId)),
+    deps.store.query(paths.memberships(actor.agentId)),
   ]);
-  const calendars = await deps.store.getAll<CalendarRecord>(memberships.map((m) => paths.calendar(m.id)));
+  const calendars = await deps.store.getAll(memberships.map((m) => paths.calendar(m.id)));
   const grants = memberships.flatMap((m, i): HeldGrant[] => {
     const calendar = calendars[i]?.data;
     return calendar ? [{ calendar, role: m.data.role }] : [];
@@ -29,7 +29,7 @@ export async function loadMe(
 }
 
 export async function listCredentials(deps: Deps, actor: Actor): Promise<CredentialRecord[]> {
-  const docs = await deps.store.query<CredentialRecord>(paths.credentials(actor.agentId));
+  const docs = await deps.store.query(paths.credentials(actor.agentId));
   return docs
     .map((d) => d.data)
     .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));

@@ -1,7 +1,7 @@
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
-import type { CalendarRecord, GrantRecord, MembershipRecord } from "../records.js";
+import type { CalendarRecord } from "../records.js";
 import { loadLayers, readableLayers } from "./layers.js";
 
 /** A calendar whose events are shown on another: `main` for its own, else the layer key. */
@@ -38,7 +38,7 @@ export async function publishedSources(
   const ownedByHostOwners = new Set<string>();
   if (privateLayers.length > 0) {
     const owners = await liveOwnerIds(deps, host.id);
-    const memberships = await deps.store.getAll<MembershipRecord>(
+    const memberships = await deps.store.getAll(
       owners.flatMap((agentId) => privateLayers.map((l) => paths.membership(agentId, l.calendar.id))),
     );
     for (const m of memberships) if (m?.data.role === "owner") ownedByHostOwners.add(m.data.calendar_id);
@@ -52,6 +52,6 @@ export async function publishedSources(
 }
 
 async function liveOwnerIds(deps: Deps, calendarId: string): Promise<string[]> {
-  const owners = await deps.store.query<GrantRecord>(paths.grants(calendarId), { where: [["role", "==", "owner"]] });
+  const owners = await deps.store.query(paths.grants(calendarId), { where: [["role", "==", "owner"]] });
   return owners.filter((g) => !g.data.revoked_at).map((g) => g.data.agent_id);
 }

@@ -7,7 +7,7 @@ import { publishedSources, type EventSource } from "./sources.js";
 
 /** Every share view of a calendar, live and revoked, oldest first. */
 export async function listViews(deps: Deps, calendarId: string, page: PageRequest): Promise<Page<ShareViewRecord>> {
-  const docs = await deps.store.query<ShareViewRecord>(paths.views(calendarId));
+  const docs = await deps.store.query(paths.views(calendarId));
   return paginate(
     docs.map((d) => d.data),
     page,
@@ -23,11 +23,11 @@ export interface ResolvedView {
 
 /** `/v/{slug}`: the live view and the calendar it projects, or null when unknown or revoked. */
 export async function resolveViewSlug(deps: Deps, slug: string): Promise<ResolvedView | null> {
-  const owner = await deps.store.get<{ owner_id: string; calendar_id: string }>(paths.viewSlug(slug));
+  const owner = await deps.store.get(paths.viewSlug(slug));
   if (!owner) return null;
   const [view, calendar] = await Promise.all([
-    deps.store.get<ShareViewRecord>(paths.view(owner.data.calendar_id, owner.data.owner_id)),
-    deps.store.get<CalendarRecord>(paths.calendar(owner.data.calendar_id)),
+    deps.store.get(paths.view(owner.data.calendar_id, owner.data.owner_id)),
+    deps.store.get(paths.calendar(owner.data.calendar_id)),
   ]);
   if (!view || !calendar || view.data.revoked_at) return null;
   return { view: view.data, calendar: calendar.data };
