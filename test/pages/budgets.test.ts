@@ -8,9 +8,9 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FEED_EVENT_BUDGET, PAGE_OCCURRENCE_BUDGET, PAGE_SOMEDAY_BUDGET } from "../../functions/src/pages/budgets.js";
 import type { TestApp } from "../helpers/app.js";
-import { mintAgent } from "../helpers/factories.js";
+import { mintAgent, newCalendar, newView } from "../helpers/factories.js";
 import { seedEvents, seedLayeredHost } from "../helpers/big-calendar.js";
-import { createCalendar, createSiteTestApp, createView } from "./site.js";
+import { createSiteTestApp } from "./site.js";
 
 const LAYERS = 20;
 const SERIES = 1000;
@@ -22,10 +22,10 @@ let view: { slug: string };
 beforeAll(async () => {
   t = createSiteTestApp(); // today is 2026-11-22
   const owner = await mintAgent(t, "Owner");
-  host = await createCalendar(t, owner.auth, { name: "Busy host", slug: "busy-host", visibility: "public" });
+  host = await newCalendar(t, owner.auth, { name: "Busy host", slug: "busy-host", visibility: "public" });
   await seedLayeredHost(
     t.deps,
-    (name) => createCalendar(t, owner.auth, { name, visibility: "public" }),
+    (name) => newCalendar(t, owner.auth, { name, visibility: "public" }),
     host.id,
     LAYERS,
     SERIES,
@@ -38,7 +38,7 @@ beforeAll(async () => {
       created_at: `2025-11-01T00:00:00.${String(i).padStart(3, "0")}Z`,
     })),
   );
-  view = await createView(t, owner.auth, host.id, { name: "Everything" });
+  view = await newView(t, owner.auth, host.id, { name: "Everything" });
 }, 60_000);
 afterAll(() => t.close());
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { del, patch, post } from "../helpers/http.js";
-import { grantRole, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import { grantRole, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
 
 let t: TestApp;
 let feeds: Express;
@@ -25,16 +25,6 @@ interface Occ {
   date: string;
   start: string | null;
   end: string | null;
-}
-
-async function createEvent(
-  agent: MintedAgent,
-  calendarId: string,
-  body: Record<string, unknown>,
-): Promise<{ id: string }> {
-  const res = await post(t, `/v1/calendars/${calendarId}/events`, agent.auth).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
 }
 
 async function occurrences(calendarId: string, from: string, to: string): Promise<Occ[]> {
@@ -85,8 +75,8 @@ describe("GET /c/{slug}.ics", () => {
   });
 
   it("serves one-off, recurring and all-day events with zones, and leaves someday events out", async () => {
-    await createEvent(owner, calendarId, { name: "Launch day", date: "2026-12-01" });
-    await createEvent(owner, calendarId, {
+    await newEvent(t, owner, calendarId, { name: "Launch day", date: "2026-12-01" });
+    await newEvent(t, owner, calendarId, {
       name: "Review",
       date: "2026-12-02",
       start_time: "09:30",
@@ -94,17 +84,17 @@ describe("GET /c/{slug}.ics", () => {
       category: "ops",
       notes: "Bring the numbers,\nand the plan.",
     });
-    const standup = await createEvent(owner, calendarId, {
+    const standup = await newEvent(t, owner, calendarId, {
       name: "Standup",
       recur: { type: "weekly", day: 1, starts: "2026-11-23", until: "2027-04-26" },
       start_time: "10:00",
       end_time: "10:30",
     });
-    const monthEnd = await createEvent(owner, calendarId, {
+    const monthEnd = await newEvent(t, owner, calendarId, {
       name: "Month end",
       recur: { type: "monthly", day: -1, starts: "2026-11-01" },
     });
-    await createEvent(owner, calendarId, { name: "Someday idea" });
+    await newEvent(t, owner, calendarId, { name: "Someday idea" });
 
     const { res, text } = await fetchFeed(`/c/${slug}.ics`);
     expect(res.status).toBe(200);
@@ -161,7 +151,7 @@ describe("GET /c/{slug}.ics", () => {
   });
 
   it("answers 304 to a matching If-None-Match, and a new ETag once the calendar changes", async () => {
-    await createEvent(owner, calendarId, { name: "First", date: "2026-12-01" });
+    await newEvent(t, owner, calendarId, { name: "First", date: "2026-12-01" });
     const first = await request(feeds).get(`/c/${slug}.ics`).expect(200);
     const etag = first.headers.etag;
 
@@ -179,7 +169,7 @@ describe("GET /c/{slug}.ics", () => {
     await request(feeds).get(`/c/${slug}.ics`).set("If-None-Match", `"other", W/${etag}`).expect(304);
     await request(feeds).get(`/c/${slug}.ics`).set("If-None-Match", '"other"').expect(200);
 
-    await createEvent(owner, calendarId, { name: "Second", date: "2026-12-02" });
+    await newEvent(t, owner, calendarId, { name: "Second", date: "2026-12-02" });
     const changed = await request(feeds).get(`/c/${slug}.ics`).set("If-None-Match", etag);
     expect(changed.status).toBe(200);
     expect(changed.headers.etag).not.toBe(etag);
@@ -190,7 +180,7 @@ describe("GET /c/{slug}.ics", () => {
     const other = await mintAgent(t, "Ops team");
     const opsCalendar = await newCalendar(t, other, { name: "Ops", visibility: "public" });
     await patch(t, `/v1/calendars/${opsCalendar.id}`, other.auth).send({ timezone: "America/New_York" }).expect(200);
-    await createEvent(other, opsCalendar.id, {
+    await newEvent(t, other, opsCalendar.id, {
       name: "Deploy window",
       date: "2026-12-03",
       start_time: "18:00",
@@ -198,7 +188,7 @@ describe("GET /c/{slug}.ics", () => {
     });
     const secret = await newCalendar(t, other, { name: "Secret", visibility: "private" });
     await grantRole(t, other.auth, secret.id, owner.agentId, "reader");
-    await createEvent(other, secret.id, { name: "Hidden meeting", date: "2026-12-04" });
+    await newEvent(t, other, secret.id, { name: "Hidden meeting", date: "2026-12-04" });
     await post(t, `/v1/calendars/${calendarId}/layers`, owner.auth)
       .send({ calendar_id: opsCalendar.id, key: "ops" })
       .expect(200);
@@ -250,16 +240,16 @@ describe("GET /v/{slug}.ics", () => {
       calendar: { name: "Secret Project Atlas", timezone: "Europe/Berlin" },
     });
     const cal = owner.calendarId;
-    await createEvent(owner, cal, { name: "Ops review", date: "2027-01-05", start_time: "09:00", category: "ops" });
-    await createEvent(owner, cal, { name: "Board dinner", date: "2027-01-06", category: "board" });
-    await createEvent(owner, cal, { name: "Ops too late", date: "2027-03-01", category: "ops" });
-    const weekly = await createEvent(owner, cal, {
+    await newEvent(t, owner, cal, { name: "Ops review", date: "2027-01-05", start_time: "09:00", category: "ops" });
+    await newEvent(t, owner, cal, { name: "Board dinner", date: "2027-01-06", category: "board" });
+    await newEvent(t, owner, cal, { name: "Ops too late", date: "2027-03-01", category: "ops" });
+    const weekly = await newEvent(t, owner, cal, {
       name: "Ops sync",
       recur: { type: "weekly", day: 3, interval: 2, starts: "2026-11-23" },
       start_time: "15:00",
       category: "ops",
     });
-    await createEvent(owner, cal, { name: "Ops someday", category: "ops" });
+    await newEvent(t, owner, cal, { name: "Ops someday", category: "ops" });
     const view = await post(t, `/v1/calendars/${cal}/views`, owner.auth)
       .send({
         name: "Ops, January",

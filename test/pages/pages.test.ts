@@ -9,18 +9,16 @@ import { createPagesApp } from "../../functions/src/pages/app.js";
 import { STYLESHEET_NAME } from "../../functions/src/pages/style.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import type { TestApp } from "../helpers/app.js";
-import { grantRole, mintAgent } from "../helpers/factories.js";
 import {
   attachLayer,
-  createCalendar,
-  createEvent,
-  createView,
-  DEMO_PURPOSE,
+  grantRole,
+  mintAgent,
+  newCalendar,
+  newEvent,
+  newView,
   patchCalendar,
-  createSiteTestApp,
-  seedDemo,
-  type Demo,
-} from "./site.js";
+} from "../helpers/factories.js";
+import { createSiteTestApp, DEMO_PURPOSE, seedDemo, type Demo } from "./site.js";
 
 let t: TestApp;
 let demo: Demo;
@@ -142,7 +140,7 @@ describe("GET /c/{slug}", () => {
   });
 
   it("marks unlisted calendars noindex, in the header and a robots meta tag", async () => {
-    const cal = await createCalendar(t, demo.owner.auth, { name: "Quiet plans", slug: "quiet-plans" });
+    const cal = await newCalendar(t, demo.owner.auth, { name: "Quiet plans", slug: "quiet-plans" });
     const res = await page("/c/quiet-plans");
     expectHtml(res, 200);
     expect(res.headers["x-robots-tag"]).toBe("noindex");
@@ -152,8 +150,8 @@ describe("GET /c/{slug}", () => {
 
   it("does not publish a private layer its owners only read (test/pages/publishing.test.ts has the rule)", async () => {
     const author = await mintAgent(t, "Author");
-    const secret = await createCalendar(t, author.auth, { name: "Secret", visibility: "private" });
-    await createEvent(t, author.auth, secret.id, { name: "Secret meeting", date: "2026-11-25" });
+    const secret = await newCalendar(t, author.auth, { name: "Secret", visibility: "private" });
+    await newEvent(t, author.auth, secret.id, { name: "Secret meeting", date: "2026-11-25" });
     await grantRole(t, author.auth, secret.id, demo.owner.agentId, "reader");
     await attachLayer(t, demo.owner.auth, demo.calendar.id, secret.id, "secret");
     const res = await page("/c/launch-plan?view=schedule");
@@ -162,7 +160,7 @@ describe("GET /c/{slug}", () => {
   });
 
   it("answers 404 pages for private calendars and unknown slugs", async () => {
-    const secret = await createCalendar(t, demo.owner.auth, {
+    const secret = await newCalendar(t, demo.owner.auth, {
       name: "Hidden",
       slug: "hidden-plans",
       visibility: "private",
@@ -238,7 +236,7 @@ describe("GET /c/{slug}/purpose.md", () => {
     expect(empty.status).toBe(200);
     expect(empty.text).toBe("");
 
-    await createCalendar(t, demo.owner.auth, { name: "Unlisted", slug: "unlisted-one", purpose: "<b>raw</b>" });
+    await newCalendar(t, demo.owner.auth, { name: "Unlisted", slug: "unlisted-one", purpose: "<b>raw</b>" });
     const unlisted = await page("/c/unlisted-one/purpose.md");
     expect(unlisted.text).toBe("<b>raw</b>");
     expect(unlisted.headers["x-robots-tag"]).toBe("noindex");
@@ -292,7 +290,7 @@ describe("GET /v/{slug}", () => {
       views: ["week", "timeline"],
       default_view: "timeline",
     });
-    const view = await createView(t, demo.owner.auth, demo.calendar.id, {
+    const view = await newView(t, demo.owner.auth, demo.calendar.id, {
       name: "December only",
       filter: { from: "2026-12-01", to: "2026-12-31", include_someday: false },
     });

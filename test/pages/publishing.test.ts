@@ -7,8 +7,16 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { TestApp } from "../helpers/app.js";
-import { grantRole, mintAgent, type MintedAgent } from "../helpers/factories.js";
-import { attachLayer, createCalendar, createEvent, createSiteTestApp, createView } from "./site.js";
+import {
+  attachLayer,
+  grantRole,
+  mintAgent,
+  newCalendar,
+  newEvent,
+  newView,
+  type MintedAgent,
+} from "../helpers/factories.js";
+import { createSiteTestApp } from "./site.js";
 
 let t: TestApp;
 let author: MintedAgent;
@@ -20,16 +28,16 @@ beforeEach(async () => {
   t = createSiteTestApp(); // today is 2026-11-22
   author = await mintAgent(t, "Author");
   publisher = await mintAgent(t, "Publisher");
-  secret = await createCalendar(t, author.auth, { name: "Board", visibility: "private" });
-  await createEvent(t, author.auth, secret.id, { name: "Board dinner", date: "2026-11-25", start_time: "19:00" });
-  host = await createCalendar(t, publisher.auth, { name: "Public host", slug: "public-host", visibility: "public" });
-  await createEvent(t, publisher.auth, host.id, { name: "Open day", date: "2026-11-24" });
+  secret = await newCalendar(t, author.auth, { name: "Board", visibility: "private" });
+  await newEvent(t, author.auth, secret.id, { name: "Board dinner", date: "2026-11-25", start_time: "19:00" });
+  host = await newCalendar(t, publisher.auth, { name: "Public host", slug: "public-host", visibility: "public" });
+  await newEvent(t, publisher.auth, host.id, { name: "Open day", date: "2026-11-24" });
 });
 afterEach(() => t.close());
 
 /** Every public surface of the host: its page, its feed, a share view and the view's feed. */
 async function publicSurfaces(): Promise<Record<string, string>> {
-  const view = await createView(t, publisher.auth, host.id, { name: `Everything ${Math.random()}` });
+  const view = await newView(t, publisher.auth, host.id, { name: `Everything ${Math.random()}` });
   const texts: Record<string, string> = {};
   for (const path of [
     `/c/${host.slug}?view=month&date=2026-11-25`,
@@ -81,8 +89,8 @@ describe("a private layer on public pages, feeds and share views", () => {
   });
 
   it("keeps showing public and unlisted layers whoever owns them", async () => {
-    const open = await createCalendar(t, author.auth, { name: "Open", visibility: "unlisted" });
-    await createEvent(t, author.auth, open.id, { name: "Open rehearsal", date: "2026-11-26" });
+    const open = await newCalendar(t, author.auth, { name: "Open", visibility: "unlisted" });
+    await newEvent(t, author.auth, open.id, { name: "Open rehearsal", date: "2026-11-26" });
     await attachLayer(t, publisher.auth, host.id, open.id, "open");
     expectOnEvery(await publicSurfaces(), "Open rehearsal", true);
   });

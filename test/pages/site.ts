@@ -5,11 +5,17 @@
  */
 import express, { type Express } from "express";
 import request from "supertest";
-import { expect } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
-import { post } from "../helpers/http.js";
-import { mintAgent, type MintedAgent } from "../helpers/factories.js";
+import {
+  mintAgent,
+  newCalendar,
+  newEvent,
+  newView,
+  attachLayer,
+  type Calendar,
+  type MintedAgent,
+} from "../helpers/factories.js";
 
 /** The whole site of a test: `/v1` and `/c`, `/v` pages on one SQLite store and clock (2026-11-22T10:00Z). */
 export function createSiteTestApp(options: Parameters<typeof createTestApp>[0] = {}): TestApp {
@@ -21,57 +27,7 @@ export function createSiteTestApp(options: Parameters<typeof createTestApp>[0] =
   return { ...t, app: root, http: () => request.agent(root) };
 }
 
-type Auth = { Authorization: string };
 type Body = Record<string, unknown>;
-
-export async function createCalendar(
-  t: Pick<TestApp, "app">,
-  auth: Auth,
-  body: Body,
-): Promise<{ id: string; slug: string; name: string }> {
-  const res = await post(t, "/v1/calendars", auth).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-export async function createEvent(
-  t: Pick<TestApp, "app">,
-  auth: Auth,
-  calendarId: string,
-  body: Body,
-): Promise<{ id: string }> {
-  const res = await post(t, `/v1/calendars/${calendarId}/events`, auth).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-export async function patchCalendar(t: Pick<TestApp, "app">, auth: Auth, calendarId: string, body: Body) {
-  const res = await request(t.app).patch(`/v1/calendars/${calendarId}`).set(auth).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { slug: string };
-}
-
-export async function attachLayer(
-  t: Pick<TestApp, "app">,
-  auth: Auth,
-  hostId: string,
-  calendarId: string,
-  key: string,
-) {
-  const res = await post(t, `/v1/calendars/${hostId}/layers`, auth).send({ calendar_id: calendarId, key });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
-
-export async function createView(
-  t: Pick<TestApp, "app">,
-  auth: Auth,
-  calendarId: string,
-  body: Body,
-): Promise<{ id: string; slug: string; url: string }> {
-  const res = await post(t, `/v1/calendars/${calendarId}/views`, auth).send(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
 
 export const DEMO_PURPOSE = `Everything that has to happen for the **Q4 launch**, in one place.
 
@@ -82,27 +38,27 @@ export const DEMO_PURPOSE = `Everything that has to happen for the **Q4 launch**
 
 export interface Demo {
   owner: MintedAgent;
-  calendar: { id: string; slug: string; name: string };
-  design: { id: string; slug: string; name: string };
+  calendar: Calendar;
+  design: Calendar;
   view: { id: string; slug: string; url: string };
 }
 
 /** A launch calendar in Europe/Paris around 2026-11-22, with a `design` layer and a share view. */
 export async function seedDemo(t: Pick<TestApp, "app">): Promise<Demo> {
   const owner = await mintAgent(t, "Planner");
-  const calendar = await createCalendar(t, owner.auth, {
+  const calendar = await newCalendar(t, owner.auth, {
     name: "Launch Plan Q4",
     slug: "launch-plan",
     timezone: "Europe/Paris",
     visibility: "public",
     purpose: DEMO_PURPOSE,
   });
-  const design = await createCalendar(t, owner.auth, {
+  const design = await newCalendar(t, owner.auth, {
     name: "Design Team",
     slug: "design-team",
     visibility: "public",
   });
-  const add = (body: Body) => createEvent(t, owner.auth, calendar.id, body);
+  const add = (body: Body) => newEvent(t, owner.auth, calendar.id, body);
   await add({
     name: "Kickoff",
     date: "2026-11-23",
@@ -152,7 +108,7 @@ export async function seedDemo(t: Pick<TestApp, "app">): Promise<Demo> {
   await add({ name: "Code freeze", date: "2026-11-30", category: "engineering", art: "🧊" });
   await add({ name: "Write the postmortem", category: "team", art: "📝" });
   await add({ name: "Localize the docs", category: "marketing", notes: "French and German first." });
-  await createEvent(t, owner.auth, design.id, {
+  await newEvent(t, owner.auth, design.id, {
     name: "Design review",
     recur: { type: "weekly", day: 3, starts: "2026-11-04" },
     start_time: "14:00",
@@ -160,9 +116,9 @@ export async function seedDemo(t: Pick<TestApp, "app">): Promise<Demo> {
     category: "design",
     art: "🎨",
   });
-  await createEvent(t, owner.auth, design.id, { name: "Icon refresh", category: "design" });
+  await newEvent(t, owner.auth, design.id, { name: "Icon refresh", category: "design" });
   await attachLayer(t, owner.auth, calendar.id, design.id, "design");
-  const view = await createView(t, owner.auth, calendar.id, {
+  const view = await newView(t, owner.auth, calendar.id, {
     name: "Launch for partners",
     filter: { categories: ["launch", "marketing", "design"] },
     display: { views: ["month", "schedule"], default_view: "schedule" },

@@ -12,10 +12,10 @@ import { escapeHtml } from "../../functions/src/pages/html.js";
 import { renderPage } from "../../functions/src/pages/layout.js";
 import type { TestApp } from "../helpers/app.js";
 import { post } from "../helpers/http.js";
-import { mintAgent, type MintedAgent } from "../helpers/factories.js";
+import { attachLayer, mintAgent, newCalendar, newEvent, newView, type MintedAgent } from "../helpers/factories.js";
 import { executableMarkup, tagsOf } from "./markup.js";
 import { on, pageEvent, pageModel } from "./models.js";
-import { attachLayer, createCalendar, createEvent, createSiteTestApp, createView } from "./site.js";
+import { createSiteTestApp } from "./site.js";
 
 const PAYLOADS = [
   "<script>alert(1)</script>",
@@ -94,15 +94,15 @@ describe("payloads stored through the API", () => {
   beforeAll(async () => {
     t = createSiteTestApp();
     owner = await mintAgent(t, "<script>alert('agent')</script>");
-    const layer = await createCalendar(t, owner.auth, { name: PAYLOADS[0], visibility: "public" });
-    await createEvent(t, owner.auth, layer.id, {
+    const layer = await newCalendar(t, owner.auth, { name: PAYLOADS[0], visibility: "public" });
+    await newEvent(t, owner.auth, layer.id, {
       name: PAYLOADS[1],
       date: "2026-11-25",
       notes: MARKDOWN,
       category: PAYLOADS[2],
     });
     for (const [i, payload] of PAYLOADS.entries()) {
-      const calendar = await createCalendar(t, owner.auth, {
+      const calendar = await newCalendar(t, owner.auth, {
         name: payload,
         visibility: "public",
         purpose: `${payload}\n\n${MARKDOWN}`,
@@ -118,19 +118,19 @@ describe("payloads stored through the API", () => {
         category: payload.slice(0, 64),
         ...(artOk ? { art: payload } : {}),
       };
-      await createEvent(t, owner.auth, calendar.id, {
+      await newEvent(t, owner.auth, calendar.id, {
         ...fields,
         date: "2026-11-24",
         start_time: "09:00",
         end_time: "10:00",
       });
-      await createEvent(t, owner.auth, calendar.id, {
+      await newEvent(t, owner.auth, calendar.id, {
         ...fields,
         recur: { type: "weekly", day: 3, starts: "2026-11-01" },
       });
-      await createEvent(t, owner.auth, calendar.id, fields);
+      await newEvent(t, owner.auth, calendar.id, fields);
       await attachLayer(t, owner.auth, calendar.id, layer.id, `layer-${i}`);
-      const view = await createView(t, owner.auth, calendar.id, { name: payload });
+      const view = await newView(t, owner.auth, calendar.id, { name: payload });
       calendars.push({ slug: calendar.slug, viewSlug: view.slug, payload });
     }
   }, 120_000);
