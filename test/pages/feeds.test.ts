@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { del, patch, post } from "../helpers/http.js";
-import { grantRole, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
+import { grantRole, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 
 let t: TestApp;
 let feeds: Express;
