@@ -1,4 +1,4 @@
-import { StorePathError, type CollectionPath, type DocPath, type Layout } from "./port.js";
+import { StorePathError, type Layout } from "./port.js";
 
 /**
  * The check every adapter runs on every path it is given, whoever built it: segments of
@@ -24,14 +24,14 @@ function checkedSegments(path: string, layout: Layout, expectDoc: boolean): stri
   return segments;
 }
 
-/** A document path of the layout, or StorePathError. */
-export function checkDocPath(path: string, layout: Layout): DocPath {
+/** The path, when it is a document path of the layout; otherwise StorePathError. */
+export function checkDocPath(path: string, layout: Layout): string {
   checkedSegments(path, layout, true);
-  return path as DocPath;
+  return path;
 }
 
-/** A collection path of the layout, or StorePathError. */
-export function checkCollectionPath(path: string, layout: Layout): CollectionPath {
+/** The path, when it is a collection path of the layout; otherwise StorePathError. */
+export function checkCollectionPath(path: string, layout: Layout): string {
   checkedSegments(path, layout, false);
-  return path as CollectionPath;
+  return path;
 }

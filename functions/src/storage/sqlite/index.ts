@@ -12,7 +12,6 @@ import {
   ReadAfterWriteError,
   splitPath,
   type DocData,
-  type DocPath,
   type Layout,
   type QuerySpec,
   storedDoc,
@@ -23,7 +22,7 @@ import {
 } from "../port.js";
 import { decodeDoc, encodeDoc } from "./json.js";
 
-type Write = { kind: "create" | "set" | "update"; path: DocPath; data: object } | { kind: "delete"; path: DocPath };
+type Write = { kind: "create" | "set" | "update"; path: string; data: object } | { kind: "delete"; path: string };
 
 export interface SqliteStoreOptions {
   /** The collections this store holds (default: the app's, domain/paths.ts); any other path is refused. */
@@ -240,7 +239,7 @@ export class SqliteStore implements Store, UncheckedStore {
     }
   }
 
-  private checked(path: string): DocPath {
+  private checked(path: string): string {
     return checkDocPath(path, this.layout);
   }
 
