@@ -200,7 +200,8 @@ describe("idempotency", () => {
     if (claim.kind !== "fresh") throw new Error("expected a fresh claim");
     await t.deps.store.runTransaction(async (tx) => tx.update(path, { claim_id: "another-attempt" }));
     const outcome = await executeOnce(t.deps, claim, [], async (deps) => {
-      await deps.store.runTransaction(async (tx) => tx.set(paths.agent("agt_never"), { name: "never" }));
+      const agent = { id: "agt_never", name: "never", created_at: "2026-01-01T00:00:00.000Z", owner_user_id: null };
+      await deps.store.runTransaction(async (tx) => tx.set(paths.agent("agt_never"), agent));
       return { ok: true };
     });
     expect(outcome.status).toBe(409);

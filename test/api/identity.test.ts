@@ -105,7 +105,13 @@ describe("POST /v1/mint", () => {
   describe("onboard tokens", () => {
     const seedOnboard = async (token: string, createdAt: string, usedAt: string | null = null) =>
       t.deps.store.runTransaction(async (tx) => {
-        tx.set(paths.onboardToken(sha256(token)), { user_id: "user_42", created_at: createdAt, used_at: usedAt });
+        const purgeAt = new Date(Date.parse(createdAt) + 30 * 60 * 1000); // as the account side writes it, for the TTL policy
+        tx.set(paths.onboardToken(sha256(token)), {
+          user_id: "user_42",
+          created_at: createdAt,
+          used_at: usedAt,
+          purge_at: purgeAt,
+        });
       });
 
     it("links the agent to the human at once: no claim link, token single use", async () => {

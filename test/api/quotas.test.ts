@@ -3,7 +3,6 @@ import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_QUOTAS, quotasFromEnv, type QuotaLimits } from "../../functions/src/domain/quotas.js";
 import { readShards, SHARDS } from "../../functions/src/domain/revision.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
-import type { DocData } from "../../functions/src/storage/port.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
 import { mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
@@ -48,8 +47,8 @@ const storedEventCount = async (id: string) =>
   (await readShards(t.deps.store, id))?.reduce((sum, s) => sum + s.event_count, 0);
 
 /** A calendar record as stored, counters included (they are internal fields). */
-const storedCalendar = async (id: string) => (await t.deps.store.get<DocData>(paths.calendar(id)))!.data;
-const storedAgent = async (id: string) => (await t.deps.store.get<DocData>(paths.agent(id)))!.data;
+const storedCalendar = async (id: string) => (await t.deps.store.get(paths.calendar(id)))!.data;
+const storedAgent = async (id: string) => (await t.deps.store.get(paths.agent(id)))!.data;
 
 describe("calendars per agent", () => {
   it("counts the minted calendar; the fourth calendar is refused and nothing is written", async () => {
