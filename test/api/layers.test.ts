@@ -5,18 +5,27 @@ import { eventSources } from "../../functions/src/domain/queries/sources.js";
 import type { CalendarRecord } from "../../functions/src/domain/records.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { del, expectError, get, post } from "../helpers/http.js";
-import { grantRole, laterCredential, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import {
+  grantRole,
+  laterCredential,
+  newCalendar,
+  sharingWorld,
+  type MintedAgent,
+  type SharingWorld,
+} from "../helpers/factories.js";
 
 let t: TestApp;
+let world: SharingWorld;
 let owner: MintedAgent;
 let stranger: MintedAgent;
+/** The world's public calendar: the host the layers attach to. */
 let hostId: string;
 
 beforeEach(async () => {
   t = createTestApp();
-  owner = await mintAgent(t, "Owner");
-  stranger = await mintAgent(t, "Stranger");
-  hostId = (await newCalendar(t, owner, { name: "Project", visibility: "public" })).id;
+  world = await sharingWorld(t);
+  ({ owner, stranger } = world);
+  hostId = world.calendars.public.id;
 });
 afterEach(() => t.close());
 
@@ -44,10 +53,9 @@ describe("POST /v1/calendars/{calendarId}/layers", () => {
     expectError(await attach({ calendar_id: team.id, key: "team", name: "x" }), 400, "invalid_request");
 
     expectError(await attach({ calendar_id: team.id, key: "team" }, stranger.auth), 403, "forbidden");
-    const privateHost = await newCalendar(t, owner, { name: "Secret", visibility: "private" });
+    const privateHost = world.calendars.private;
     expectError(await attach({ calendar_id: team.id, key: "team" }, stranger.auth, privateHost.id), 404, "not_found");
-    const writer = await mintAgent(t, "Writer");
-    await grantRole(t, owner.auth, hostId, writer.agentId, "writer");
+    const { writer } = world;
     expectError(await attach({ calendar_id: team.id, key: "team" }, writer.auth), 403, "forbidden");
     // The layer calendar must be readable by the caller.
     const theirs = await newCalendar(t, stranger, { name: "Theirs", visibility: "private" });
