@@ -57,16 +57,3 @@ export interface Occurrence {
   category: string | null;
 }
 
-// Until every importer names records.ts itself (issue 11: the files were being edited by others).
-export type {
-  AccessRequestRecord,
-  AgentRecord,
-  CalendarRecord,
-  CredentialRecord,
-  EventRecord,
-  GrantRecord,
-  LayerRecord,
-  MembershipRecord,
-  ShareViewRecord,
-  TokenRecord,
-} from "./records.js";
