@@ -56,4 +56,3 @@ export interface Occurrence {
   name: string;
   category: string | null;
 }
-
