@@ -3,7 +3,14 @@ import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord, GrantRecord } from "../../functions/src/domain/records.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, get, post } from "../helpers/http.js";
-import { grantRole, laterCredential, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import {
+  grantRole,
+  laterCredential,
+  mintAgent,
+  newCalendar,
+  sharingWorld,
+  type MintedAgent,
+} from "../helpers/factories.js";
 import { membershipOf, seedScopedToken } from "../helpers/store.js";
 
 let t: TestApp;
@@ -13,9 +20,10 @@ let calId: string;
 
 beforeEach(async () => {
   t = createTestApp();
-  owner = await mintAgent(t, "Owner");
-  asker = await mintAgent(t, "Asker");
-  calId = (await newCalendar(t, owner, { name: "Launch", visibility: "unlisted" })).id;
+  const world = await sharingWorld(t);
+  // The world's stranger asks for a role on its unlisted calendar.
+  ({ owner, stranger: asker } = world);
+  calId = world.calendars.unlisted.id;
 });
 afterEach(() => t.close());
 
@@ -45,7 +53,7 @@ describe("POST /v1/calendars/{calendarId}/access-requests", () => {
       id: expect.stringMatching(/^areq_/),
       calendar_id: calId,
       agent_id: asker.agentId,
-      agent_name: "Asker",
+      agent_name: "Stranger",
       role: "reader",
       message: null,
       status: "pending",
@@ -138,7 +146,7 @@ describe("POST /v1/calendars/{calendarId}/access-requests/{requestId}", () => {
     const grant = await t.deps.store.get<GrantRecord>(paths.grant(calId, membership!.grant_id));
     expect(grant?.data).toMatchObject({
       agent_id: asker.agentId,
-      agent_name: "Asker",
+      agent_name: "Stranger",
       role: "writer",
       revoked_at: null,
     });
