@@ -12,12 +12,10 @@ import {
   type DocData,
   type Layout,
   type QuerySpec,
-  type Store,
   type StoredDoc,
   type UncheckedStore,
+  type UncheckedTransaction,
 } from "../../functions/src/storage/port.js";
-
-type UncheckedTx = Parameters<Parameters<UncheckedStore["runTransaction"]>[0]>[0];
 
 /** Cases that a runner may skip, with a reason, through `OpenedStore.skip`. */
 export type ContractCase =
@@ -28,8 +26,9 @@ export type ContractCase =
   | "query-type-strict"
   | "order-missing-field";
 
+/** The adapters implement the unchecked port too: the contract addresses its own collections with plain strings. */
 export interface OpenedStore {
-  store: Store;
+  store: UncheckedStore;
   /** Whether concurrent transactions are isolated, so that the contention case can run. */
   supportsContention: boolean;
   /** Why contention is not supported (shown in the skipped test's title). */
@@ -40,7 +39,7 @@ export interface OpenedStore {
    * A second, independent client of the same data (for SQLite another connection to the file):
    * what it sees has been committed, not only applied on the writer's connection.
    */
-  observer: Store;
+  observer: UncheckedStore;
   cleanup: () => Promise<void>;
 }
 
@@ -55,9 +54,8 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
     const run = `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     const layout: Layout = { has: (shape) => shape.startsWith(`${run}_`) };
     const opened = await open(layout);
-    // The contract addresses its own collections with plain strings; the adapter checks them all the same.
-    const store = opened.store as UncheckedStore;
-    const observer = opened.observer as UncheckedStore;
+    // Plain strings for its own collections; the adapter checks them against the layout all the same.
+    const { store, observer } = opened;
     afterAll(() => opened.cleanup());
 
     let seq = 0;
@@ -567,13 +565,13 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
       it("a read after a write is refused with ReadAfterWriteError (Firestore's rule), and nothing is written", async () => {
         const c = fresh("readafterwrite");
         await seed({ [`${c}/a`]: { n: 1 } });
-        const reads: Array<(tx: UncheckedTx) => Promise<unknown>> = [
+        const reads: Array<(tx: UncheckedTransaction) => Promise<unknown>> = [
           (tx) => tx.get(`${c}/a`),
           (tx) => tx.getAll([`${c}/a`]),
           (tx) => tx.getAll([]),
           (tx) => tx.query(c),
         ];
-        const writes: Array<(tx: UncheckedTx) => void> = [
+        const writes: Array<(tx: UncheckedTransaction) => void> = [
           (tx) => tx.create(`${c}/created`, { n: 1 }),
           (tx) => tx.set(`${c}/set`, { n: 1 }),
           (tx) => tx.update(`${c}/a`, { n: 2 }),
