@@ -9,7 +9,15 @@ import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { freshKey, post } from "../helpers/http.js";
-import { grantRole, laterCredential, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import {
+  grantRole,
+  laterCredential,
+  mintAgent,
+  newCalendar,
+  sharingWorld,
+  type Calendar,
+  type MintedAgent,
+} from "../helpers/factories.js";
 
 /**
  * Every route of the API, for a private, an unlisted and a public calendar, as each kind of
@@ -61,6 +69,7 @@ interface Cell {
 
 interface Fixture {
   id: string;
+  name: string;
   visibility: Visibility;
   eventId: string;
   viewId: string;
@@ -146,13 +155,12 @@ const freshGrant = async (w: World, calId: string) =>
   (await grantRole(w.t, owner(w), calId, (await seedAgent(w)).id, "reader")).id;
 const freshRequest = async (w: World, calId: string) => seedRequest(w, calId, await seedAgent(w));
 
-async function fixture(w: World, visibility: Visibility): Promise<Fixture> {
-  const { id } = await newCalendar(w.t, w.agents.owner, { name: `Matrix ${visibility}`, visibility });
-  await grantRole(w.t, owner(w), id, w.agents.writer.agentId, "writer");
-  await grantRole(w.t, owner(w), id, w.agents.reader.agentId, "reader");
+/** A calendar with one child of each kind and a pending request of the pending caller. */
+async function fixture(w: World, { id, name }: Calendar, visibility: Visibility): Promise<Fixture> {
   const pending = w.agents.pending;
   return {
     id,
+    name,
     visibility,
     eventId: await freshEvent(w, id),
     viewId: await freshView(w, id),
@@ -191,7 +199,7 @@ const ROWS: Record<string, Row> = {
   "GET /v1/calendars/{calendarId}": { access: "read", cell: async () => ({}) },
   "PATCH /v1/calendars/{calendarId}": {
     access: "owner",
-    cell: async (_w, cal) => ({ body: { name: `Matrix ${onCal(cal).visibility}` } }),
+    cell: async (_w, cal) => ({ body: { name: onCal(cal).name } }),
   },
 
   // Events
@@ -322,13 +330,8 @@ beforeAll(async () => {
   world.t = createTestApp();
   // One owner creates a calendar for many of the cases: more than the 100 a quota allows.
   world.t.deps.quotas = { ...DEFAULT_QUOTAS, calendars_per_agent: 10_000 };
-  const agents = {
-    owner: await mintAgent(world.t, "Matrix Owner"),
-    writer: await mintAgent(world.t, "Matrix Writer"),
-    reader: await mintAgent(world.t, "Matrix Reader"),
-    pending: await mintAgent(world.t, "Matrix Pending"),
-    stranger: await mintAgent(world.t, "Matrix Stranger"),
-  };
+  const { calendars, ...shared } = await sharingWorld(world.t);
+  const agents = { ...shared, pending: await mintAgent(world.t, "Pending") };
   world.agents = agents;
   world.auth = {
     owner: agents.owner.auth,
@@ -340,11 +343,15 @@ beforeAll(async () => {
     "owner-without-grants-scope": await laterCredential(world.t, agents.owner),
   };
   world.calendars = {
-    private: await fixture(world, "private"),
-    unlisted: await fixture(world, "unlisted"),
-    public: await fixture(world, "public"),
+    private: await fixture(world, calendars.private, "private"),
+    unlisted: await fixture(world, calendars.unlisted, "unlisted"),
+    public: await fixture(world, calendars.public, "public"),
   };
-  world.elsewhere = await fixture(world, "private");
+  // The writer and reader hold their roles there too, so a child found there by id alone would answer them.
+  const elsewhere = await newCalendar(world.t, agents.owner, { name: "Elsewhere", visibility: "private" });
+  await grantRole(world.t, agents.owner, elsewhere.id, agents.writer.agentId, "writer");
+  await grantRole(world.t, agents.owner, elsewhere.id, agents.reader.agentId, "reader");
+  world.elsewhere = await fixture(world, elsewhere, "private");
 });
 afterAll(() => world.t.close());
 
