@@ -5,17 +5,14 @@ import { resolveCalendarSlug } from "../../functions/src/domain/queries/calendar
 import type { CalendarRecord, GrantRecord, MembershipRecord } from "../../functions/src/domain/records.js";
 import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
-import { mintAgent, type MintedAgent } from "../helpers/factories.js";
-import { seedGrant, seedScopedToken } from "../helpers/store.js";
+import { mintAgent, newCalendar, sharingWorld, type MintedAgent } from "../helpers/factories.js";
+import { seedScopedToken } from "../helpers/store.js";
 
 let t: TestApp;
 beforeEach(() => {
   t = createTestApp();
 });
 afterEach(() => t.close());
-
-const createCalendar = async (agent: MintedAgent, body: Record<string, unknown>) =>
-  (await post(t, "/v1/calendars", agent.auth).send(body).expect(200)).body;
 
 const patch = (agent: MintedAgent | null, calendarId: string, body: unknown) => {
   const req = request(t.app).patch(`/v1/calendars/${calendarId}`);
@@ -40,7 +37,7 @@ describe("POST /v1/calendars", () => {
     const readOnly = await seedScopedToken(t.deps, scout, ["agent:read", "calendar:read"]);
     expectError(await post(t, "/v1/calendars", readOnly).send({ name: "Plan" }), 403, "insufficient_scope");
 
-    const cal = await createCalendar(scout, { name: "Launch Plan Q3" });
+    const cal = await newCalendar(t, scout, { name: "Launch Plan Q3" });
     expect(cal).toEqual({
       id: expect.stringMatching(/^cal_/),
       name: "Launch Plan Q3",
@@ -74,7 +71,7 @@ describe("POST /v1/calendars", () => {
 
   it("accepts every setting at creation; views [] means all lenses", async () => {
     const scout = await mintAgent(t);
-    const cal = await createCalendar(scout, {
+    const cal = await newCalendar(t, scout, {
       name: "Ops",
       slug: "ops-room",
       timezone: "Europe/Berlin",
@@ -91,7 +88,7 @@ describe("POST /v1/calendars", () => {
       default_view: "week",
       views: ["week", "schedule"],
     });
-    const all = await createCalendar(scout, { name: "All lenses", views: [] });
+    const all = await newCalendar(t, scout, { name: "All lenses", views: [] });
     expect(all.views).toBeNull();
   });
 
@@ -120,13 +117,13 @@ describe("POST /v1/calendars", () => {
 
   it("generates distinct slugs; a requested slug that is taken is 409 with free suggestions", async () => {
     const scout = await mintAgent(t, "Scout");
-    const first = await createCalendar(scout, { name: "Launch Plan" });
-    const second = await createCalendar(scout, { name: "Launch Plan" });
+    const first = await newCalendar(t, scout, { name: "Launch Plan" });
+    const second = await newCalendar(t, scout, { name: "Launch Plan" });
     expect(first.slug).toBe("launch-plan");
     expect(second.slug).toMatch(/^launch-plan-[a-z0-9]{4}$/);
-    const short = await createCalendar(scout, { name: "Q" });
+    const short = await newCalendar(t, scout, { name: "Q" });
     expect(short.slug).toMatch(/^q-[a-z0-9]{4}$/);
-    const symbols = await createCalendar(scout, { name: "✨ !!" });
+    const symbols = await newCalendar(t, scout, { name: "✨ !!" });
     expect(symbols.slug).toMatch(/^[a-z0-9]{6}$/);
 
     const taken = await post(t, "/v1/calendars", scout.auth).send({ name: "Other", slug: "launch-plan" });
@@ -137,17 +134,16 @@ describe("POST /v1/calendars", () => {
       expect(slug).toMatch(/^[a-z0-9-]{3,63}$/);
       expect(await t.deps.store.get(paths.slug(slug))).toBeNull();
     }
-    const took = await createCalendar(scout, { name: "Other", slug: available[0] });
+    const took = await newCalendar(t, scout, { name: "Other", slug: available[0] });
     expect(took.slug).toBe(available[0]);
   });
 });
 
 describe("GET /v1/calendars/{calendarId}", () => {
   it("serves public and unlisted calendars without a token, role null for strangers", async () => {
-    const owner = await mintAgent(t, "Owner");
-    const stranger = await mintAgent(t, "Stranger");
-    for (const visibility of ["public", "unlisted"]) {
-      const cal = await createCalendar(owner, { name: `Cal ${visibility}`, visibility });
+    const { owner, stranger, calendars } = await sharingWorld(t);
+    for (const visibility of ["public", "unlisted"] as const) {
+      const cal = calendars[visibility];
       const anon = await request(t.app).get(`/v1/calendars/${cal.id}`).expect(200);
       expect(anon.body).toEqual({ ...cal, role: null });
       const seen = await request(t.app).get(`/v1/calendars/${cal.id}`).set(stranger.auth).expect(200);
@@ -158,11 +154,8 @@ describe("GET /v1/calendars/{calendarId}", () => {
   });
 
   it("hides a private calendar (404) from anonymous callers and strangers; a grant shows it with the role", async () => {
-    const owner = await mintAgent(t, "Owner");
-    const reader = await mintAgent(t, "Reader");
-    const stranger = await mintAgent(t, "Stranger");
-    const cal = await createCalendar(owner, { name: "Secret", visibility: "private" });
-    await seedGrant(t.deps, { calendarId: cal.id, agentId: reader.agentId, role: "reader" });
+    const { owner, reader, stranger, calendars } = await sharingWorld(t);
+    const cal = calendars.private;
 
     expectError(
       await request(t.app).get(`/v1/calendars/${cal.id}`).set("Authorization", "Bearer svc_agent_nope"),
@@ -182,13 +175,9 @@ describe("GET /v1/calendars/{calendarId}", () => {
 
 describe("PATCH /v1/calendars/{calendarId}", () => {
   it("climbs 401 -> 400 -> 404/403 -> success for the owner only", async () => {
-    const owner = await mintAgent(t, "Owner");
-    const writer = await mintAgent(t, "Writer");
-    const stranger = await mintAgent(t, "Stranger");
-    const visible = await createCalendar(owner, { name: "Visible" });
-    const hidden = await createCalendar(owner, { name: "Hidden", visibility: "private" });
-    await seedGrant(t.deps, { calendarId: visible.id, agentId: writer.agentId, role: "writer" });
-    await seedGrant(t.deps, { calendarId: hidden.id, agentId: writer.agentId, role: "reader" });
+    const { owner, writer, stranger, calendars } = await sharingWorld(t);
+    const visible = calendars.unlisted;
+    const hidden = calendars.private;
 
     expectError(await patch(null, visible.id, { name: "New" }), 401, "unauthorized");
     const typo = await patch(owner, visible.id, { nme: "New" });
@@ -218,7 +207,7 @@ describe("PATCH /v1/calendars/{calendarId}", () => {
 
   it("changes every field; null clears purpose and default_view; views null or [] means all", async () => {
     const owner = await mintAgent(t);
-    const cal = await createCalendar(owner, { name: "Plan" });
+    const cal = await newCalendar(t, owner, { name: "Plan" });
     const res = await patch(owner, cal.id, {
       name: "Plan B",
       timezone: "America/New_York",
@@ -249,7 +238,7 @@ describe("PATCH /v1/calendars/{calendarId}", () => {
 
   it("keeps default_view one of views, checking the stored settings too", async () => {
     const owner = await mintAgent(t);
-    const cal = await createCalendar(owner, { name: "Plan", views: ["month", "week"], default_view: "week" });
+    const cal = await newCalendar(t, owner, { name: "Plan", views: ["month", "week"], default_view: "week" });
     const outside = await patch(owner, cal.id, { default_view: "timeline" });
     expectError(outside, 400, "invalid_request");
     expect(outside.body.error.details.field).toBe("default_view");
@@ -271,7 +260,7 @@ describe("slugs across renames", () => {
   it("keeps every old slug reserved to the calendar, resolvable to the current one, and retakable", async () => {
     const owner = await mintAgent(t, "Owner");
     const rival = await mintAgent(t, "Rival");
-    const cal = await createCalendar(owner, { name: "Alpha" });
+    const cal = await newCalendar(t, owner, { name: "Alpha" });
     await patch(owner, cal.id, { slug: "beta" }).expect(200);
     await patch(owner, cal.id, { slug: "gamma" }).expect(200);
 
@@ -287,7 +276,7 @@ describe("slugs across renames", () => {
     expect(await resolveCalendarSlug(t.deps, "never-used")).toBeNull();
     expect(await resolveCalendarSlug(t.deps, "Not A Slug")).toBeNull();
 
-    const rivalCal = await createCalendar(rival, { name: "Rival" });
+    const rivalCal = await newCalendar(t, rival, { name: "Rival" });
     for (const slug of ["alpha", "beta", "gamma"]) {
       const res = await patch(rival, rivalCal.id, { slug });
       expectError(res, 409, "slug_taken");
@@ -306,7 +295,7 @@ describe("slugs across renames", () => {
 
   it("sending the current slug again changes nothing", async () => {
     const owner = await mintAgent(t);
-    const cal = await createCalendar(owner, { name: "Same" });
+    const cal = await newCalendar(t, owner, { name: "Same" });
     t.clock.advance(1000);
     const res = await patch(owner, cal.id, { slug: cal.slug }).expect(200);
     expect(res.body).toEqual(cal);
