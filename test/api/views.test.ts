@@ -10,28 +10,23 @@ import {
 import type { CalendarRecord, ShareViewRecord } from "../../functions/src/domain/records.js";
 import type { ViewFilter } from "../../functions/src/domain/types.js";
 import { allowedLenses, chooseLens } from "../../functions/src/pages/period.js";
-import {
-  BASE_URL,
-  createTestApp,
-  expectError,
-  mintAgent,
-  post,
-  type MintedAgent,
-  type TestApp,
-} from "../helpers/app.js";
-import { seedScopedToken } from "../helpers/grants.js";
-import { del, get, grantRole, newCalendar, patch } from "../helpers/sharing.js";
+import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
+import { del, expectError, get, patch, post } from "../helpers/http.js";
+import { grantRole, newCalendar, sharingWorld, type MintedAgent, type SharingWorld } from "../helpers/factories.js";
+import { seedScopedToken } from "../helpers/store.js";
 
 let t: TestApp;
+let world: SharingWorld;
 let owner: MintedAgent;
 let stranger: MintedAgent;
+/** The world's private calendar: the views under test are its own. */
 let calId: string;
 
 beforeEach(async () => {
   t = createTestApp();
-  owner = await mintAgent(t, "Owner");
-  stranger = await mintAgent(t, "Stranger");
-  calId = (await newCalendar(t, owner, { name: "Launch", visibility: "private" })).id;
+  world = await sharingWorld(t);
+  ({ owner, stranger } = world);
+  calId = world.calendars.private.id;
 });
 afterEach(() => t.close());
 
@@ -67,9 +62,7 @@ describe("POST /v1/calendars/{calendarId}/views", () => {
       expect(res.body.error.details.field, JSON.stringify(body)).toBe(field);
     }
     expectError(await createView({ name: "Press" }, stranger.auth), 404, "not_found");
-    const reader = await mintAgent(t, "Reader");
-    await grantRole(t, owner.auth, calId, reader.agentId, "writer");
-    expectError(await createView({ name: "Press" }, reader.auth), 403, "forbidden");
+    expectError(await createView({ name: "Press" }, world.writer.auth), 403, "forbidden");
     const readOnly = await seedScopedToken(t.deps, owner, ["agent:read", "calendar:read", "grants:manage"]);
     expectError(await createView({ name: "Press" }, readOnly), 403, "insufficient_scope");
 

@@ -1,3 +1,4 @@
+/** The API app of a test: a fresh SQLite file, a clock the test moves by hand, the log captured. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -56,7 +57,3 @@ export function createTestApp(options: { clock?: ReturnType<typeof testClock> } 
     },
   };
 }
-
-// PENDING: views.test.ts still imports these from here (its file was being edited); removed once it imports them from http.ts and factories.ts.
-export { expectError, freshKey, post } from "./http.js";
-export { mintAgent, type MintedAgent } from "./factories.js";
