@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord, GrantRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { expectError, get, post } from "../helpers/http.js";
 import {
   grantRole,
@@ -13,19 +13,17 @@ import {
 } from "../helpers/factories.js";
 import { membershipOf, seedScopedToken } from "../helpers/store.js";
 
-let t: TestApp;
+const t = appPerTest();
 let owner: MintedAgent;
 let asker: MintedAgent;
 let calId: string;
 
 beforeEach(async () => {
-  t = createTestApp();
   const world = await sharingWorld(t);
   // The world's stranger asks for a role on its unlisted calendar.
   ({ owner, stranger: asker } = world);
   calId = world.calendars.unlisted.id;
 });
-afterEach(() => t.close());
 
 const requestsPath = (id = calId) => `/v1/calendars/${id}/access-requests`;
 const ask = (agent: { auth: { Authorization: string } }, body: Record<string, unknown> = {}, id = calId) =>

@@ -1,12 +1,12 @@
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { post } from "../helpers/http.js";
 import { mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 /** Cached responses are keyed by calendar revisions: every write must show at once. */
-let t: TestApp;
+const t = appPerTest();
 let owner: MintedAgent;
 let calendarId: string;
 let pages: ReturnType<typeof createPagesApp>;
@@ -16,12 +16,10 @@ const names = async (path: string) =>
 const page = async () => (await request(pages).get("/c/team?view=month&date=2026-12-01").expect(200)).text;
 
 beforeEach(async () => {
-  t = createTestApp();
   pages = createPagesApp(t.deps);
   owner = await mintAgent(t, "Owner");
   calendarId = (await newCalendar(t, owner, { name: "Team", slug: "team", visibility: "public" })).id;
 });
-afterEach(() => t.close());
 
 describe("cached lists and pages follow every write", () => {
   it("event create, change and delete", async () => {

@@ -1,18 +1,14 @@
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { resolveCalendarSlug } from "../../functions/src/domain/queries/calendars.js";
 import type { CalendarRecord, GrantRecord, MembershipRecord } from "../../functions/src/domain/records.js";
-import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest, BASE_URL } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
 import { mintAgent, newCalendar, sharingWorld, type MintedAgent } from "../helpers/factories.js";
 import { seedScopedToken } from "../helpers/store.js";
 
-let t: TestApp;
-beforeEach(() => {
-  t = createTestApp();
-});
-afterEach(() => t.close());
+const t = appPerTest();
 
 const patch = (agent: MintedAgent | null, calendarId: string, body: unknown) => {
   const req = request(t.app).patch(`/v1/calendars/${calendarId}`);

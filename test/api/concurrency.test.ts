@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { post } from "../helpers/http.js";
 import { grantRole, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 import { liveOwners } from "../helpers/store.js";
@@ -10,16 +10,14 @@ import { liveOwners } from "../helpers/store.js";
  * The invariants that span documents, under concurrent requests on the SQLite store: each is
  * decided by reads inside the transaction that writes (owner grants, layer count, pending marker).
  */
-let t: TestApp;
+const t = appPerTest();
 let a: MintedAgent;
 let b: MintedAgent;
 
 beforeEach(async () => {
-  t = createTestApp();
   a = await mintAgent(t, "Alpha");
   b = await mintAgent(t, "Beta");
 });
-afterEach(() => t.close());
 
 describe("concurrent sharing writes", () => {
   it("two owners demoting each other at once never leave the calendar ownerless (20 rounds)", async () => {

@@ -1,10 +1,10 @@
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { ContentionError, DocumentExistsError, type Store } from "../../functions/src/storage/port.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
 import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
@@ -14,13 +14,11 @@ import { mintAgent, type MintedAgent } from "../helpers/factories.js";
  * That is a transient conflict, not a crash: the caller is told to retry (its retry reads
  * what the winner wrote and gets the answer that fits, e.g. `slug_taken`), never a 500.
  */
-let t: TestApp;
+const t = appPerTest();
 let owner: MintedAgent;
 beforeEach(async () => {
-  t = createTestApp();
   owner = await mintAgent(t, "Owner");
 });
-afterEach(() => t.close());
 
 /** The test app's store, except that what `fails` names rejects with `error`. */
 function storeFailing(store: Store, error: Error, fails: { reads?: boolean; transactions?: boolean }): Store {

@@ -1,14 +1,10 @@
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { appPerTest } from "../helpers/app.js";
 import { expectError, freshKey, post } from "../helpers/http.js";
 import { mintAgent } from "../helpers/factories.js";
 
-let t: TestApp;
-beforeEach(() => {
-  t = createTestApp();
-});
-afterEach(() => t.close());
+const t = appPerTest();
 
 describe("agent credentials", () => {
   it("POST climbs 401 -> 400 -> success with three scopes, and the new token works", async () => {

@@ -1,17 +1,13 @@
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
 import { mintAgent, newCalendar, newEvent, sharingWorld, type MintedAgent } from "../helpers/factories.js";
 import { seedLayer, seedScopedToken } from "../helpers/store.js";
 
-let t: TestApp;
-beforeEach(() => {
-  t = createTestApp();
-});
-afterEach(() => t.close());
+const t = appPerTest();
 
 const eventsPath = (calendarId: string) => `/v1/calendars/${calendarId}/events`;
 

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { GrantRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { del, expectError, get, post } from "../helpers/http.js";
 import {
   grantRole,
@@ -13,7 +13,7 @@ import {
 } from "../helpers/factories.js";
 import { liveOwners, membershipOf } from "../helpers/store.js";
 
-let t: TestApp;
+const t = appPerTest();
 let world: SharingWorld;
 let owner: MintedAgent;
 let stranger: MintedAgent;
@@ -21,12 +21,10 @@ let stranger: MintedAgent;
 let calId: string;
 
 beforeEach(async () => {
-  t = createTestApp();
   world = await sharingWorld(t);
   ({ owner, stranger } = world);
   calId = (await newCalendar(t, owner, { name: "Private Plans", visibility: "private" })).id;
 });
-afterEach(() => t.close());
 
 const grantsPath = (id = calId) => `/v1/calendars/${id}/grants`;
 const meCalendars = async (agent: MintedAgent) =>

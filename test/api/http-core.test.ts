@@ -1,21 +1,17 @@
 import express from "express";
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath } from "../../functions/src/http/idempotency.js";
 import { defineRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { z } from "zod";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { expectError, freshKey, post } from "../helpers/http.js";
 import { mintAgent } from "../helpers/factories.js";
 
-let t: TestApp;
-beforeEach(() => {
-  t = createTestApp();
-});
-afterEach(() => t.close());
+const t = appPerTest();
 
 describe("the error envelope", () => {
   it("answers unknown routes 404 and wrong methods 405 with Allow", async () => {

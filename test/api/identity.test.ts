@@ -1,17 +1,13 @@
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sha256 } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { AgentRecord, CredentialRecord, TokenRecord } from "../../functions/src/domain/records.js";
-import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest, BASE_URL } from "../helpers/app.js";
 import { expectError, freshKey, post } from "../helpers/http.js";
 import { mintAgent } from "../helpers/factories.js";
 
-let t: TestApp;
-beforeEach(() => {
-  t = createTestApp();
-});
-afterEach(() => t.close());
+const t = appPerTest();
 
 describe("POST /v1/mint", () => {
   it("400s without an Idempotency-Key, then on bad bodies, naming the field", async () => {

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../../functions/src/domain/actor.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
 import type { CalendarRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { del, expectError, get, post } from "../helpers/http.js";
 import {
   grantRole,
@@ -14,7 +14,7 @@ import {
   type SharingWorld,
 } from "../helpers/factories.js";
 
-let t: TestApp;
+const t = appPerTest();
 let world: SharingWorld;
 let owner: MintedAgent;
 let stranger: MintedAgent;
@@ -22,12 +22,10 @@ let stranger: MintedAgent;
 let hostId: string;
 
 beforeEach(async () => {
-  t = createTestApp();
   world = await sharingWorld(t);
   ({ owner, stranger } = world);
   hostId = world.calendars.public.id;
 });
-afterEach(() => t.close());
 
 const layersPath = (id = hostId) => `/v1/calendars/${id}/layers`;
 const attach = (body: Record<string, unknown>, auth = owner.auth, id = hostId) =>

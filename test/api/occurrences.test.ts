@@ -1,6 +1,6 @@
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { describe, expect, it } from "vitest";
+import { appPerTest } from "../helpers/app.js";
 import { expectError } from "../helpers/http.js";
 import { mintAgent, newCalendar, newEvent, sharingWorld } from "../helpers/factories.js";
 import { seedLayer } from "../helpers/store.js";
@@ -11,11 +11,7 @@ import type { CalendarRecord } from "../../functions/src/domain/records.js";
 import { presentOccurrence } from "../../functions/src/presenters/events.js";
 import { dailySeries, seedEvents, seedLayeredHost, type EventSeed } from "../helpers/big-calendar.js";
 
-let t: TestApp;
-beforeEach(() => {
-  t = createTestApp();
-});
-afterEach(() => t.close());
+const t = appPerTest();
 
 interface Occ {
   event_id: string;

@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_QUOTAS, quotasFromEnv, type QuotaLimits } from "../../functions/src/domain/quotas.js";
 import { readShards, SHARDS } from "../../functions/src/domain/revision.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
 import { mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
@@ -20,15 +20,13 @@ const SMALL: QuotaLimits = {
   views_per_calendar: 2,
 };
 
-let t: TestApp;
+const t = appPerTest();
 let a: MintedAgent;
 
 beforeEach(async () => {
-  t = createTestApp();
   t.deps.quotas = { ...SMALL };
   a = await mintAgent(t, "Alpha");
 });
-afterEach(() => t.close());
 
 function expectQuota(
   res: { status: number; body: { error?: { details?: unknown } } },

@@ -1,21 +1,19 @@
 // One request logger (http/log.ts) for the API and the pages: the same line and fields, and
 // a share view's slug (its capability) never reaches the log.
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { LogFields } from "../../functions/src/domain/deps.js";
 import { logUnexpected } from "../../functions/src/http/log.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 
-let t: TestApp;
+const t = appPerTest();
 let entries: Array<{ line: string; fields?: LogFields }>;
 
 beforeEach(() => {
-  t = createTestApp();
   entries = [];
   t.deps.log = (line, fields) => entries.push({ line, fields });
 });
-afterEach(() => t.close());
 
 const LINE = /^GET (\S+) (\d{3}) \d+\.\dms$/;
 

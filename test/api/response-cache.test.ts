@@ -4,22 +4,20 @@
  * values are answered without being kept.
  */
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { appPerTest } from "../helpers/app.js";
 import { post } from "../helpers/http.js";
 import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
-let t: TestApp;
+const t = appPerTest();
 let owner: MintedAgent;
 let events: string;
 
 beforeEach(async () => {
-  t = createTestApp();
   owner = await mintAgent(t, "Owner");
   events = `/v1/calendars/${owner.calendarId}/events`;
   await post(t, events, owner.auth).send({ name: "Kickoff", date: "2026-12-02", category: "team" }).expect(200);
 });
-afterEach(() => t.close());
 
 const list = async (query: string) =>
   (await request(t.app).get(`${events}?${query}`).expect(200)).body.events as Array<{ name: string }>;

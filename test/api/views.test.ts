@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import {
   resolveViewSlug,
@@ -10,12 +10,12 @@ import {
 import type { CalendarRecord, ShareViewRecord } from "../../functions/src/domain/records.js";
 import type { ViewFilter } from "../../functions/src/domain/types.js";
 import { allowedLenses, chooseLens } from "../../functions/src/pages/period.js";
-import { BASE_URL, createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest, BASE_URL } from "../helpers/app.js";
 import { del, expectError, get, patch, post } from "../helpers/http.js";
 import { grantRole, newCalendar, sharingWorld, type MintedAgent, type SharingWorld } from "../helpers/factories.js";
 import { seedScopedToken } from "../helpers/store.js";
 
-let t: TestApp;
+const t = appPerTest();
 let world: SharingWorld;
 let owner: MintedAgent;
 let stranger: MintedAgent;
@@ -23,12 +23,10 @@ let stranger: MintedAgent;
 let calId: string;
 
 beforeEach(async () => {
-  t = createTestApp();
   world = await sharingWorld(t);
   ({ owner, stranger } = world);
   calId = world.calendars.private.id;
 });
-afterEach(() => t.close());
 
 const viewsPath = (id = calId) => `/v1/calendars/${id}/views`;
 const createView = (body: Record<string, unknown>, auth = owner.auth, id = calId) =>

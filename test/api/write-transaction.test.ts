@@ -3,11 +3,11 @@
  * writes, so a writer revoked at the same moment cannot land one more write: the policy is
  * judged on the state the write commits against (issue 10).
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { SHARDS } from "../../functions/src/domain/revision.js";
 import type { Store, Transaction } from "../../functions/src/storage/port.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { del, patch, post } from "../helpers/http.js";
 import { grantRole, mintAgent, newCalendar } from "../helpers/factories.js";
 
@@ -37,11 +37,7 @@ function loggingStore(store: Store, log: TxLog[]): Store {
   return logged;
 }
 
-let t: TestApp;
-beforeEach(() => {
-  t = createTestApp();
-});
-afterEach(() => t.close());
+const t = appPerTest();
 
 describe("one transaction per write", () => {
   it("reads the writer's role in the transaction that creates, changes and deletes an event", async () => {

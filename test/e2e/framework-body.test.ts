@@ -5,15 +5,14 @@
  */
 import express, { type Express, type Request } from "express";
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { expectError, freshKey } from "../helpers/http.js";
 
-let t: TestApp;
+const t = appPerTest();
 let framework: Express;
 beforeEach(() => {
-  t = createTestApp();
   const api = createApiApp(t.deps);
   framework = express();
   framework.use(
@@ -26,7 +25,6 @@ beforeEach(() => {
   );
   framework.use((req, res) => api(req, res));
 });
-afterEach(() => t.close());
 
 const mint = (body: string) =>
   request(framework)

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import type { Express } from "express";
+import { afterEach, beforeEach } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
@@ -55,5 +56,43 @@ export function createTestApp(options: { clock?: ReturnType<typeof testClock> } 
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A fresh app before each test of the file, closed after it: `const t = appPerTest();` at the
+ * top of a file stands for the app of whichever test is running (its members are read then).
+ */
+export function appPerTest(create: () => TestApp = createTestApp): TestApp {
+  let current: TestApp | undefined;
+  beforeEach(() => {
+    current = create();
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const now = (): TestApp => {
+    if (!current) throw new Error("appPerTest: the app exists only while a test or its hooks run");
+    return current;
+  };
+  return {
+    get app() {
+      return now().app;
+    },
+    get deps() {
+      return now().deps;
+    },
+    get clock() {
+      return now().clock;
+    },
+    get logs() {
+      return now().logs;
+    },
+    get dataDir() {
+      return now().dataDir;
+    },
+    http: () => now().http(),
+    close: () => now().close(),
   };
 }

@@ -6,19 +6,17 @@
 import type { Express } from "express";
 import ical, { type VEvent } from "node-ical";
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
-import { createTestApp, type TestApp } from "../helpers/app.js";
+import { appPerTest } from "../helpers/app.js";
 import { del, patch, post } from "../helpers/http.js";
 import { grantRole, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 
-let t: TestApp;
+const t = appPerTest();
 let feeds: Express;
 beforeEach(() => {
-  t = createTestApp();
   feeds = createPagesApp(t.deps);
 });
-afterEach(() => t.close());
 
 interface Occ {
   event_id: string;

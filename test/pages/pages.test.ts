@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { STYLESHEET_NAME } from "../../functions/src/pages/style.js";
 import { startLocalServer } from "../../functions/src/server.js";
-import type { TestApp } from "../helpers/app.js";
+import { appPerTest, type TestApp } from "../helpers/app.js";
 import {
   attachLayer,
   grantRole,
@@ -20,13 +20,11 @@ import {
 } from "../helpers/factories.js";
 import { createSiteTestApp, DEMO_PURPOSE, seedDemo, type Demo } from "./site.js";
 
-let t: TestApp;
+const t = appPerTest(createSiteTestApp); // today is Sunday 2026-11-22 (UTC clock 10:00, Europe/Paris 11:00)
 let demo: Demo;
 beforeEach(async () => {
-  t = createSiteTestApp(); // today is Sunday 2026-11-22 (UTC clock 10:00, Europe/Paris 11:00)
   demo = await seedDemo(t);
 });
-afterEach(() => t.close());
 
 const page = (path: string) => request(t.app).get(path);
 const count = (text: string, needle: string): number => text.split(needle).length - 1;

@@ -5,8 +5,8 @@
  * lets an agent read a private calendar, never publish it.
  */
 import request from "supertest";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { TestApp } from "../helpers/app.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { appPerTest } from "../helpers/app.js";
 import {
   attachLayer,
   grantRole,
@@ -18,14 +18,13 @@ import {
 } from "../helpers/factories.js";
 import { createSiteTestApp } from "./site.js";
 
-let t: TestApp;
+const t = appPerTest(createSiteTestApp); // today is 2026-11-22
 let author: MintedAgent;
 let publisher: MintedAgent;
 let secret: { id: string };
 let host: { id: string; slug: string };
 
 beforeEach(async () => {
-  t = createSiteTestApp(); // today is 2026-11-22
   author = await mintAgent(t, "Author");
   publisher = await mintAgent(t, "Publisher");
   secret = await newCalendar(t, author.auth, { name: "Board", visibility: "private" });
@@ -33,7 +32,6 @@ beforeEach(async () => {
   host = await newCalendar(t, publisher.auth, { name: "Public host", slug: "public-host", visibility: "public" });
   await newEvent(t, publisher.auth, host.id, { name: "Open day", date: "2026-11-24" });
 });
-afterEach(() => t.close());
 
 /** Every public surface of the host: its page, its feed, a share view and the view's feed. */
 async function publicSurfaces(): Promise<Record<string, string>> {
