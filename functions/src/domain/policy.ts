@@ -61,7 +61,7 @@ export function authorize(
 }
 
 /** The first half of `authorize`: 404 for a calendar the caller may not see, then the scope. */
-export function authorizeAccess(
+function authorizeAccess(
   calendar: CalendarRecord,
   actor: Actor | null,
   role: Role | null,

@@ -1,11 +1,7 @@
-import { errors } from "../errors.js";
 import type { StoredDoc, Transaction } from "../../storage/port.js";
-import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
-import { authorizeAccess } from "../policy.js";
-import { loadCalendarAccess, type CalendarAccess } from "./access.js";
 import type { AccessRequestRecord, GrantRecord } from "../records.js";
 import type { AccessRequestStatus, Role } from "../types.js";
 
@@ -33,22 +29,6 @@ export async function liveOwnersInTx(tx: Transaction, calendarId: string): Promi
 /** An agent's live role on a calendar, as its membership says (one read by id). */
 export async function roleInTx(tx: Transaction, calendarId: string, agentId: string): Promise<Role | null> {
   return (await tx.get(paths.membership(agentId, calendarId)))?.data.role ?? null;
-}
-
-/**
- * The entry of the grant-writing routes: the calendar must exist and be visible to the caller
- * (404) and the token must carry the scope (403). The role is judged by the command, inside
- * its transaction (see commands/grants.ts).
- */
-export async function requireGrantsAccess(
-  deps: Deps,
-  calendarId: string,
-  actor: Actor | null,
-): Promise<CalendarAccess> {
-  const access = await loadCalendarAccess(deps, calendarId, actor);
-  if (!access) throw errors.notFound("calendar");
-  authorizeAccess(access.calendar, actor, access.role, "grants.manage");
-  return access;
 }
 
 /** An agent's live grant on a calendar, found through its membership (two reads by id). */
