@@ -13,6 +13,20 @@ import { mintAgent } from "../helpers/factories.js";
 
 const t = appPerTest();
 
+/** A POST route for one test, beside the real ones: no token, an empty body, the handler's count back. */
+const countingRoute = (path: string, handler: () => Promise<{ calls: number }>) =>
+  defineRoute({
+    method: "post",
+    path,
+    summary: "test only",
+    tags: [],
+    auth: "none",
+    body: z.strictObject({}),
+    response: z.object({ calls: z.number() }),
+    errors: [],
+    handler,
+  });
+
 describe("the error envelope", () => {
   it("answers unknown routes 404 and wrong methods 405 with Allow", async () => {
     expectError(await request(t.app).get("/v1/nothing-here"), 404, "not_found");
@@ -114,20 +128,10 @@ describe("idempotency", () => {
 
   it("does not store 5xx responses, so a retry runs again", async () => {
     let calls = 0;
-    const flaky = defineRoute({
-      method: "post",
-      path: "/v1/flaky",
-      summary: "test only",
-      tags: [],
-      auth: "none",
-      body: z.strictObject({}),
-      response: z.object({ calls: z.number() }),
-      errors: [],
-      handler: async () => {
-        calls += 1;
-        if (calls === 1) throw new Error("transient");
-        return { calls };
-      },
+    const flaky = countingRoute("/v1/flaky", async () => {
+      calls += 1;
+      if (calls === 1) throw new Error("transient");
+      return { calls };
     });
     const app = createApiApp(t.deps, [...apiRoutes, flaky]);
     const key = freshKey();
@@ -141,20 +145,10 @@ describe("idempotency", () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     let calls = 0;
-    const slow = defineRoute({
-      method: "post",
-      path: "/v1/slow",
-      summary: "test only",
-      tags: [],
-      auth: "none",
-      body: z.strictObject({}),
-      response: z.object({ calls: z.number() }),
-      errors: [],
-      handler: async () => {
-        calls += 1;
-        await gate;
-        return { calls };
-      },
+    const slow = countingRoute("/v1/slow", async () => {
+      calls += 1;
+      await gate;
+      return { calls };
     });
     const app = createApiApp(t.deps, [...apiRoutes, slow]);
     const key = freshKey();
