@@ -152,17 +152,15 @@ describe("idempotency", () => {
     });
     const app = createApiApp(t.deps, [...apiRoutes, slow]);
     const key = freshKey();
-    const first = request(app)
-      .post("/v1/slow")
-      .set("Idempotency-Key", key)
-      .send({})
-      .then((r) => r);
+    const send = () =>
+      request(app)
+        .post("/v1/slow")
+        .set("Idempotency-Key", key)
+        .send({})
+        .then((r) => r);
+    const first = send();
     await new Promise((r) => setTimeout(r, 50));
-    const second = request(app)
-      .post("/v1/slow")
-      .set("Idempotency-Key", key)
-      .send({})
-      .then((r) => r);
+    const second = send();
     await new Promise((r) => setTimeout(r, 50));
     release();
     expect((await first).body).toEqual({ calls: 1 });
