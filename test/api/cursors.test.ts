@@ -38,7 +38,8 @@ const BAD_CURSOR = {
   error: {
     code: "invalid_request",
     message:
-      "query: `cursor` is not one this endpoint gave out; send the `next_cursor` of the previous page, or omit it to start over (see /docs/errors.md)",
+      "query: `cursor` is not one this endpoint gave out; send the `next_cursor` of the previous page, " +
+      "or omit it to start over (see /docs/errors.md)",
     details: { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
   },
 };
