@@ -25,7 +25,11 @@ if (process.argv[2] === "server") {
   const post = async (path, body, token, key) => {
     const res = await fetch(`${origin}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", "idempotency-key": key, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        "idempotency-key": key,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify(body),
     });
     const json = await res.json();
@@ -33,26 +37,50 @@ if (process.argv[2] === "server") {
     return json;
   };
   const minted = await post("/v1/mint", { name: "Seeder" }, null, "big-mint");
-  const host = await post("/v1/calendars", { name: "Big host", slug: "big-host", visibility: "public" }, minted.token, "big-host");
+  const host = await post(
+    "/v1/calendars",
+    { name: "Big host", slug: "big-host", visibility: "public" },
+    minted.token,
+    "big-host",
+  );
   const view = await post(`/v1/calendars/${host.id}/views`, { name: "Everything" }, minted.token, "big-view");
   const pad = (n) => String(n).padStart(2, "0");
   const now = new Date().toISOString();
   for (let l = 0; l < LAYERS; l++) {
-    const layer = await post("/v1/calendars", { name: `Layer ${l}`, visibility: "public" }, minted.token, `big-layer-${l}`);
+    const layer = await post(
+      "/v1/calendars",
+      { name: `Layer ${l}`, visibility: "public" },
+      minted.token,
+      `big-layer-${l}`,
+    );
     await deps.store.runTransaction(async (tx) => {
       for (let i = 0; i < SERIES; i++) {
         const id = newId("evt");
         const timed = i % 7 !== 0;
         tx.set(paths.event(layer.id, id), {
-          id, calendar_id: layer.id, kind: "recurring", name: `Series ${l}.${i}`, date: null,
+          id,
+          calendar_id: layer.id,
+          kind: "recurring",
+          name: `Series ${l}.${i}`,
+          date: null,
           recur: { type: "daily", starts: "2026-01-01" },
-          start_time: timed ? `${pad(i % 24)}:${pad((i * 7) % 60)}` : null, end_time: null,
-          category: `c${i % 5}`, notes: null, art: null, created_by: { id: minted.agent.id, name: "Big host" },
-          created_at: now, updated_at: now,
+          start_time: timed ? `${pad(i % 24)}:${pad((i * 7) % 60)}` : null,
+          end_time: null,
+          category: `c${i % 5}`,
+          notes: null,
+          art: null,
+          created_by: { id: minted.agent.id, name: "Big host" },
+          created_at: now,
+          updated_at: now,
         });
       }
     });
-    await post(`/v1/calendars/${host.id}/layers`, { calendar_id: layer.id, key: `l${l}` }, minted.token, `big-attach-${l}`);
+    await post(
+      `/v1/calendars/${host.id}/layers`,
+      { calendar_id: layer.id, key: `l${l}` },
+      minted.token,
+      `big-attach-${l}`,
+    );
   }
   process.send({ origin, hostId: host.id, viewSlug: view.slug });
 } else {
@@ -67,7 +95,9 @@ if (process.argv[2] === "server") {
       child.once("message", done);
       child.once("exit", (code) => fail(new Error(`server exited with ${code}`)));
     });
-    console.log(`seeded ${LAYERS} layers × ${SERIES} daily series in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    console.log(
+      `seeded ${LAYERS} layers × ${SERIES} daily series in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const results = [];
     const timed = async (name, path) => {
       const start = performance.now();
@@ -88,7 +118,8 @@ if (process.argv[2] === "server") {
     await timed("view feed", `/v/${viewSlug}.ics`);
     const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
     const mb = (field) => Math.round(Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status)[1]) / 1024);
-    for (const r of results) console.log(`${r.name.padEnd(34)} ${String(r.ms).padStart(6)} ms ${String(r.kb).padStart(6)} KB`);
+    for (const r of results)
+      console.log(`${r.name.padEnd(34)} ${String(r.ms).padStart(6)} ms ${String(r.kb).padStart(6)} KB`);
     console.log(`server RSS ${mb("VmRSS")} MB, peak ${mb("VmHWM")} MB`);
   } finally {
     child.kill("SIGTERM");

@@ -67,7 +67,11 @@ async function seed(origin) {
       await fetch(`${origin}/v1/calendars/${minted.calendar.id}/events`, {
         method: "POST",
         headers: { ...headers, "idempotency-key": `cache-memory-${i}` },
-        body: JSON.stringify({ name: `Event ${i}`, date: `2027-01-${String(i + 1).padStart(2, "0")}`, category: `c${i % 3}` }),
+        body: JSON.stringify({
+          name: `Event ${i}`,
+          date: `2027-01-${String(i + 1).padStart(2, "0")}`,
+          category: `c${i % 3}`,
+        }),
       }),
     );
   }
@@ -106,7 +110,8 @@ try {
   await waitForServer(origin, child);
   const calendarId = await seed(origin);
   // Warm up the routes the flood uses, so the first figure includes the JIT and the modules.
-  for (let i = 0; i < 200; i++) await (await fetch(`${origin}/v1/calendars/${calendarId}/events?category=c${i % 3}`)).arrayBuffer();
+  for (let i = 0; i < 200; i++)
+    await (await fetch(`${origin}/v1/calendars/${calendarId}/events?category=c${i % 3}`)).arrayBuffer();
   const before = memoryMb(child.pid);
   const run = await flood(origin, calendarId);
   const after = memoryMb(child.pid);

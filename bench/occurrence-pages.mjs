@@ -18,7 +18,19 @@ const RUNS = 15;
 const pad = (n) => String(n).padStart(2, "0");
 
 function calendar(id, timezone) {
-  return { id, name: id, slug: id, timezone, visibility: "public", purpose: null, default_view: null, views: null, created_at: "2025-01-01T00:00:00.000Z", updated_at: "2025-01-01T00:00:00.000Z", revision: "r" };
+  return {
+    id,
+    name: id,
+    slug: id,
+    timezone,
+    visibility: "public",
+    purpose: null,
+    default_view: null,
+    views: null,
+    created_at: "2025-01-01T00:00:00.000Z",
+    updated_at: "2025-01-01T00:00:00.000Z",
+    revision: "r",
+  };
 }
 
 function buildSources() {

@@ -33,7 +33,10 @@ const INDEX_URL = new URL("../functions/lib/index.js", import.meta.url).href;
 
 /** Starts `bench/servers.mjs <kind>` in a child process and waits for its port. */
 async function startServer(kind, env = {}) {
-  const child = fork(join(HERE, "servers.mjs"), [kind], { env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const child = fork(join(HERE, "servers.mjs"), [kind], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   const port = await new Promise((done, fail) => {
     child.once("message", (m) => done(m.port));
     child.once("exit", (code) => fail(new Error(`${kind} server exited with ${code} before listening`)));
@@ -54,7 +57,8 @@ async function measure(name, options, duration = DURATION, warmup = WARMUP) {
   const base = { connections: CONNECTIONS, ...options };
   await autocannon({ ...base, duration: warmup });
   const result = await autocannon({ ...base, duration });
-  if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} answers were not 200; the case is broken, not slow`);
+  if (result.non2xx > 0)
+    throw new Error(`${name}: ${result.non2xx} answers were not 200; the case is broken, not slow`);
   return {
     name,
     requests_per_s: Math.round(result.requests.average),
@@ -69,7 +73,8 @@ async function measure(name, options, duration = DURATION, warmup = WARMUP) {
 /** Fails loudly when a case's request does not answer 200 before it is measured. */
 async function expectOk(url, init) {
   const res = await fetch(url, init);
-  if (res.status !== 200) throw new Error(`${init?.method ?? "GET"} ${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  if (res.status !== 200)
+    throw new Error(`${init?.method ?? "GET"} ${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
 }
 
 /** Milliseconds to import the built Cloud Functions entry point in a fresh process (median). */
@@ -96,7 +101,10 @@ async function run() {
   const cases = [];
   const express = await startServer("express");
   const node = await startServer("node");
-  for (const [kind, server] of [["express", express], ["node", node]]) {
+  for (const [kind, server] of [
+    ["express", express],
+    ["node", node],
+  ]) {
     await expectOk(`${server.origin}/`);
     cases.push(await measure(`${kind} hello (baseline)`, { url: `${server.origin}/` }));
   }
@@ -127,7 +135,11 @@ async function run() {
     const writePath = `/v1/calendars/${data.writeCalendarId}/events`;
     const writeBody = JSON.stringify({ name: "Load test", date: "2027-05-04", start_time: "10:00", category: "bench" });
     const writeHeaders = { ...auth, "content-type": "application/json" };
-    await expectOk(`${origin}${writePath}`, { method: "POST", headers: { ...writeHeaders, "idempotency-key": randomUUID() }, body: writeBody });
+    await expectOk(`${origin}${writePath}`, {
+      method: "POST",
+      headers: { ...writeHeaders, "idempotency-key": randomUUID() },
+      body: writeBody,
+    });
     cases.push(
       await measureCase("POST event (token, fresh key)", {
         url: origin,
@@ -173,7 +185,12 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrip
     ["event write >= 25% of Express", byName("POST event").vs_express, ">=", 0.25],
     ["month page >= 20% of Express", byName("GET /c/").vs_express, ">=", 0.2],
     ["occurrences (1,000 rules x 366 days) < 50 ms", occurrences.median_ms, "<", 50],
-    ["occurrence page (20 layers x 1,000 daily series, a year, limit 1,000) < 100 ms", occurrencePages.first_page_median_ms, "<", 100],
+    [
+      "occurrence page (20 layers x 1,000 daily series, a year, limit 1,000) < 100 ms",
+      occurrencePages.first_page_median_ms,
+      "<",
+      100,
+    ],
     ["cold start (import functions/lib/index.js) < 400 ms", coldStart, "<", 400],
     ["server peak RSS < 250 MB", rss, "<", 250],
   ].map(([target, value, op, limit]) => ({ target, value, limit, pass: op === "<" ? value < limit : value >= limit }));
@@ -197,7 +214,8 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrip
     ].join("   "),
   );
   for (const t of targets) console.log(`${t.pass ? "PASS" : "MISS"}  ${t.target}: ${t.value}`);
-  for (const c of cases.filter((c) => c.failed > 0)) console.log(`WARN  ${c.name}: ${c.failed} requests failed or timed out`);
+  for (const c of cases.filter((c) => c.failed > 0))
+    console.log(`WARN  ${c.name}: ${c.failed} requests failed or timed out`);
 
   const results = {
     date: new Date().toISOString(),

@@ -16,7 +16,11 @@ async function call(origin, method, path, token, body) {
   const headers = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
   if (method === "POST") headers["idempotency-key"] = randomUUID();
-  const res = await fetch(`${origin}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${origin}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = await res.json();
   if (res.status !== 200) throw new Error(`seeding: ${method} ${path} answered ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -25,14 +29,20 @@ async function call(origin, method, path, token, body) {
 /** Posts the events a few at a time (the store serializes writes anyway). */
 async function postEvents(origin, token, calendarId, events) {
   for (let i = 0; i < events.length; i += PARALLEL) {
-    await Promise.all(events.slice(i, i + PARALLEL).map((e) => call(origin, "POST", `/v1/calendars/${calendarId}/events`, token, e)));
+    await Promise.all(
+      events.slice(i, i + PARALLEL).map((e) => call(origin, "POST", `/v1/calendars/${calendarId}/events`, token, e)),
+    );
   }
 }
 
 /** 200 events: 70% one-off across 2027 (half timed), 20% weekly, 10% someday. */
 function readEvents() {
   return Array.from({ length: READ_EVENTS }, (_, i) => {
-    const event = { name: `Event ${i}`, category: CATEGORIES[i % CATEGORIES.length], notes: `Notes of event ${i}: **agenda** and a [link](https://example.com/${i}).` };
+    const event = {
+      name: `Event ${i}`,
+      category: CATEGORIES[i % CATEGORIES.length],
+      notes: `Notes of event ${i}: **agenda** and a [link](https://example.com/${i}).`,
+    };
     const slot = i % 10;
     if (slot < 7) {
       event.date = `2027-${pad(1 + (i % 12))}-${pad(1 + (i % 28))}`;
@@ -70,7 +80,11 @@ export async function seed(origin) {
   const minted = await call(origin, "POST", "/v1/mint", null, { name: "Bench agent" });
   const { token } = minted;
   const read = await call(origin, "POST", "/v1/calendars", token, { name: "Bench reads", visibility: "public" });
-  const page = await call(origin, "POST", "/v1/calendars", token, { name: "Bench month", visibility: "public", timezone: "Europe/Berlin" });
+  const page = await call(origin, "POST", "/v1/calendars", token, {
+    name: "Bench month",
+    visibility: "public",
+    timezone: "Europe/Berlin",
+  });
   await postEvents(origin, token, read.id, readEvents());
   await postEvents(origin, token, page.id, pageEvents());
   return {

@@ -9,7 +9,9 @@ const HELLO = JSON.stringify({ hello: "world" });
 
 async function start(kind) {
   if (kind === "almanac") {
-    const { startLocalServer } = await import(process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/lib/server.js");
+    const { startLocalServer } = await import(
+      process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/lib/server.js"
+    );
     const { server } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
     return server;
   }
@@ -25,7 +27,10 @@ async function start(kind) {
   }
   if (kind === "node") {
     const server = createServer((_req, res) => {
-      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(HELLO) });
+      res.writeHead(200, {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Length": Buffer.byteLength(HELLO),
+      });
       res.end(HELLO);
     });
     return new Promise((done) => server.listen(0, () => done(server)));
