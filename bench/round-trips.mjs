@@ -248,7 +248,8 @@ export function printRoundTrips({ cases, paging }, before) {
   console.log([line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n"));
   const was = before?.paging ? ` (before: ${before.paging.documents_read})` : "";
   console.log(
-    `\npaging ${paging.events} events, limit ${paging.limit}: ${paging.pages} pages, ${paging.documents_read} documents read in total${was} ` +
+    `\npaging ${paging.events} events, limit ${paging.limit}: ${paging.pages} pages, ` +
+      `${paging.documents_read} documents read in total${was} ` +
       `(${paging.documents_per_event} per event), at most ${paging.most_round_trips_per_page} round trips a page`,
   );
 }

@@ -127,7 +127,9 @@ export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLim
     (what: string) => (req: Request, res: Response, next: (err?: unknown) => void, window: RateWindow) => {
       const wait = retryAfterSeconds(req, res);
       const who = req.get("authorization") && what !== "mints" ? "an agent" : "one client address";
-      const message = `too many requests: ${who} may send ${window.limit} ${what} per ${per(window)}; wait ${wait} s (the Retry-After header), then retry`;
+      const message =
+        `too many requests: ${who} may send ${window.limit} ${what} per ${per(window)}; ` +
+        `wait ${wait} s (the Retry-After header), then retry`;
       next(
         httpErrors.rateLimited(message, {
           limit: window.limit,

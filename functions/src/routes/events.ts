@@ -144,7 +144,8 @@ export const eventRoutes = [
     method: "patch",
     path: "/v1/calendars/{calendarId}/events/{eventId}",
     summary:
-      "Change an event: `recur` clears `date` and `date` clears `recur`; null clears date, recur, category, notes, art; `start_time: null` clears both times",
+      "Change an event: `recur` clears `date` and `date` clears `recur`; " +
+      "null clears date, recur, category, notes, art; `start_time: null` clears both times",
     tags: ["events"],
     auth: "required",
     calendar: "event.write",
@@ -172,7 +173,8 @@ export const eventRoutes = [
     method: "get",
     path: "/v1/calendars/{calendarId}/occurrences",
     summary:
-      "Occurrences of one-off and recurring events of the calendar and its readable layers in [from, to] (at most 366 days), by date and time, paged by `limit` and `cursor`",
+      "Occurrences of one-off and recurring events of the calendar and its readable layers in [from, to] " +
+      "(at most 366 days), by date and time, paged by `limit` and `cursor`",
     tags: ["events"],
     auth: "optional",
     calendar: "calendar.read",

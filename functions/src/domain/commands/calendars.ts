@@ -21,7 +21,8 @@ function checkLenses(views: Lens[] | null, defaultView: Lens | null, blame: "vie
   if (views && defaultView && !views.includes(defaultView)) {
     throw invalid(
       blame,
-      `leaves \`default_view\` (${defaultView}) outside \`views\` (${views.join(", ")}); make default_view one of views, or send \`default_view: null\``,
+      `leaves \`default_view\` (${defaultView}) outside \`views\` (${views.join(", ")}); ` +
+        "make default_view one of views, or send `default_view: null`",
     );
   }
 }

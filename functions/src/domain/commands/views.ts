@@ -35,7 +35,8 @@ async function assertKnownLayers(tx: Transaction, calendarId: string, filter: Vi
   if (unknown.length > 0) {
     throw errors.invalid(
       "invalid_request",
-      `\`filter.layers\` names no layer of this calendar: ${unknown.map((k) => `\`${k}\``).join(", ")}; use \`main\` or keys from GET .../layers`,
+      `\`filter.layers\` names no layer of this calendar: ${unknown.map((k) => `\`${k}\``).join(", ")}; ` +
+        "use `main` or keys from GET .../layers",
       { field: "filter.layers", unknown },
     );
   }

@@ -147,7 +147,8 @@ export function normalizeRecur(input: RecurInput, defaultStarts: string): Recur 
   if (recur.until !== undefined && recur.until < recur.starts!) {
     throw invalidEvent(
       "recur.until",
-      `must be on or after \`recur.starts\` (${recur.starts}${input.starts == null ? ", the event's creation date, used when starts is omitted" : ""})`,
+      `must be on or after \`recur.starts\` (${recur.starts}` +
+        `${input.starts == null ? ", the event's creation date, used when starts is omitted" : ""})`,
     );
   }
   if (firstOccurrenceOnOrAfter(recur, recur.starts!, recur.starts!) === null) {
