@@ -1,0 +1,33 @@
+/**
+ * Where an instant falls on a page: its local date and HH:MM in the page calendar's timezone
+ * (DECISIONS section 9: every time on a page is in that zone, placed by its instant). Pure;
+ * luxon (Intl) gives the zone's offset at the instant, the rest is arithmetic.
+ */
+import { IANAZone } from "luxon";
+import { fromDayNumber } from "../domain/recurrence/index.js";
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** A local date ("YYYY-MM-DD") and time ("HH:MM") in one zone. */
+export interface LocalPlace {
+  date: string;
+  time: string;
+}
+
+const pad2 = (n: number): string => (n < 10 ? "0" : "") + n;
+
+/** Places instants in one zone (an invalid zone reads as UTC, as the instant formatter does). */
+export function placerFor(zone: string): (ms: number) => LocalPlace {
+  const tz = IANAZone.create(zone);
+  const offsetAt = tz.isValid ? (ms: number) => tz.offset(ms) : () => 0;
+  return (ms) => {
+    const local = ms + offsetAt(ms) * MINUTE;
+    const day = Math.floor(local / DAY);
+    const minutes = Math.floor((local - day * DAY) / MINUTE);
+    return { date: fromDayNumber(day), time: `${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}` };
+  };
+}
+
+/** The local date and HH:MM of the instant `ms` (UTC epoch milliseconds) in `zone`. */
+export const placeInstant = (ms: number, zone: string): LocalPlace => placerFor(zone)(ms);
