@@ -31,6 +31,7 @@ export const newId = (prefix: IdPrefix): string => `${prefix}_${randomString(20)
 /** 43 base62 characters carry just over 256 bits. */
 export const newAgentToken = (): string => `svc_agent_${randomString(43)}`;
 export const newClaimToken = (): string => `svc_claim_${randomString(43)}`;
+export const newOnboardToken = (): string => `svc_onboard_${randomString(43)}`;
 export const randomSlugSuffix = (length: number): string => randomString(length, BASE36);
 
 export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");

@@ -1,12 +1,23 @@
 import type { HeldGrant } from "../domain/queries/me.js";
 import type { AgentRecord, CredentialRecord } from "../domain/records.js";
 import { purposePreview } from "./calendars.js";
-import type { PresentedAgent, PresentedCredential, PresentedHeldGrant } from "../routes/schemas/identity.js";
+import type {
+  PresentedAgent,
+  PresentedCredential,
+  PresentedHeldGrant,
+  PresentedMeAgent,
+} from "../routes/schemas/identity.js";
 
 export const presentAgent = (agent: AgentRecord): PresentedAgent => ({
   id: agent.id,
   name: agent.name,
   created_at: agent.created_at,
+});
+
+/** The caller's own agent: whether it is claimed, and nothing of who claimed it. */
+export const presentMeAgent = (agent: AgentRecord): PresentedMeAgent => ({
+  ...presentAgent(agent),
+  claimed: agent.owner_user_id !== null && agent.owner_user_id !== undefined,
 });
 
 /** A calendar the agent holds a live grant on, as `/v1/me` lists it. */

@@ -4,10 +4,10 @@ import type { Deps } from "../domain/deps.js";
 import { loadMe } from "../domain/queries/me.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
-import { presentAgent, presentCredential, presentHeldGrant } from "../presenters/identity.js";
+import { presentAgent, presentCredential, presentHeldGrant, presentMeAgent } from "../presenters/identity.js";
 import { timezone, trimmedName } from "./common.js";
 import { calendarRecord } from "./schemas/calendars.js";
-import { agentRecord, credentialRecord, heldGrantRecord } from "./schemas/identity.js";
+import { agentRecord, credentialRecord, heldGrantRecord, meAgentRecord } from "./schemas/identity.js";
 
 const mintBody = z.strictObject({
   name: trimmedName(200),
@@ -54,7 +54,7 @@ export const identityRoutes = [
     auth: "required",
     scope: "agent:read",
     response: z.object({
-      agent: agentRecord,
+      agent: meAgentRecord,
       credential: credentialRecord,
       grants: z.array(heldGrantRecord),
     }),
@@ -62,7 +62,7 @@ export const identityRoutes = [
     handler: async ({ deps, actor }) => {
       const me = await loadMe(deps, actor);
       return {
-        agent: presentAgent(me.agent),
+        agent: presentMeAgent(me.agent),
         credential: presentCredential(me.credential),
         grants: me.grants.map(presentHeldGrant),
       };

@@ -9,8 +9,9 @@ import { SCOPES, type Scope } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 import { createCalendarInTx } from "./create-calendar.js";
 
-const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-const ONBOARD_TTL_MS = 30 * 60 * 1000;
+/** A claim link is good for 7 days, an onboard token for 30 minutes (SPEC, limits). */
+export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const ONBOARD_TTL_MS = 30 * 60 * 1000;
 const LATER_SCOPES: Scope[] = ["agent:read", "calendar:read", "calendar:write"];
 
 export interface MintInput {

@@ -1,0 +1,84 @@
+/** What the claim and account pages show (DECISIONS section 13). */
+import type { Deps } from "../deps.js";
+import { sha256 } from "../ids.js";
+import { paths } from "../paths.js";
+import type { AgentRecord, ClaimRecord } from "../records.js";
+import type { HeldGrant } from "./me.js";
+
+/** `svc_claim_` and 43 base62 characters, as mint makes them; anything else cannot be a link. */
+const CLAIM_TOKEN = /^svc_claim_[A-Za-z0-9]{43}$/;
+export const isClaimToken = (value: string): boolean => CLAIM_TOKEN.test(value);
+
+/** Whether a claim link can still be confirmed: used once, or past its 7 days, it is gone. */
+export function claimState(claim: ClaimRecord, agent: AgentRecord, now: Date): "open" | "used" | "expired" {
+  if (claim.used_at || agent.owner_user_id) return "used";
+  if (Date.parse(claim.expires_at) <= now.getTime()) return "expired";
+  return "open";
+}
+
+export type ClaimLookup =
+  | { state: "not_found" }
+  | { state: "used" | "expired" }
+  | { state: "open"; agent: AgentRecord; grants: HeldGrant[]; expiresAt: string };
+
+/** The claim link's agent and the calendars it holds, or why the link cannot be used. */
+export async function lookupClaim(deps: Deps, claimToken: string): Promise<ClaimLookup> {
+  if (!isClaimToken(claimToken)) return { state: "not_found" };
+  const claim = await deps.store.get(paths.claim(sha256(claimToken)));
+  const agent = claim ? await deps.store.get(paths.agent(claim.data.agent_id)) : null;
+  if (!claim || !agent) return { state: "not_found" };
+  const state = claimState(claim.data, agent.data, deps.clock());
+  if (state !== "open") return { state };
+  return { state, agent: agent.data, grants: await heldGrants(deps, agent.data.id), expiresAt: claim.data.expires_at };
+}
+
+/** The calendars an agent holds a live grant on, by calendar name. */
+export async function heldGrants(deps: Deps, agentId: string): Promise<HeldGrant[]> {
+  const memberships = await deps.store.query(paths.memberships(agentId));
+  const calendars = await deps.store.getAll(memberships.map((m) => paths.calendar(m.id)));
+  return memberships
+    .flatMap((m, i): HeldGrant[] => {
+      const calendar = calendars[i]?.data;
+      return calendar ? [{ calendar, role: m.data.role }] : [];
+    })
+    .sort((a, b) => a.calendar.name.localeCompare(b.calendar.name) || a.calendar.id.localeCompare(b.calendar.id));
+}
+
+export interface AccountAgent {
+  agent: AgentRecord;
+  grants: HeldGrant[];
+  /** No live credential left: revoked from the account page (an agent cannot revoke its last one). */
+  revoked: boolean;
+}
+
+/** At most this many agents are listed on one account page (bounded work per request). */
+export const ACCOUNT_AGENTS_SHOWN = 100;
+
+/**
+ * The account's agents, newest first, with their calendars; `more` when there are others (the
+ * query has no order, which would need a composite index: past 100 agents, which 100 are shown
+ * is the store's choice).
+ */
+export async function listAccountAgents(
+  deps: Deps,
+  userId: string,
+): Promise<{ agents: AccountAgent[]; more: boolean }> {
+  const docs = await deps.store.query(paths.agents(), {
+    where: [["owner_user_id", "==", userId]],
+    limit: ACCOUNT_AGENTS_SHOWN + 1,
+  });
+  const records = docs
+    .map((d) => d.data)
+    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : -1));
+  const shown = records.slice(0, ACCOUNT_AGENTS_SHOWN);
+  const agents = await Promise.all(
+    shown.map(async (agent): Promise<AccountAgent> => {
+      const [grants, live] = await Promise.all([
+        heldGrants(deps, agent.id),
+        deps.store.query(paths.credentials(agent.id), { where: [["revoked_at", "==", null]], limit: 1 }),
+      ]);
+      return { agent, grants, revoked: live.length === 0 };
+    }),
+  );
+  return { agents, more: records.length > ACCOUNT_AGENTS_SHOWN };
+}
