@@ -5,7 +5,7 @@
 // JSON, or import benchOccurrencePages() from a bench runner.
 import { pathToFileURL } from "node:url";
 
-const MODULE_URL = new URL("../functions/lib/domain/queries/events.js", import.meta.url).href;
+const MODULE_URL = new URL("../functions/lib/domain/queries/occurrences.js", import.meta.url).href;
 
 const LAYERS = 20;
 const SERIES = 1000;
@@ -35,7 +35,7 @@ function calendar(id, timezone) {
 
 function buildSources() {
   const zones = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo"];
-  const sources = [{ layer: "main", calendar: calendar("cal_host", "UTC"), events: [] }];
+  const sources = [{ layer: "main", calendar: calendar("cal_host", "UTC"), events: [], exceptions: [] }];
   for (let l = 0; l < LAYERS; l++) {
     const cal = calendar(`cal_l${l}`, zones[l % zones.length]);
     const events = [];
@@ -58,7 +58,7 @@ function buildSources() {
         updated_at: "2025-12-01T00:00:00.000Z",
       });
     }
-    sources.push({ layer: `l${l}`, calendar: cal, events });
+    sources.push({ layer: `l${l}`, calendar: cal, events, exceptions: [] });
   }
   return sources;
 }

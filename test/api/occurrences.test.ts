@@ -5,7 +5,8 @@ import { expectError } from "../helpers/http.js";
 import { mintAgent, newCalendar, newEvent, sharingWorld } from "../helpers/factories.js";
 import { seedLayer } from "../helpers/store.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import { expandOccurrences, loadSourceEvents } from "../../functions/src/domain/queries/events.js";
+import { loadSourceEvents } from "../../functions/src/domain/queries/events.js";
+import { expandOccurrences } from "../../functions/src/domain/queries/occurrences.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
 import type { CalendarRecord } from "../../functions/src/domain/records.js";
 import { presentOccurrence } from "../../functions/src/presenters/events.js";
@@ -93,6 +94,7 @@ describe("GET .../occurrences", () => {
       event_id: event.id,
       layer: "main",
       date: "2026-03-23",
+      original_date: "2026-03-23",
       start_time: "09:30",
       end_time: "10:15",
       start: "2026-03-23T09:30:00+01:00",
@@ -124,12 +126,15 @@ describe("GET .../occurrences", () => {
     expect(sundays.get("2026-11-01")?.start).toBe("2026-11-01T01:30:00-04:00");
     expect(sundays.get("2026-11-08")?.start).toBe("2026-11-08T01:30:00-05:00");
 
+    // 02:30 does not exist that day: the start moves forward by the gap, and the occurrence
+    // still lasts its 90 minutes (DECISIONS 5).
     await newEvent(t, owner, cal, { name: "Gap", date: "2026-03-08", start_time: "02:30", end_time: "04:00" });
     const gap = (await occurrences(cal, "2026-03-08", "2026-03-08")).find((o) => o.name === "Gap");
     expect(gap).toMatchObject({
       start_time: "02:30",
+      end_time: "04:00",
       start: "2026-03-08T03:30:00-04:00",
-      end: "2026-03-08T04:00:00-04:00",
+      end: "2026-03-08T05:00:00-04:00",
     });
   });
 
@@ -195,7 +200,8 @@ describe("GET .../occurrences", () => {
       ["host", "main", "2026-12-01T09:00:00+01:00"],
     ]);
     const asOwner = await occurrences(host, "2026-12-01", "2026-12-01", owner.auth);
-    expect(asOwner.map((o) => o.layer)).toEqual(["secret", "tokyo", "main"]);
+    // By start instant: Tokyo's 08:00 is 23:00 UTC the day before; the all-day UTC event starts at midnight UTC.
+    expect(asOwner.map((o) => o.layer)).toEqual(["tokyo", "secret", "main"]);
   });
 });
 

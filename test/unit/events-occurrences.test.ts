@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandOccurrences } from "../../functions/src/domain/queries/events.js";
+import { expandOccurrences } from "../../functions/src/domain/queries/occurrences.js";
 import { expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
@@ -48,7 +48,7 @@ function thousandSeries() {
             : { type: "yearly", month: (i % 12) + 1, day: (i % 28) + 1, starts: "2020-01-01" };
       return event(cal.id, { recur, start_time: i % 5 ? time(i) : null, end_time: i % 5 ? "21:00" : null });
     });
-    return { layer: z === 0 ? "main" : `layer-${z}`, calendar: cal, events };
+    return { layer: z === 0 ? "main" : `layer-${z}`, calendar: cal, events, exceptions: [] };
   });
 }
 
@@ -64,7 +64,7 @@ describe("expandOccurrences", () => {
     expect(result).toHaveLength(expected);
   });
 
-  it("sorts by date, then time with untimed first, then creation; skips someday events", () => {
+  it("sorts by start instant (all-day at the start of its date), then creation; skips someday events", () => {
     const cal = calendar("cal_a", "UTC");
     const events = [
       event("cal_a", { name: "someday" }),
@@ -73,7 +73,11 @@ describe("expandOccurrences", () => {
       event("cal_a", { name: "untimed", date: "2026-05-02" }),
       event("cal_a", { name: "same time, later", date: "2026-05-02", start_time: "08:00" }),
     ];
-    const out = expandOccurrences([{ layer: "main", calendar: cal, events }], "2026-05-01", "2026-05-02");
+    const out = expandOccurrences(
+      [{ layer: "main", calendar: cal, events, exceptions: [] }],
+      "2026-05-01",
+      "2026-05-02",
+    );
     expect(out.map((o) => `${o.date} ${o.name}`)).toEqual([
       "2026-05-01 daily",
       "2026-05-02 untimed",
@@ -85,6 +89,7 @@ describe("expandOccurrences", () => {
       event_id: events[2].id,
       layer: "main",
       date: "2026-05-01",
+      original_date: "2026-05-01",
       start_time: "08:00",
       end_time: null,
       name: "daily",
@@ -98,14 +103,22 @@ describe("expandOccurrences", () => {
     const cal = calendar("cal_t", "Pacific/Kiritimati");
     // Created 2026-05-01T12:00Z, which is already 2026-05-02 at UTC+14.
     const daily = event("cal_t", { recur: { type: "daily" }, created_at: "2026-05-01T12:00:00.000Z" });
-    const out = expandOccurrences([{ layer: "main", calendar: cal, events: [daily] }], "2026-04-28", "2026-05-03");
+    const out = expandOccurrences(
+      [{ layer: "main", calendar: cal, events: [daily], exceptions: [] }],
+      "2026-04-28",
+      "2026-05-03",
+    );
     expect(out.map((o) => o.date)).toEqual(["2026-05-02", "2026-05-03"]);
   });
 
   it("answers nothing for an empty or reversed range", () => {
     const cal = calendar("cal_e", "UTC");
     const events = [event("cal_e", { date: "2026-05-01" })];
-    expect(expandOccurrences([{ layer: "main", calendar: cal, events }], "2026-05-02", "2026-05-01")).toEqual([]);
-    expect(expandOccurrences([{ layer: "main", calendar: cal, events }], "2026-05-01", "2026-05-01")).toHaveLength(1);
+    expect(
+      expandOccurrences([{ layer: "main", calendar: cal, events, exceptions: [] }], "2026-05-02", "2026-05-01"),
+    ).toEqual([]);
+    expect(
+      expandOccurrences([{ layer: "main", calendar: cal, events, exceptions: [] }], "2026-05-01", "2026-05-01"),
+    ).toHaveLength(1);
   });
 });

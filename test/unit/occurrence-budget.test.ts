@@ -1,7 +1,7 @@
 /** The budgets of pages and feeds (issue 9): counting without expanding, cutting by events. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { budgetedOccurrences, expandOccurrences } from "../../functions/src/domain/queries/events.js";
+import { budgetedOccurrences, expandOccurrences } from "../../functions/src/domain/queries/occurrences.js";
 import { addDays, countOccurrences, expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
@@ -75,7 +75,7 @@ describe("budgetedOccurrences", () => {
     event({ name: "weekly 10:00", recur: { type: "weekly", day: 2, starts: "2026-01-01" }, start_time: "10:00" }),
     event({ name: "someday" }),
   ];
-  const sources = [{ layer: "main", calendar, events }];
+  const sources = [{ layer: "main", calendar, events, exceptions: [] }];
   const names = (list: Array<{ event: EventRecord; date: string }>) => list.map((o) => `${o.date} ${o.event.name}`);
 
   it("draws everything, in the full expansion's order, when it fits", () => {
@@ -118,7 +118,9 @@ describe("withinFeedBudget", () => {
     const running = event({ name: "running", recur: { type: "weekly", day: 5, starts: "2026-01-01" } }); // next: Friday 2026-03-06
     const later = event({ name: "later", date: "2026-09-01" });
     const someday = event({ name: "someday" });
-    const sources = [{ layer: "main", calendar, events: [past, older, ended, soon, running, later, someday] }];
+    const sources = [
+      { layer: "main", calendar, events: [past, older, ended, soon, running, later, someday], exceptions: [] },
+    ];
     const keep = (budget: number) => withinFeedBudget(sources, "2026-03-01", budget);
 
     expect(keep(10)).toEqual({ sources, omitted: 0 });

@@ -69,6 +69,9 @@ const QUOTA_REACHED: Record<QuotaName, string> = {
     "this calendar has held %d slugs, the most it may hold; take back one of its earlier slugs or keep the current one",
   views_per_calendar:
     "this calendar already has %d live share views, the most it may hold; revoke one it no longer needs",
+  exceptions_per_event:
+    "this series already has %d changed or cancelled occurrences, the most it may hold; restore some " +
+    "(DELETE .../occurrences/{date}) or split the series",
 };
 
 /** The catalog: one factory per way a request can fail in the domain. */

@@ -8,6 +8,7 @@ import type {
   ClaimRecord,
   CredentialRecord,
   EventRecord,
+  ExceptionRecord,
   GrantRecord,
   HostLinkRecord,
   IdempotencyRecord,
@@ -50,6 +51,7 @@ export interface RecordIn {
   slugs: SlugRecord;
   view_slugs: ViewSlugRecord;
   "calendars/events": EventRecord;
+  "calendars/exceptions": ExceptionRecord;
   "calendars/grants": GrantRecord;
   "calendars/access_requests": AccessRequestRecord;
   "calendars/pending_requests": PendingRequestRecord;
@@ -73,6 +75,7 @@ const SHAPES = {
   slugs: true,
   view_slugs: true,
   "calendars/events": true,
+  "calendars/exceptions": true,
   "calendars/grants": true,
   "calendars/access_requests": true,
   "calendars/pending_requests": true,
@@ -115,6 +118,13 @@ const slug = (value: string): string => {
   return value;
 };
 
+/** An exception's key: its event's id and its original date, `evt_x_20270328`, one path segment. */
+const exceptionKey = (eventId: string, originalDate: string): string => {
+  const compact = originalDate.replaceAll("-", "");
+  if (!/^\d{8}$/.test(compact) || originalDate.length !== 10) throw errors.invalidId("occurrence");
+  return `${id("evt", eventId)}_${compact}`;
+};
+
 const shardNumber = (n: number): string => {
   if (!Number.isInteger(n) || n < 0 || n > 255) throw errors.invalidId("record");
   return String(n);
@@ -153,6 +163,9 @@ export const paths = {
   slug: (value: string) => doc("slugs", slug(value)),
   events: (calendarId: string) => collection("calendars/events", id("cal", calendarId)),
   event: (calendarId: string, eventId: string) => doc("calendars/events", id("cal", calendarId), id("evt", eventId)),
+  exceptions: (calendarId: string) => collection("calendars/exceptions", id("cal", calendarId)),
+  exception: (calendarId: string, eventId: string, originalDate: string) =>
+    doc("calendars/exceptions", id("cal", calendarId), exceptionKey(eventId, originalDate)),
   grants: (calendarId: string) => collection("calendars/grants", id("cal", calendarId)),
   grant: (calendarId: string, grantId: string) => doc("calendars/grants", id("cal", calendarId), id("grt", grantId)),
   accessRequests: (calendarId: string) => collection("calendars/access_requests", id("cal", calendarId)),

@@ -32,6 +32,8 @@ export interface QuotaLimits {
   /** Slugs a calendar has ever held (an old slug stays reserved to it, and taking it back is free). */
   slugs_per_calendar: number;
   views_per_calendar: number;
+  /** Cancelled, moved or changed occurrences one series may hold (counted by a bounded query). */
+  exceptions_per_event: number;
 }
 
 export type QuotaName = keyof QuotaLimits;
@@ -42,6 +44,7 @@ export const DEFAULT_QUOTAS: QuotaLimits = {
   credentials_per_agent: 10,
   slugs_per_calendar: 50,
   views_per_calendar: 100,
+  exceptions_per_event: 100,
 };
 
 /** `QUOTA_EVENTS_PER_CALENDAR=20000` and so on: the quota's name in upper case. */
@@ -67,7 +70,7 @@ export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quo
 
 /** The counter field of each quota and, for records older than it, how to count them once. */
 /** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
-type RecordQuota = Exclude<QuotaName, "events_per_calendar">;
+type RecordQuota = Exclude<QuotaName, "events_per_calendar" | "exceptions_per_event">;
 
 /** Every counter field, on the agent (AgentCounters) or the calendar record (CalendarCounters). */
 type Counters = AgentCounters & CalendarCounters;

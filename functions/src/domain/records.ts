@@ -148,6 +148,32 @@ export interface EventRecord {
   updated_at: string;
   /** The event's place in the list (eventSortKey, queries/events.ts), written by every event write; internal. */
   sort_key?: string;
+  /** Raised whenever a time of the event changes (date, recur, start_time, end_time): the feeds' SEQUENCE. Absent = 0. */
+  sequence?: number;
+}
+
+/**
+ * calendars/{calendarId}/exceptions/{eventId}_{YYYYMMDD}: one occurrence of a series
+ * cancelled, moved or changed (DECISIONS 5). The values are resolved: the series' own where
+ * the change left them, so an exception reads alone. Keyed by the original date, so an
+ * occurrence has at most one.
+ */
+export interface ExceptionRecord {
+  id: string;
+  calendar_id: string;
+  event_id: string;
+  original_date: string;
+  cancelled: boolean;
+  date: string;
+  start_time: string | null;
+  end_time: string | null;
+  name: string;
+  category: string | null;
+  notes: string | null;
+  /** Raised whenever this occurrence's time changes: its override's SEQUENCE in feeds. */
+  sequence: number;
+  created_at: string;
+  updated_at: string;
 }
 
 /** calendars/{calendarId}/grants/{grantId}: revoked grants stay, as history. */

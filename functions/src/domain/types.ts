@@ -19,11 +19,19 @@ export type RecurType = (typeof RECUR_TYPES)[number];
 
 export interface Recur {
   type: RecurType;
-  day?: number;
+  /**
+   * weekly: an ISO weekday 0..7 (Monday = 1; 0 and 7 are Sunday) or a list of distinct ones, kept
+   * as sent; monthly: day of month 1..31 or -1 (last), or with `week` a weekday 0..7; yearly: day of month.
+   */
+  day?: number | number[];
+  /** monthly only: `day` is the n-th (1..5) or last (-1) such weekday of the month. */
+  week?: number;
   month?: number;
   interval?: number;
   starts?: string;
   until?: string;
+  /** The series ends after this many occurrences, counted from the first (RFC 5545 COUNT); never with `until` on input. */
+  count?: number;
 }
 
 export const EVENT_KINDS = ["one-off", "recurring", "someday"] as const;
@@ -46,13 +54,3 @@ export interface ViewDisplay {
   views: Lens[] | null;
 }
 
-/** One dated happening of a one-off or recurring event, in the calendar's local time. */
-export interface Occurrence {
-  event_id: string;
-  layer: string;
-  date: string;
-  start_time: string | null;
-  end_time: string | null;
-  name: string;
-  category: string | null;
-}

@@ -1,16 +1,23 @@
-import type { TimedOccurrence } from "../domain/queries/events.js";
-import type { EventRecord } from "../domain/records.js";
+import type { TimedOccurrence } from "../domain/queries/occurrences.js";
+import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
-import type { PresentedEvent, PresentedOccurrence, PresentedRecur } from "../routes/schemas/events.js";
+import type {
+  PresentedEvent,
+  PresentedException,
+  PresentedOccurrence,
+  PresentedRecur,
+} from "../routes/schemas/events.js";
 
 /** Every key of the rule, null where it does not apply, so clients can rely on one shape. */
 export const presentRecur = (recur: Recur): PresentedRecur => ({
   type: recur.type,
-  day: recur.day ?? null,
+  day: recur.day ?? null, // a weekday list stays a list, in the order sent
+  week: recur.week ?? null,
   month: recur.month ?? null,
   interval: recur.interval ?? 1,
   starts: recur.starts ?? null,
   until: recur.until ?? null,
+  count: recur.count ?? null,
 });
 
 /** `layer` is added only for lists that mix in layer events (`?layers=all`). */
@@ -36,10 +43,23 @@ export const presentOccurrence = (o: TimedOccurrence): PresentedOccurrence => ({
   event_id: o.event_id,
   layer: o.layer,
   date: o.date,
+  original_date: o.original_date,
   start_time: o.start_time,
   end_time: o.end_time,
   start: o.start,
   end: o.end,
   name: o.name,
   category: o.category,
+});
+
+export const presentException = (e: ExceptionRecord): PresentedException => ({
+  event_id: e.event_id,
+  original_date: e.original_date,
+  cancelled: e.cancelled,
+  date: e.date,
+  start_time: e.start_time,
+  end_time: e.end_time,
+  name: e.name,
+  category: e.category,
+  notes: e.notes,
 });

@@ -1,6 +1,7 @@
 import { IANAZone } from "luxon";
 import { z } from "zod";
 import { isIdOf, type IdPrefix } from "../domain/ids.js";
+import { isInputDate } from "../domain/recurrence/index.js";
 import { LENSES, ROLES, VISIBILITIES } from "../domain/types.js";
 
 /** Schemas shared by several routers. */
@@ -124,3 +125,11 @@ export const pageQuery = {
 };
 
 export const deleted = z.object({ deleted: z.string() });
+
+export const date = z.string().refine(isInputDate, {
+  message: "must be a real date from 0001-01-01 to 9999-12-31 in YYYY-MM-DD form, e.g. 2026-03-14",
+});
+
+export const time = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });

@@ -1,37 +1,43 @@
 import { z } from "zod";
 import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events.js";
-import {
-  getEvent,
-  listEvents,
-  listOccurrences,
-  MAX_OCCURRENCE_DAYS,
-  startSourceReads,
-} from "../domain/queries/events.js";
+import { getEvent, listEvents, loadSourceEvents, startSourceReads } from "../domain/queries/events.js";
+import { MAX_OCCURRENCE_DAYS, pageOccurrences } from "../domain/queries/occurrences.js";
 import { eventSources } from "../domain/queries/sources.js";
 import { revisionsKey } from "../domain/revision.js";
-import { daysBetween, isInputDate, isValidDate } from "../domain/recurrence/index.js";
+import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
-import { calendarParams, deleted, freeText, idOf, pageQuery, trimmedName } from "./common.js";
+import { calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
 import { eventRecord, occurrenceRecord } from "./schemas/events.js";
 
-const date = z.string().refine(isInputDate, {
-  message: "must be a real date from 0001-01-01 to 9999-12-31 in YYYY-MM-DD form, e.g. 2026-03-14",
-});
-const time = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });
 
-// Ranges of day, month and interval depend on the type; domain/events/rules.ts checks them with recurError.
-const recur = z.strictObject({
-  type: z.enum(RECUR_TYPES),
-  day: z.number().nullable().optional(),
-  month: z.number().nullable().optional(),
-  interval: z.number().nullable().optional(),
-  starts: date.nullable().optional(),
-  until: date.nullable().optional(),
-});
+// Ranges of day, week, month, interval and count depend on the type; domain/events/rules.ts
+// checks them with recurError. A `recur` that is not an object at all ("weekly") is shown the shape.
+const recur = z.strictObject(
+  {
+    type: z.enum(RECUR_TYPES),
+    day: z
+      .union([z.number(), z.array(z.number())], {
+        error: "must be a number, or for a weekly rule a list of weekdays such as [1,3,5]",
+      })
+      .nullable()
+      .optional(),
+    week: z.number().nullable().optional(),
+    month: z.number().nullable().optional(),
+    interval: z.number().nullable().optional(),
+    starts: date.nullable().optional(),
+    until: date.nullable().optional(),
+    count: z.number().nullable().optional(),
+  },
+  {
+    error: (issue) =>
+      issue.code === "invalid_type"
+        ? 'must be an object such as {"type":"weekly","day":[1,2,3,4,5]} (Monday to Friday), ' +
+          "with `type` daily, weekly, monthly or yearly"
+        : undefined,
+  },
+);
 
 /** An emoji or short text, or an image URL; a URL must be https. */
 const art = trimmedName(2048).refine(
@@ -174,7 +180,7 @@ export const eventRoutes = [
     path: "/v1/calendars/{calendarId}/occurrences",
     summary:
       "Occurrences of one-off and recurring events of the calendar and its readable layers in [from, to] " +
-      "(at most 366 days), by date and time, paged by `limit` and `cursor`",
+      "(at most 366 days), by start instant, each with exact `start` and `end`, paged by `limit` and `cursor`",
     tags: ["events"],
     auth: "optional",
     calendar: "calendar.read",
@@ -190,7 +196,7 @@ export const eventRoutes = [
       return deps.cache.json(
         `occurrences|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`,
         async () => {
-          const page = await listOccurrences(deps, sources, query);
+          const page = pageOccurrences(await loadSourceEvents(deps, sources), query);
           return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
         },
       );

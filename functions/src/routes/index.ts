@@ -2,6 +2,8 @@ import type { AnyRoute } from "../http/route.js";
 import { calendarRoutes } from "./calendars.js";
 import { credentialRoutes } from "./credentials.js";
 import { eventRoutes } from "./events.js";
+import { freeBusyRoutes } from "./freebusy.js";
+import { exceptionRoutes } from "./exceptions.js";
 import { identityRoutes } from "./identity.js";
 import { accessRequestRoutes } from "./access-requests.js";
 import { grantRoutes } from "./grants.js";
@@ -14,6 +16,8 @@ export const apiRoutes: AnyRoute[] = [
   ...credentialRoutes,
   ...calendarRoutes,
   ...eventRoutes,
+  ...freeBusyRoutes,
+  ...exceptionRoutes,
   ...grantRoutes,
   ...accessRequestRoutes,
   ...viewRoutes,

@@ -8,6 +8,8 @@ import { releaseEventQuota, takeEventQuota } from "../quotas.js";
 import { defaultStartsOf, eventSortKey } from "../queries/events.js";
 import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
+import { isPlannedDate } from "../queries/occurrences.js";
+import { exceptionsOf } from "./exceptions.js";
 import type { CalendarRecord, EventRecord } from "../records.js";
 
 /**
@@ -51,25 +53,47 @@ export async function updateEvent(
 ): Promise<EventRecord> {
   const nowIso = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const [current, shard] = await Promise.all([tx.get(paths.event(calendar.id, eventId)), drawShard(tx, calendar.id)]);
+    const [current, shard, exceptions] = await Promise.all([
+      tx.get(paths.event(calendar.id, eventId)),
+      drawShard(tx, calendar.id),
+      exceptionsOf(tx, deps, calendar.id, eventId, true),
+    ]);
     if (!current) throw errors.notFound("event");
     const event = current.data;
     // A new rule without `starts` starts on the event's creation date (DECISIONS 5), not today.
     const fields = applyEventPatch(event, patch, defaultStartsOf(event, calendar));
-    const next: EventRecord = { ...event, ...fields, updated_at: nowIso };
+    const timeChanged = TIME_FIELDS.some((f) => JSON.stringify(fields[f]) !== JSON.stringify(event[f]));
+    const next: EventRecord = {
+      ...event,
+      ...fields,
+      updated_at: nowIso,
+      ...(timeChanged ? { sequence: (event.sequence ?? 0) + 1 } : {}),
+    };
     tx.set(current.path, { ...next, sort_key: eventSortKey(next) }); // an event from before sort keys gets one
+    // An exception whose date the series no longer has would change an occurrence that is not there.
+    for (const e of exceptions) {
+      if (next.kind !== "recurring" || !isPlannedDate(next, calendar, e.data.original_date)) tx.delete(e.path);
+    }
     touchShard(tx, shard);
     return next;
   });
 }
 
-/** Deleting an event gives its place in the calendar's event quota back. */
+/** The fields whose change moves an occurrence: feeds raise SEQUENCE for them (RFC 5545 3.8.7.4). */
+const TIME_FIELDS = ["date", "recur", "start_time", "end_time"] as const;
+
+/** Deleting an event (and its exceptions) gives its place in the calendar's event quota back. */
 export async function deleteEvent(deps: Deps, calendarId: string, eventId: string): Promise<string> {
   const released = await releaseEventQuota(deps, calendarId);
   return deps.store.runTransaction(async (tx) => {
-    const [event, shard] = await Promise.all([tx.get(paths.event(calendarId, eventId)), drawShard(tx, calendarId)]);
+    const [event, shard, exceptions] = await Promise.all([
+      tx.get(paths.event(calendarId, eventId)),
+      drawShard(tx, calendarId),
+      exceptionsOf(tx, deps, calendarId, eventId, true),
+    ]);
     if (!event) throw errors.notFound("event");
     tx.delete(event.path);
+    for (const e of exceptions) tx.delete(e.path);
     touchShard(tx, shard, released);
     return event.id;
   });

@@ -64,8 +64,11 @@ function firstMinuteWith(offsetOf: (ts: number) => number, lo: number, hi: numbe
   return hi;
 }
 
-/** The instant of local `time` (HH:MM) on day `day` of the range (0 = `from`). */
-export type InstantFormatter = (day: number, time: string) => string;
+/**
+ * The instant of local `time` (HH:MM) on day `day` of the range (0 = `from`); `at` writes any
+ * instant near the range (an end up to two days after `to`) with the zone's offset then.
+ */
+export type InstantFormatter = ((day: number, time: string) => string) & { at(utc: number): string };
 
 /** A formatter for local times of `zone` on the dates [from, to]; an invalid zone is treated as UTC. */
 export function instantFormatter(zone: string, from: string, to: string): InstantFormatter {
@@ -114,7 +117,7 @@ export function instantFormatter(zone: string, from: string, to: string): Instan
     suffix.push(near ? null : `:00${offsetSuffix(offsetAt(dayNo * DAY))}`);
   }
 
-  return (day, time) => {
+  const local = (day: number, time: string): string => {
     let memo = made[day];
     if (!memo) made[day] = memo = new Map();
     let out = memo.get(time);
@@ -125,7 +128,17 @@ export function instantFormatter(zone: string, from: string, to: string): Instan
     }
     return out;
   };
+  return Object.assign(local, { at: (utc: number) => format(utc, offsetAt(utc)) });
 }
+
+/** Minutes an occurrence lasts (DECISIONS 5): end - start of the wall clock, a day more when it ends the next day. */
+export function durationMinutes(startTime: string, endTime: string): number {
+  const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+  const diff = minutes(endTime) - minutes(startTime);
+  return diff > 0 ? diff : diff + 24 * 60;
+}
+
+export const MINUTE_MS = MINUTE;
 
 const pad2 = (n: number): string => (n < 10 ? "0" : "") + n;
 

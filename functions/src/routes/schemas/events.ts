@@ -4,11 +4,13 @@ import { EVENT_KINDS, RECUR_TYPES } from "../../domain/types.js";
 /** A recurrence rule with every key, null where it does not apply. */
 export const recurRecord = z.object({
   type: z.enum(RECUR_TYPES),
-  day: z.number().nullable(),
+  day: z.union([z.number(), z.array(z.number())]).nullable(),
+  week: z.number().nullable(),
   month: z.number().nullable(),
   interval: z.number(),
   starts: z.string().nullable(),
   until: z.string().nullable(),
+  count: z.number().nullable(),
 });
 export type PresentedRecur = z.input<typeof recurRecord>;
 
@@ -36,6 +38,7 @@ export const occurrenceRecord = z.object({
   event_id: z.string(),
   layer: z.string(),
   date: z.string(),
+  original_date: z.string(),
   start_time: z.string().nullable(),
   end_time: z.string().nullable(),
   start: z.string().nullable(),
@@ -44,3 +47,17 @@ export const occurrenceRecord = z.object({
   category: z.string().nullable(),
 });
 export type PresentedOccurrence = z.input<typeof occurrenceRecord>;
+
+/** One cancelled, moved or changed occurrence of a series, keyed by its original date. */
+export const exceptionRecord = z.object({
+  event_id: z.string(),
+  original_date: z.string(),
+  cancelled: z.boolean(),
+  date: z.string(),
+  start_time: z.string().nullable(),
+  end_time: z.string().nullable(),
+  name: z.string(),
+  category: z.string().nullable(),
+  notes: z.string().nullable(),
+});
+export type PresentedException = z.input<typeof exceptionRecord>;

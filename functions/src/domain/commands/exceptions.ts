@@ -1,0 +1,154 @@
+import type { Transaction } from "../../storage/port.js";
+import type { Deps } from "../deps.js";
+import { errors } from "../errors.js";
+import { applyEventPatch, invalidEvent } from "../events/rules.js";
+import { paths } from "../paths.js";
+import { isPlannedDate } from "../queries/occurrences.js";
+import { quotaLimits } from "../quotas.js";
+import { drawShard, touchShard } from "../revision.js";
+import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
+
+/**
+ * Exceptions to a series (DECISIONS 5): one occurrence cancelled, moved or changed, kept apart
+ * from the series under its original date. The route has loaded the calendar and applied the
+ * access policy (writer or owner) in the same transaction; each command reads the event and
+ * the exception there, reads before writes, and touches a revision shard so cached reads of
+ * the calendar move on.
+ */
+
+/** What a PATCH may change on one occurrence; undefined = not sent. */
+export interface ExceptionInput {
+  cancelled?: boolean;
+  date?: string;
+  start_time?: string | null;
+  end_time?: string | null;
+  name?: string;
+  category?: string | null;
+  notes?: string | null;
+}
+
+const CHANGES = ["date", "start_time", "end_time", "name", "category", "notes"] as const;
+
+/** The series' event, and 404 unless `originalDate` is one of its occurrences (or already excepted). */
+async function loadOccurrence(
+  tx: Transaction,
+  calendar: CalendarRecord,
+  eventId: string,
+  originalDate: string,
+): Promise<{ event: EventRecord; existing: ExceptionRecord | null }> {
+  const [eventDoc, exceptionDoc] = await Promise.all([
+    tx.get(paths.event(calendar.id, eventId)),
+    tx.get(paths.exception(calendar.id, eventId, originalDate)),
+  ]);
+  if (!eventDoc) throw errors.notFound("event");
+  const event = eventDoc.data;
+  if (event.kind !== "recurring") {
+    throw errors.notFound("occurrence: only a recurring event has exceptions; PATCH a one-off event itself");
+  }
+  if (!exceptionDoc && !isPlannedDate(event, calendar, originalDate)) {
+    throw errors.notFound(`occurrence of this series on ${originalDate}; list them with GET .../occurrences`);
+  }
+  return { event, existing: exceptionDoc?.data ?? null };
+}
+
+/** Cancels, moves or changes one occurrence; a second PATCH of the same occurrence changes its exception. */
+export async function patchOccurrence(
+  deps: Deps,
+  calendar: CalendarRecord,
+  eventId: string,
+  originalDate: string,
+  input: ExceptionInput,
+): Promise<ExceptionRecord> {
+  const changes = CHANGES.filter((field) => input[field] !== undefined);
+  if (input.cancelled === undefined && changes.length === 0) {
+    throw invalidEvent(
+      "cancelled",
+      'or a field to change is needed: send {"cancelled": true}, or e.g. {"start_time": "10:00"}',
+    );
+  }
+  if (input.cancelled === true && changes.length > 0) {
+    throw invalidEvent(
+      "cancelled",
+      `cannot be sent with ${changes.map((f) => `\`${f}\``).join(", ")}: cancel alone, or change without cancelling`,
+    );
+  }
+  const nowIso = deps.clock().toISOString();
+  return deps.store.runTransaction(async (tx) => {
+    const { event, existing } = await loadOccurrence(tx, calendar, eventId, originalDate);
+    const [shard, others] = await Promise.all([
+      drawShard(tx, calendar.id),
+      existing ? Promise.resolve([]) : exceptionsOf(tx, deps, calendar.id, eventId),
+    ]);
+    if (!existing && others.length >= quotaLimits(deps).exceptions_per_event) {
+      throw errors.quotaExceeded("exceptions_per_event", quotaLimits(deps).exceptions_per_event);
+    }
+    const base = existing ?? seriesOccurrence(event, calendar.id, originalDate, nowIso);
+    // The one-off rules check the fields (times, overnight, lengths) exactly as for an event.
+    const { cancelled, ...change } = input;
+    const fields = applyEventPatch({ kind: "one-off", recur: null, art: null, ...base }, change, originalDate);
+    const timeChanged =
+      fields.date !== base.date || fields.start_time !== base.start_time || fields.end_time !== base.end_time;
+    const next: ExceptionRecord = {
+      ...base,
+      cancelled: cancelled ?? false,
+      date: fields.date!,
+      start_time: fields.start_time,
+      end_time: fields.end_time,
+      name: fields.name,
+      category: fields.category,
+      notes: fields.notes,
+      sequence: base.sequence + (timeChanged ? 1 : 0),
+      updated_at: nowIso,
+    };
+    tx.set(paths.exception(calendar.id, eventId, originalDate), next);
+    touchShard(tx, shard);
+    return next;
+  });
+}
+
+/** Restores an occurrence: its exception goes; 404 when it has none. */
+export async function restoreOccurrence(
+  deps: Deps,
+  calendar: CalendarRecord,
+  eventId: string,
+  originalDate: string,
+): Promise<string> {
+  return deps.store.runTransaction(async (tx) => {
+    const [exception, shard] = await Promise.all([
+      tx.get(paths.exception(calendar.id, eventId, originalDate)),
+      drawShard(tx, calendar.id),
+    ]);
+    if (!exception) throw errors.notFound(`exception on ${originalDate}: this occurrence is as its series has it`);
+    tx.delete(exception.path);
+    touchShard(tx, shard);
+    return `${eventId}/${originalDate}`;
+  });
+}
+
+/** The occurrence as the series has it, as an exception not yet changed. */
+function seriesOccurrence(event: EventRecord, calendarId: string, date: string, nowIso: string): ExceptionRecord {
+  return {
+    id: `${event.id}_${date.replaceAll("-", "")}`,
+    calendar_id: calendarId,
+    event_id: event.id,
+    original_date: date,
+    cancelled: false,
+    date,
+    start_time: event.start_time,
+    end_time: event.end_time,
+    name: event.name,
+    category: event.category,
+    notes: event.notes,
+    sequence: event.sequence ?? 0,
+    created_at: nowIso,
+    updated_at: nowIso,
+  };
+}
+
+/** The event's exceptions: at most one past the quota, or `all` for the commands that drop them. */
+export function exceptionsOf(tx: Transaction, deps: Deps, calendarId: string, eventId: string, all = false) {
+  return tx.query(paths.exceptions(calendarId), {
+    where: [["event_id", "==", eventId]],
+    ...(all ? {} : { limit: quotaLimits(deps).exceptions_per_event + 1 }),
+  });
+}

@@ -1,0 +1,438 @@
+/**
+ * Occurrences of the sources' one-off and recurring events in a date range, with their
+ * exceptions applied (DECISIONS 5): the `/occurrences` pages, the pages' budgeted draw, and
+ * the whole expansion the pager is tested against. Dates and times stay in the zone of the
+ * event's own calendar; `start`/`end` are exact instants: an occurrence lasts its
+ * `end_time - start_time` (a day more when overnight) of elapsed time from its start, DST days
+ * included. Everything is ordered by the start instant (an all-day occurrence at the start of
+ * its date), then layer, the event's creation, its id and the original date.
+ */
+import { durationMinutes, instantFormatter, MINUTE_MS, type InstantFormatter } from "../events/instants.js";
+import { MinHeap } from "../heap.js";
+import { cursorCodec } from "../paging.js";
+import {
+  addDays,
+  countOccurrences,
+  dayNumber,
+  expandRecurrence,
+  firstOccurrenceOnOrAfter,
+  fromDayNumber,
+  isValidDate,
+  recurError,
+} from "../recurrence/index.js";
+import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
+import type { Recur } from "../types.js";
+import { defaultStartsOf } from "./events.js";
+
+/** Longest range of an occurrences request: 366 days, both ends included. */
+export const MAX_OCCURRENCE_DAYS = 366;
+
+/** A source with what it holds: its events and their exceptions. */
+export interface LoadedSource {
+  layer: string;
+  calendar: CalendarRecord;
+  events: readonly EventRecord[];
+  exceptions: readonly ExceptionRecord[];
+}
+
+/** An occurrence as the API answers it; `start`/`end` ISO instants, null without a time (end: without end_time). */
+export interface TimedOccurrence {
+  event_id: string;
+  layer: string;
+  date: string;
+  original_date: string;
+  start_time: string | null;
+  end_time: string | null;
+  name: string;
+  category: string | null;
+  start: string | null;
+  end: string | null;
+}
+
+/** An occurrence as pages draw it: the resolved fields, and its instants as UTC milliseconds. */
+export interface PlacedOccurrence {
+  layer: string;
+  event: EventRecord;
+  date: string;
+  original_date: string;
+  start_time: string | null;
+  end_time: string | null;
+  name: string;
+  category: string | null;
+  notes: string | null;
+  start: number | null;
+  end: number | null;
+}
+
+/** One occurrence before its instants: a series date or a one-off, with its exception applied. */
+interface Slot {
+  source: LoadedSource;
+  event: EventRecord;
+  original_date: string;
+  date: string;
+  start_time: string | null;
+  end_time: string | null;
+  name: string;
+  category: string | null;
+  notes: string | null;
+}
+
+/** The exceptions of a source by event and original date. */
+export function exceptionsByEvent(exceptions: readonly ExceptionRecord[]): Map<string, Map<string, ExceptionRecord>> {
+  const byEvent = new Map<string, Map<string, ExceptionRecord>>();
+  for (const e of exceptions) {
+    let dates = byEvent.get(e.event_id);
+    if (!dates) byEvent.set(e.event_id, (dates = new Map()));
+    dates.set(e.original_date, e);
+  }
+  return byEvent;
+}
+
+/** A valid series' rule and the date it counts from; null for one-off events and odd records. */
+function ruleOf(event: EventRecord, calendar: CalendarRecord): { recur: Recur; starts: string } | null {
+  const recur = event.kind === "recurring" ? event.recur : null;
+  if (!recur || recurError(recur) !== null) return null; // every write is validated; never crash on an odd record
+  return { recur, starts: recur.starts ?? defaultStartsOf(event, calendar) };
+}
+
+/** The event's own occurrences (series dates or its date), before exceptions, first one on or after `from`. */
+function firstPlannedDate(event: EventRecord, calendar: CalendarRecord, from: string, to: string): string | null {
+  // The day after 9999-12-31 has a five-digit year, which would sort before `to` as text.
+  if (from.length !== 10 || from > to) return null;
+  if (event.kind === "one-off") return event.date! >= from && event.date! <= to ? event.date! : null;
+  const rule = ruleOf(event, calendar);
+  const date = rule ? firstOccurrenceOnOrAfter(rule.recur, rule.starts, from) : null;
+  return date !== null && date <= to ? date : null;
+}
+
+/** Whether `date` is an occurrence of the event as planned (before exceptions). */
+export function isPlannedDate(event: EventRecord, calendar: CalendarRecord, date: string): boolean {
+  return firstPlannedDate(event, calendar, date, date) === date;
+}
+
+/** The first planned date in [from, to] that no exception replaces. */
+function firstOwnDate(
+  event: EventRecord,
+  calendar: CalendarRecord,
+  from: string,
+  to: string,
+  excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
+): string | null {
+  let date = firstPlannedDate(event, calendar, from, to);
+  while (date !== null && excepted?.has(date)) date = firstPlannedDate(event, calendar, addDays(date, 1), to);
+  return date;
+}
+
+function plannedDates(event: EventRecord, calendar: CalendarRecord, from: string, to: string): string[] {
+  if (event.kind === "one-off") return event.date! >= from && event.date! <= to ? [event.date!] : [];
+  const rule = ruleOf(event, calendar);
+  return rule ? expandRecurrence(rule.recur, rule.starts, from, to) : [];
+}
+
+const ownSlot = (source: LoadedSource, event: EventRecord, date: string): Slot => ({
+  source,
+  event,
+  original_date: date,
+  date,
+  start_time: event.start_time,
+  end_time: event.end_time,
+  name: event.name,
+  category: event.category,
+  notes: event.notes,
+});
+
+const exceptionSlot = (source: LoadedSource, event: EventRecord, e: ExceptionRecord): Slot => ({
+  source,
+  event,
+  original_date: e.original_date,
+  date: e.date,
+  start_time: e.start_time,
+  end_time: e.end_time,
+  name: e.name,
+  category: e.category,
+  notes: e.notes,
+});
+
+/** The moved or changed occurrences of an event that fall in [from, to]; cancelled ones occur nowhere. */
+function exceptionSlotsIn(
+  source: LoadedSource,
+  event: EventRecord,
+  excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
+  from: string,
+  to: string,
+): Slot[] {
+  if (!excepted || event.kind !== "recurring") return [];
+  const slots: Slot[] = [];
+  for (const e of excepted.values()) {
+    if (!e.cancelled && e.date >= from && e.date <= to) slots.push(exceptionSlot(source, event, e));
+  }
+  return slots;
+}
+
+/** Every occurrence of one event in [from, to], exceptions applied, in no particular order. */
+function slotsOf(
+  source: LoadedSource,
+  event: EventRecord,
+  excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
+  from: string,
+  to: string,
+): Slot[] {
+  const own = plannedDates(event, source.calendar, from, to).filter((d) => !excepted?.has(d));
+  return [...own.map((d) => ownSlot(source, event, d)), ...exceptionSlotsIn(source, event, excepted, from, to)];
+}
+
+/** How many occurrences an event has in [from, to], without listing a series'. */
+function countSlots(
+  source: LoadedSource,
+  event: EventRecord,
+  excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
+  from: string,
+  to: string,
+): number {
+  let planned: number;
+  if (event.kind === "one-off") planned = event.date! >= from && event.date! <= to ? 1 : 0;
+  else {
+    const rule = ruleOf(event, source.calendar);
+    planned = rule ? countOccurrences(rule.recur, rule.starts, from, to) : 0;
+  }
+  if (!excepted || event.kind !== "recurring") return planned;
+  let replaced = 0;
+  for (const date of excepted.keys()) if (date >= from && date <= to) replaced++;
+  return planned - replaced + exceptionSlotsIn(source, event, excepted, from, to).length;
+}
+
+/** The tie-breaking part of the order after the start instant: layer, creation, event id, original date. */
+const tieOf = (slot: Slot): string =>
+  [slot.source.layer, slot.event.created_at, slot.event.id, slot.original_date].join("\u0000");
+
+/** Instants of slots in [from, to]: one formatter per zone. */
+class Instants {
+  private readonly formatters = new Map<string, InstantFormatter>();
+  private readonly firstDay: number;
+
+  constructor(
+    private readonly from: string,
+    private readonly to: string,
+  ) {
+    this.firstDay = dayNumber(from);
+  }
+
+  /** The start as text and milliseconds; an all-day occurrence starts at its date's first instant. */
+  start(slot: Slot): { text: string; ms: number } {
+    const text = this.formatter(slot.source.calendar.timezone)(
+      dayNumber(slot.date) - this.firstDay,
+      slot.start_time ?? "00:00",
+    );
+    return { text, ms: Date.parse(text) };
+  }
+
+  /** The end instant in ms, or null without an end time. */
+  endMs(slot: Slot, startMs: number): number | null {
+    if (slot.start_time === null || slot.end_time === null) return null;
+    return startMs + durationMinutes(slot.start_time, slot.end_time) * MINUTE_MS;
+  }
+
+  occurrence(slot: Slot): TimedOccurrence {
+    const start = slot.start_time === null ? null : this.start(slot);
+    const endMs = start === null ? null : this.endMs(slot, start.ms);
+    return {
+      event_id: slot.event.id,
+      layer: slot.source.layer,
+      date: slot.date,
+      original_date: slot.original_date,
+      start_time: slot.start_time,
+      end_time: slot.end_time,
+      name: slot.name,
+      category: slot.category,
+      start: start?.text ?? null,
+      end: endMs === null ? null : this.formatter(slot.source.calendar.timezone).at(endMs),
+    };
+  }
+
+  private formatter(zone: string): InstantFormatter {
+    let f = this.formatters.get(zone);
+    if (!f) this.formatters.set(zone, (f = instantFormatter(zone, this.from, this.to)));
+    return f;
+  }
+}
+
+/** A slot with its place in the order. */
+interface Keyed {
+  slot: Slot;
+  ms: number;
+  tie: string;
+}
+
+const compareKeyed = (a: Keyed, b: Keyed): number => a.ms - b.ms || (a.tie < b.tie ? -1 : a.tie > b.tie ? 1 : 0);
+
+function keyed(instants: Instants, slot: Slot): Keyed {
+  return { slot, ms: instants.start(slot).ms, tie: tieOf(slot) };
+}
+
+// ---------------------------------------------------------------------------------------
+// GET .../occurrences
+
+/** A cursor is the key of the last occurrence returned: its start in ms, then the tie-breaking parts. */
+const occurrenceCursors = cursorCodec(
+  ["number", "string", "string", "string", "string"],
+  (key) => Number.isFinite(key[0]) && isValidDate(key[4]),
+);
+
+export interface OccurrencePageOptions {
+  /** Inclusive dates. */
+  from: string;
+  to: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface OccurrencePage {
+  occurrences: TimedOccurrence[];
+  nextCursor: string | null;
+}
+
+/** An event's own occurrences as a sorted stream (`next` set), or one moved occurrence (`next` null). */
+interface Stream extends Keyed {
+  next: ((after: string) => string | null) | null;
+}
+
+/**
+ * The occurrences after `cursor`, in order, at most `limit`. Each event is a stream of its
+ * own dates (a later local date is a later instant), each moved occurrence a stream of one;
+ * the streams are merged through a heap, so the work is one step per event to start its
+ * stream plus one heap step per occurrence returned, however many the range holds: the
+ * first page of a year of 20,000 daily series (7.3 million occurrences) touches 21,000.
+ */
+export function pageOccurrences(sources: LoadedSource[], options: OccurrencePageOptions): OccurrencePage {
+  const { from, to, limit } = options;
+  if (from > to) return { occurrences: [], nextCursor: null };
+  const after = options.cursor === undefined ? null : occurrenceCursors.decode(options.cursor);
+  const afterKeyed = after && { ms: after[0], tie: after.slice(1).join("\u0000") };
+  // A stream starts near the cursor: no local date is more than two days from its instant's UTC date.
+  const resumeFrom = after ? fromDayNumber(Math.floor(after[0] / 86_400_000) - 2) : from;
+  const start = resumeFrom > from && resumeFrom.length === 10 ? resumeFrom : from;
+  const instants = new Instants(from, to);
+  const passed = (k: Keyed) => afterKeyed !== null && compareKeyed(k, afterKeyed as Keyed) <= 0;
+
+  const streams: Stream[] = [];
+  for (const source of sources) {
+    const byEvent = exceptionsByEvent(source.exceptions);
+    for (const event of source.events) {
+      if (event.kind === "someday") continue;
+      const excepted = byEvent.get(event.id);
+      const next = (on: string) => firstOwnDate(event, source.calendar, on, to, excepted);
+      let date = next(start);
+      while (date !== null) {
+        const k = keyed(instants, ownSlot(source, event, date));
+        if (!passed(k)) {
+          streams.push({ ...k, next });
+          break;
+        }
+        date = next(addDays(date, 1));
+      }
+      for (const slot of exceptionSlotsIn(source, event, excepted, from, to)) {
+        const k = keyed(instants, slot);
+        if (!passed(k)) streams.push({ ...k, next: null });
+      }
+    }
+  }
+  const heap = new MinHeap<Stream>(compareKeyed, streams);
+  const occurrences: TimedOccurrence[] = [];
+  let last: Stream | null = null;
+  while (occurrences.length < limit) {
+    const stream = heap.pop();
+    if (stream === undefined) break;
+    occurrences.push(instants.occurrence(stream.slot));
+    last = stream;
+    const date = stream.next?.(addDays(stream.slot.date, 1)) ?? null;
+    if (date !== null)
+      heap.push({ ...keyed(instants, ownSlot(stream.slot.source, stream.slot.event, date)), next: stream.next });
+  }
+  const more = heap.size > 0 && last !== null;
+  return { occurrences, nextCursor: more ? occurrenceCursors.encode(cursorKey(last!)) : null };
+}
+
+function cursorKey(k: Keyed): readonly [number, string, string, string, string] {
+  const { slot } = k;
+  return [k.ms, slot.source.layer, slot.event.created_at, slot.event.id, slot.original_date];
+}
+
+// ---------------------------------------------------------------------------------------
+// Pages and references
+
+/**
+ * The occurrences in [from, to] that fit in `budget`, in order, and how many more there are.
+ * Events are taken in the order of a day (eventsInOrder), each with all its occurrences in the
+ * range, while they fit; from the first that does not, the rest are counted, not expanded.
+ * So an event shows all or none of its occurrences, and the work is one count per event plus
+ * the occurrences drawn. `include` leaves events out altogether (a share view's filter).
+ */
+export function budgetedOccurrences(
+  sources: LoadedSource[],
+  from: string,
+  to: string,
+  budget: number,
+  include: (layer: string, event: EventRecord) => boolean = () => true,
+): { occurrences: PlacedOccurrence[]; omitted: number } {
+  if (from > to) return { occurrences: [], omitted: 0 };
+  const instants = new Instants(from, to);
+  const taken: Keyed[] = [];
+  let omitted = 0;
+  for (const { source, event, excepted } of eventsInOrder(sources)) {
+    if (!include(source.layer, event)) continue;
+    const count = countSlots(source, event, excepted, from, to);
+    if (omitted > 0 || taken.length + count > budget) {
+      omitted += count;
+      continue;
+    }
+    for (const slot of slotsOf(source, event, excepted, from, to)) taken.push(keyed(instants, slot));
+  }
+  taken.sort(compareKeyed);
+  return {
+    occurrences: taken.map(({ slot, ms }) => ({
+      layer: slot.source.layer,
+      event: slot.event,
+      date: slot.date,
+      original_date: slot.original_date,
+      start_time: slot.start_time,
+      end_time: slot.end_time,
+      name: slot.name,
+      category: slot.category,
+      notes: slot.notes,
+      start: slot.start_time === null ? null : ms,
+      end: slot.start_time === null ? null : instants.endMs(slot, ms),
+    })),
+    omitted,
+  };
+}
+
+/** Every occurrence in [from, to], in order: the whole expansion, the reference the pager is tested against. */
+export function expandOccurrences(sources: LoadedSource[], from: string, to: string): TimedOccurrence[] {
+  if (from > to) return [];
+  const instants = new Instants(from, to);
+  const all: Keyed[] = [];
+  for (const { source, event, excepted } of eventsInOrder(sources)) {
+    for (const slot of slotsOf(source, event, excepted, from, to)) all.push(keyed(instants, slot));
+  }
+  return all.sort(compareKeyed).map((k) => instants.occurrence(k.slot));
+}
+
+/**
+ * The one-off and recurring events of the sources with their exceptions, in the order of a
+ * day (start time, untimed first; then layer, creation, id), so a budget keeps each day's
+ * earliest events.
+ */
+function eventsInOrder(sources: LoadedSource[]) {
+  const entries = sources.flatMap((source) => {
+    const byEvent = exceptionsByEvent(source.exceptions);
+    return source.events
+      .filter((e) => e.kind !== "someday")
+      .map((event) => ({
+        source,
+        event,
+        excepted: byEvent.get(event.id),
+        order: [event.start_time ?? "", source.layer, event.created_at, event.id].join("\u0000"),
+      }));
+  });
+  return entries.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+}

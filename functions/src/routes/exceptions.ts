@@ -1,0 +1,59 @@
+import { z } from "zod";
+import { patchOccurrence, restoreOccurrence } from "../domain/commands/exceptions.js";
+import { defineRoute } from "../http/route.js";
+import { presentException } from "../presenters/events.js";
+import { date, deleted, freeText, idOf, time, trimmedName } from "./common.js";
+import { exceptionRecord } from "./schemas/events.js";
+
+/** One occurrence of a series, named by its original date (DECISIONS 5). */
+const occurrenceParams = z.object({
+  calendarId: idOf("cal"),
+  eventId: idOf("evt"),
+  date: date.describe("The occurrence's original date, as `original_date` in GET .../occurrences"),
+});
+
+const patchBody = z.strictObject({
+  cancelled: z.boolean().optional().describe("true cancels this one occurrence; send it alone"),
+  date: date.optional().describe("Moves the occurrence to this date"),
+  start_time: time.nullable().optional(),
+  end_time: time.nullable().optional(),
+  name: trimmedName(200).optional(),
+  category: trimmedName(64).nullable().optional(),
+  notes: freeText(10_000).nullable().optional(),
+});
+
+export const exceptionRoutes = [
+  defineRoute({
+    method: "patch",
+    path: "/v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}",
+    summary:
+      'Cancel (`{"cancelled": true}`), move or change one occurrence of a series, named by its original date; ' +
+      "the rest of the series is untouched (writer or owner)",
+    tags: ["events"],
+    auth: "required",
+    calendar: "event.write",
+    params: occurrenceParams,
+    body: patchBody,
+    invalidCode: "invalid_event",
+    response: z.object({ exception: exceptionRecord }),
+    errors: ["invalid_event", "unauthorized", "not_found", "quota_exceeded"],
+    handler: async ({ deps, calendar: { calendar }, params, body }) => ({
+      exception: presentException(await patchOccurrence(deps, calendar, params.eventId, params.date, body)),
+    }),
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}",
+    summary:
+      "Restore one occurrence of a series as the series has it: its cancellation or change goes (writer or owner)",
+    tags: ["events"],
+    auth: "required",
+    calendar: "event.write",
+    params: occurrenceParams,
+    response: deleted,
+    errors: ["unauthorized", "not_found"],
+    handler: async ({ deps, calendar: { calendar }, params }) => ({
+      deleted: await restoreOccurrence(deps, calendar, params.eventId, params.date),
+    }),
+  }),
+];
