@@ -3,6 +3,7 @@ import { calendarRoutes } from "./calendars.js";
 import { credentialRoutes } from "./credentials.js";
 import { eventRoutes } from "./events.js";
 import { freeBusyRoutes } from "./freebusy.js";
+import { freeBusyRoutes } from "./freebusy.js";
 import { exceptionRoutes } from "./exceptions.js";
 import { identityRoutes } from "./identity.js";
 import { accessRequestRoutes } from "./access-requests.js";
@@ -16,6 +17,7 @@ export const apiRoutes: AnyRoute[] = [
   ...credentialRoutes,
   ...calendarRoutes,
   ...eventRoutes,
+  ...freeBusyRoutes,
   ...freeBusyRoutes,
   ...exceptionRoutes,
   ...grantRoutes,
