@@ -3,7 +3,6 @@ import { calendarRoutes } from "./calendars.js";
 import { credentialRoutes } from "./credentials.js";
 import { eventRoutes } from "./events.js";
 import { freeBusyRoutes } from "./freebusy.js";
-import { freeBusyRoutes } from "./freebusy.js";
 import { exceptionRoutes } from "./exceptions.js";
 import { identityRoutes } from "./identity.js";
 import { accessRequestRoutes } from "./access-requests.js";
@@ -17,7 +16,6 @@ export const apiRoutes: AnyRoute[] = [
   ...credentialRoutes,
   ...calendarRoutes,
   ...eventRoutes,
-  ...freeBusyRoutes,
   ...freeBusyRoutes,
   ...exceptionRoutes,
   ...grantRoutes,
