@@ -105,10 +105,12 @@ describe("POST .../events", () => {
     expect(weekly.recur).toEqual({
       type: "weekly",
       day: 1,
+      week: null,
       month: null,
       interval: 1,
       starts: "2026-11-23",
       until: null,
+      count: null,
     });
     const stored = await t.deps.store.get<EventRecord>(paths.event(calendarId, weekly.id));
     expect(stored?.data.recur).toEqual({ type: "weekly", day: 1, interval: 1, starts: "2026-11-23" });
@@ -126,10 +128,12 @@ describe("POST .../events", () => {
     expect(full.recur).toEqual({
       type: "yearly",
       day: 29,
+      week: null,
       month: 2,
       interval: 4,
       starts: "2028-01-01",
       until: "2040-12-31",
+      count: null,
     });
   });
 
@@ -147,7 +151,6 @@ describe("POST .../events", () => {
       [{ name: "A", date: "2026-01-01", start_time: "24:00" }, "start_time"],
       [{ name: "A", date: "2026-01-01", start_time: "9:30" }, "start_time"],
       [{ name: "A", date: "2026-01-01", start_time: "09:60" }, "start_time"],
-      [{ name: "A", date: "2026-01-01", start_time: "10:00", end_time: "09:00" }, "end_time"],
       [{ name: "A", date: "2026-01-01", start_time: "10:00", end_time: "10:00" }, "end_time"],
       [{ name: "A", date: "2026-01-01", end_time: "10:00" }, "end_time"],
       [{ name: "A", date: "2026-01-01", recur: { type: "weekly", day: 1 } }, "recur"],
@@ -340,12 +343,14 @@ describe("PATCH .../events/{eventId}", () => {
     });
     const p = (body: Record<string, unknown>) => patchEvent(owner, calendarId, event.id, body);
 
-    const later = await p({ start_time: "11:30" });
-    expectError(later, 400, "invalid_event");
-    expect(later.body.error.details.field).toBe("start_time");
-    const early = await p({ end_time: "09:00" });
-    expectError(early, 400, "invalid_event");
-    expect(early.body.error.details.field).toBe("end_time");
+    const same = await p({ start_time: "11:00" });
+    expectError(same, 400, "invalid_event");
+    expect(same.body.error.details.field).toBe("start_time");
+    const sameEnd = await p({ end_time: "10:00" });
+    expectError(sameEnd, 400, "invalid_event");
+    expect(sameEnd.body.error.details.field).toBe("end_time");
+    // An end_time before start_time is an overnight event (DECISIONS section 5).
+    expect((await p({ end_time: "09:00" }).expect(200)).body).toMatchObject({ start_time: "10:00", end_time: "09:00" });
     const orphan = await p({ start_time: null, end_time: "12:00" });
     expectError(orphan, 400, "invalid_event");
     expect(orphan.body.error.details.field).toBe("end_time");

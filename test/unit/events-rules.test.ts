@@ -69,8 +69,8 @@ describe("event rules", () => {
 
   it("names the field that breaks a rule", () => {
     expect(fieldOf(() => applyEventPatch(base, { date: "2027-01-01", recur: { type: "daily" } }, START))).toBe("recur");
-    expect(fieldOf(() => applyEventPatch(base, { start_time: "12:00" }, START))).toBe("start_time");
     expect(fieldOf(() => applyEventPatch(base, { end_time: "10:00" }, START))).toBe("end_time");
+    expect(fieldOf(() => applyEventPatch(base, { start_time: "11:00" }, START))).toBe("start_time");
     expect(fieldOf(() => applyEventPatch(base, { start_time: null, end_time: "12:00" }, START))).toBe("end_time");
     expect(fieldOf(() => normalizeRecur({ type: "weekly", day: 9 }, START))).toBe("recur.day");
     expect(fieldOf(() => normalizeRecur({ type: "weekly", day: 1, month: 2 }, START))).toBe("recur.month");
@@ -82,6 +82,66 @@ describe("event rules", () => {
       "recur",
     );
     expect(fieldOf(() => normalizeRecur({ type: "fortnightly" } as never, START))).toBe("recur.type");
+    expect(fieldOf(() => normalizeRecur({ type: "weekly", day: [1, 1] }, START))).toBe("recur.day");
+    expect(fieldOf(() => normalizeRecur({ type: "weekly", day: [0, 7] }, START))).toBe("recur.day");
+    expect(fieldOf(() => normalizeRecur({ type: "weekly", day: [] }, START))).toBe("recur.day");
+    expect(fieldOf(() => normalizeRecur({ type: "monthly", day: [1, 15] }, START))).toBe("recur.day");
+    expect(fieldOf(() => normalizeRecur({ type: "monthly", week: 6, day: 2 }, START))).toBe("recur.week");
+    expect(fieldOf(() => normalizeRecur({ type: "monthly", week: 2, day: 15 }, START))).toBe("recur.day");
+    expect(fieldOf(() => normalizeRecur({ type: "weekly", week: 2, day: 2 }, START))).toBe("recur.week");
+    expect(fieldOf(() => normalizeRecur({ type: "daily", count: 0 }, START))).toBe("recur.count");
+    expect(fieldOf(() => normalizeRecur({ type: "daily", count: 10_001 }, START))).toBe("recur.count");
+    expect(fieldOf(() => normalizeRecur({ type: "daily", count: 3, until: "2027-01-01" }, START))).toBe("recur.count");
+  });
+
+  it("says what is wrong with a rule and how to write it", () => {
+    const messageOf = (fn: () => unknown) => {
+      try {
+        fn();
+      } catch (err) {
+        if (err instanceof DomainError) return err.message;
+      }
+      throw new Error("expected a DomainError");
+    };
+    expect(messageOf(() => normalizeRecur({ type: "weekly", day: [0, 1, 7] }, START))).toBe(
+      "`recur.day` is invalid: weekly day list must name each weekday once (0 and 7 are both Sunday)",
+    );
+    expect(messageOf(() => normalizeRecur({ type: "daily", count: 3, until: "2027-01-01" }, START))).toBe(
+      "`recur.count` cannot be sent with `recur.until`: end the series either after `count` occurrences or on the `until` date",
+    );
+    expect(messageOf(() => applyEventPatch(base, { end_time: "10:00" }, START))).toBe(
+      "`end_time` is 10:00, the same as the other time: send an `end_time` after `start_time` (10:00), " +
+        "an earlier one for an event that ends the next day (22:00 to 02:00), or `end_time: null`",
+    );
+  });
+
+  it("takes an end_time earlier than start_time: the event ends the next day", () => {
+    expect(applyEventPatch(base, { start_time: "22:00", end_time: "02:00" }, START)).toMatchObject({
+      start_time: "22:00",
+      end_time: "02:00",
+    });
+    expect(applyEventPatch(base, { end_time: "09:59" }, START)).toMatchObject({
+      start_time: "10:00",
+      end_time: "09:59",
+    });
+    expect(applyEventPatch(base, { start_time: "23:59", end_time: "00:00" }, START).end_time).toBe("00:00");
+  });
+
+  it("stores weekday lists, positions and counts as sent", () => {
+    expect(normalizeRecur({ type: "weekly", day: [5, 0, 3], count: 12, week: null }, START)).toEqual({
+      type: "weekly",
+      day: [5, 0, 3],
+      interval: 1,
+      starts: START,
+      count: 12,
+    });
+    expect(normalizeRecur({ type: "monthly", week: -1, day: 5, interval: 2 }, START)).toEqual({
+      type: "monthly",
+      week: -1,
+      day: 5,
+      interval: 2,
+      starts: START,
+    });
   });
 
   it("stores rules explicitly: starts and interval filled, absent keys left out", () => {

@@ -1,15 +1,21 @@
 /**
  * Property tests: the fast expansion must agree with a deliberately naive reference that
- * walks day by day with JS Date (UTC) and checks each day against the rule's definition.
+ * walks day by day with JS Date (UTC) and checks each day against the rule's definition
+ * (weekday sets, n-th and last weekdays of the month, `count` by counting the matching days
+ * from `starts`). `toRRule` is checked separately by expanding its output with rrule-temporal,
+ * an RFC 5545 library this project did not write.
  */
 import fc from "fast-check";
+import { RRuleTemporal } from "rrule-temporal";
 import { describe, expect, it } from "vitest";
 import type { Recur } from "../../functions/src/domain/types.js";
 import {
   addDays,
+  countOccurrences,
   daysBetween,
   expandRecurrence,
   firstOccurrenceOnOrAfter,
+  lastOccurrence,
   occursBetween,
   toRRule,
 } from "../../functions/src/domain/recurrence/index.js";
@@ -21,11 +27,12 @@ const iso = (t: number) => new Date(t).toISOString().slice(0, 10);
 /** Monday 00:00 of t's week (getUTCDay: Sunday = 0). */
 const mondayOf = (t: number) => t - ((new Date(t).getUTCDay() + 6) % 7) * DAY;
 
-/** Reference: does `date` (ms) belong to the series? Straight from the definition. */
-function refOccurs(recur: Recur, defaultStarts: string, t: number): boolean {
+/** The rule's weekdays as getUTCDay numbers (Sunday = 0). */
+const weekdaysOf = (day: Recur["day"]) => (Array.isArray(day) ? day : [day!]).map((d) => d % 7);
+
+/** Does day t match the rule's pattern and interval (ignoring starts, until and count)? */
+function refMatches(recur: Recur, defaultStarts: string, t: number): boolean {
   const s = ms(recur.starts ?? defaultStarts);
-  if (t < s) return false;
-  if (recur.until !== undefined && t > ms(recur.until)) return false;
   const d = new Date(t);
   const sd = new Date(s);
   let period: number;
@@ -34,12 +41,20 @@ function refOccurs(recur: Recur, defaultStarts: string, t: number): boolean {
       period = Math.round((t - s) / DAY);
       break;
     case "weekly":
-      if (d.getUTCDay() !== recur.day! % 7) return false;
+      if (!weekdaysOf(recur.day).includes(d.getUTCDay())) return false;
       period = Math.round((mondayOf(t) - mondayOf(s)) / (7 * DAY));
       break;
     case "monthly": {
-      const isLast = new Date(t + DAY).getUTCMonth() !== d.getUTCMonth();
-      if (recur.day === -1 ? !isLast : d.getUTCDate() !== recur.day) return false;
+      if (recur.week != null) {
+        if (d.getUTCDay() !== (recur.day as number) % 7) return false;
+        // The n-th: n-1 same weekdays before it in the month; the last: none after it.
+        const nth = Math.ceil(d.getUTCDate() / 7);
+        const isLast = new Date(t + 7 * DAY).getUTCMonth() !== d.getUTCMonth();
+        if (recur.week === -1 ? !isLast : nth !== recur.week) return false;
+      } else {
+        const isLast = new Date(t + DAY).getUTCMonth() !== d.getUTCMonth();
+        if (recur.day === -1 ? !isLast : d.getUTCDate() !== recur.day) return false;
+      }
       period = (d.getUTCFullYear() - sd.getUTCFullYear()) * 12 + d.getUTCMonth() - sd.getUTCMonth();
       break;
     }
@@ -51,11 +66,23 @@ function refOccurs(recur: Recur, defaultStarts: string, t: number): boolean {
   return period % (recur.interval ?? 1) === 0;
 }
 
+/** Every occurrence in [from, to], walking day by day from `starts` when `count` must be counted. */
 function refExpand(recur: Recur, defaultStarts: string, from: string, to: string): string[] {
+  const s = ms(recur.starts ?? defaultStarts);
+  const end = Math.min(ms(to), recur.until !== undefined ? ms(recur.until) : Infinity);
   const out: string[] = [];
-  for (let t = ms(from); t <= ms(to); t += DAY) if (refOccurs(recur, defaultStarts, t)) out.push(iso(t));
+  let seen = 0;
+  for (let t = recur.count !== undefined ? s : Math.max(s, ms(from)); t <= end; t += DAY) {
+    if (!refMatches(recur, defaultStarts, t)) continue;
+    if (recur.count !== undefined && ++seen > recur.count) break;
+    if (t >= ms(from)) out.push(iso(t));
+  }
   return out;
 }
+
+/** Does day t belong to the series? */
+const refOccurs = (recur: Recur, defaultStarts: string, t: number) =>
+  refExpand(recur, defaultStarts, iso(t), iso(t)).length === 1;
 
 // Dates in 2023-2030.
 const BASE = ms("2023-01-01");
@@ -64,13 +91,21 @@ const dateArb = fc.integer({ min: 0, max: SPAN }).map((n) => iso(BASE + n * DAY)
 
 // Day values biased toward the edges: month ends, leap day, Sunday as 0 and 7.
 const monthDayArb = fc.oneof(fc.constantFrom(-1, 1, 28, 29, 30, 31), fc.integer({ min: 1, max: 31 }));
-const shapeArb: fc.Arbitrary<Pick<Recur, "type" | "day" | "month">> = fc.oneof(
+const weekdayArb = fc.oneof(fc.constantFrom(0, 7), fc.integer({ min: 0, max: 7 }));
+/** 1 to 7 distinct weekdays in any order, Sunday as 0 or 7 (never both). */
+const weekdaySetArb = fc
+  .tuple(fc.uniqueArray(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 7 }), fc.boolean())
+  .map(([days, sundayAsZero]) => days.map((d) => (d === 7 && sundayAsZero ? 0 : d)));
+const shapeArb: fc.Arbitrary<Pick<Recur, "type" | "day" | "week" | "month">> = fc.oneof(
   fc.constant({ type: "daily" as const }),
-  fc.record({
-    type: fc.constant("weekly" as const),
-    day: fc.oneof(fc.constantFrom(0, 7), fc.integer({ min: 0, max: 7 })),
-  }),
+  fc.record({ type: fc.constant("weekly" as const), day: weekdayArb }),
+  fc.record({ type: fc.constant("weekly" as const), day: weekdaySetArb }),
   fc.record({ type: fc.constant("monthly" as const), day: monthDayArb }),
+  fc.record({
+    type: fc.constant("monthly" as const),
+    week: fc.oneof(fc.constantFrom(-1, 5), fc.integer({ min: 1, max: 5 })),
+    day: weekdayArb,
+  }),
   fc.record({
     type: fc.constant("yearly" as const),
     month: fc.oneof(fc.constant(2), fc.integer({ min: 1, max: 12 })),
@@ -83,20 +118,33 @@ const recurArb: fc.Arbitrary<Recur> = fc
     shape: shapeArb,
     interval: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
     starts: fc.option(dateArb, { nil: undefined }),
-    until: fc.option(dateArb, { nil: undefined }),
+    // A series ends by `until`, by `count`, by neither, or (as a feed clips one) by both.
+    end: fc.oneof(
+      fc.constant({}),
+      fc.record({ until: dateArb }),
+      fc.record({ count: fc.oneof(fc.constantFrom(1, 2), fc.integer({ min: 1, max: 60 })) }),
+      fc.record({ until: dateArb, count: fc.integer({ min: 1, max: 60 }) }),
+    ),
   })
-  .map(({ shape, interval, starts, until }) => {
+  .map(({ shape, interval, starts, end }) => {
     // Only set keys that are present, as stored rules do.
-    const r: Recur = { ...shape };
+    const r: Recur = { ...shape, ...end };
     if (interval !== undefined) r.interval = interval;
     if (starts !== undefined) r.starts = starts;
-    if (until !== undefined) r.until = until;
     return r;
   });
 
 const rangeArb = fc
   .tuple(dateArb, fc.integer({ min: 0, max: 400 }))
   .map(([from, len]) => [from, addDays(from, len)] as const);
+
+/** toRRule's rule expanded by rrule-temporal: every date from DTSTART up to `to`. */
+function rruleTemporalDates(recur: Recur, defaultStarts: string, to: string): string[] {
+  const { dtstart, rrule } = toRRule(recur, defaultStarts);
+  if (dtstart === null) return [];
+  const rule = new RRuleTemporal({ rruleString: `DTSTART;VALUE=DATE:${dtstart.replaceAll("-", "")}\nRRULE:${rrule}` });
+  return rule.all((dt) => dt.toPlainDate().toString() <= to).map((dt) => dt.toPlainDate().toString());
+}
 
 describe("recurrence properties", () => {
   it("expandRecurrence equals the day-by-day reference", () => {
@@ -135,6 +183,46 @@ describe("recurrence properties", () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("countOccurrences is the length of the reference expansion", () => {
+    fc.assert(
+      fc.property(recurArb, dateArb, rangeArb, (recur, defaultStarts, [from, to]) => {
+        expect(countOccurrences(recur, defaultStarts, from, to)).toBe(refExpand(recur, defaultStarts, from, to).length);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("lastOccurrence is the last date of a finite series, null for an endless one", () => {
+    // The reference walks 40 years from starts: a count that outlasts them must end beyond.
+    fc.assert(
+      fc.property(recurArb, dateArb, (recur, defaultStarts) => {
+        const got = lastOccurrence(recur, defaultStarts);
+        if (recur.until === undefined && recur.count === undefined) {
+          expect(got).toBeNull();
+          return;
+        }
+        const starts = recur.starts ?? defaultStarts;
+        const horizon = addDays(starts, 40 * 366);
+        const ref = refExpand(recur, defaultStarts, starts, horizon);
+        const complete = recur.until !== undefined || ref.length === recur.count;
+        if (complete) expect(got).toBe(ref.at(-1) ?? null);
+        else if (got !== null) expect(got > horizon).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("toRRule expanded by rrule-temporal gives the same dates as expandRecurrence", () => {
+    fc.assert(
+      fc.property(recurArb, dateArb, (recur, defaultStarts) => {
+        const from = recur.starts ?? defaultStarts;
+        const to = addDays(from, 2 * 366);
+        expect(rruleTemporalDates(recur, defaultStarts, to)).toEqual(expandRecurrence(recur, defaultStarts, from, to));
+      }),
+      { numRuns: 300 },
     );
   });
 

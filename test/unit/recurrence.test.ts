@@ -2,11 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { Recur } from "../../functions/src/domain/types.js";
 import {
   addDays,
+  countOccurrences,
   daysBetween,
   expandRecurrence,
   firstOccurrenceOnOrAfter,
   isoWeekday,
   isValidDate,
+  lastOccurrence,
   occursBetween,
   recurError,
   todayIn,
@@ -233,6 +235,133 @@ describe("yearly", () => {
   });
 });
 
+describe("weekly on several days", () => {
+  it("Monday to Friday, in date order whatever the order sent", () => {
+    // 2026-01-01 is a Thursday: Thu, Fri, then Mon..Fri.
+    const recur: Recur = { type: "weekly", day: [5, 1, 2, 3, 4], starts: "2026-01-01" };
+    expect(expand(recur, "2026-01-01", "2026-01-09")).toEqual([
+      "2026-01-01",
+      "2026-01-02",
+      "2026-01-05",
+      "2026-01-06",
+      "2026-01-07",
+      "2026-01-08",
+      "2026-01-09",
+    ]);
+    expect(countOccurrences(recur, DS, "2026-01-01", "2026-12-31")).toBe(261);
+  });
+
+  it("interval counts ISO weeks from starts' week; Sunday as 0 is the end of the week", () => {
+    // starts Wed 2026-01-07: its week (Jan 5-11) is period 0, so Jan 11 (Sun) counts; Jan 5 is before starts.
+    const recur: Recur = { type: "weekly", day: [1, 0], interval: 2, starts: "2026-01-07" };
+    // Weeks 0, 2, 4: Jan 5-11, Jan 19-25, Feb 2-8.
+    expect(expand(recur, "2026-01-01", "2026-02-08")).toEqual([
+      "2026-01-11",
+      "2026-01-19",
+      "2026-01-25",
+      "2026-02-02",
+      "2026-02-08",
+    ]);
+    expect(firstOccurrenceOnOrAfter(recur, DS, "2026-01-12")).toBe("2026-01-19");
+    expect(occursBetween(recur, DS, "2026-01-12", "2026-01-18")).toBe(false);
+  });
+
+  it("toRRule lists the weekdays in week order, WKST=MO", () => {
+    expect(toRRule({ type: "weekly", day: [5, 3, 1], starts: "2026-01-01" }, DS)).toEqual({
+      dtstart: "2026-01-02",
+      rrule: "FREQ=WEEKLY;BYDAY=MO,WE,FR;WKST=MO",
+    });
+    expect(toRRule({ type: "weekly", day: [0, 6], interval: 3 }, DS).rrule).toBe(
+      "FREQ=WEEKLY;INTERVAL=3;BYDAY=SA,SU;WKST=MO",
+    );
+  });
+});
+
+describe("monthly by position", () => {
+  it("the second Tuesday", () => {
+    const recur: Recur = { type: "monthly", week: 2, day: 2, starts: "2026-01-01" };
+    expect(expand(recur, "2026-01-01", "2026-04-30")).toEqual(["2026-01-13", "2026-02-10", "2026-03-10", "2026-04-14"]);
+    expect(toRRule(recur, DS)).toEqual({ dtstart: "2026-01-13", rrule: "FREQ=MONTHLY;BYDAY=2TU" });
+  });
+
+  it("the last Friday, every other month, from starts' month", () => {
+    const recur: Recur = { type: "monthly", week: -1, day: 5, interval: 2, starts: "2026-01-31" };
+    // January's last Friday (30th) is before starts: March, May.
+    expect(expand(recur, "2026-01-01", "2026-06-30")).toEqual(["2026-03-27", "2026-05-29"]);
+    expect(toRRule(recur, DS).rrule).toBe("FREQ=MONTHLY;INTERVAL=2;BYDAY=-1FR");
+  });
+
+  it("months without a fifth one are skipped; Sunday is 0 or 7", () => {
+    // Fifth Sundays of 2026: March 29, May 31, August 30, November 29.
+    const fifthSunday: Recur = { type: "monthly", week: 5, day: 0, starts: "2026-01-01" };
+    const expected = ["2026-03-29", "2026-05-31", "2026-08-30", "2026-11-29"];
+    expect(expand(fifthSunday, "2026-01-01", "2026-12-31")).toEqual(expected);
+    expect(expand({ ...fifthSunday, day: 7 }, "2026-01-01", "2026-12-31")).toEqual(expected);
+    expect(toRRule(fifthSunday, DS).rrule).toBe("FREQ=MONTHLY;BYDAY=5SU");
+  });
+
+  it("the last Monday of a month that ends on a Monday is its last day", () => {
+    // 2026-08-31 is a Monday.
+    expect(expand({ type: "monthly", week: -1, day: 1, starts: "2026-08-01" }, "2026-08-01", "2026-08-31")).toEqual([
+      "2026-08-31",
+    ]);
+  });
+});
+
+describe("count", () => {
+  it("ends after that many occurrences, counted from the first", () => {
+    const recur: Recur = { type: "weekly", day: [1, 3], count: 5, starts: "2026-01-07" };
+    const all = ["2026-01-07", "2026-01-12", "2026-01-14", "2026-01-19", "2026-01-21"];
+    expect(expand(recur, "2026-01-01", "2026-12-31")).toEqual(all);
+    expect(countOccurrences(recur, DS, "2026-01-01", "2026-12-31")).toBe(5);
+    expect(firstOccurrenceOnOrAfter(recur, DS, "2026-01-22")).toBeNull();
+    expect(occursBetween(recur, DS, "2026-01-22", "2026-12-31")).toBe(false);
+    expect(lastOccurrence(recur, DS)).toBe("2026-01-21");
+    expect(toRRule(recur, DS)).toEqual({ dtstart: "2026-01-07", rrule: "FREQ=WEEKLY;BYDAY=MO,WE;WKST=MO;COUNT=5" });
+  });
+
+  it("skipped months do not count", () => {
+    // The 31st, 3 times from January 2026: Jan, Mar, May (no 31st in February and April).
+    const recur: Recur = { type: "monthly", day: 31, count: 3, starts: "2026-01-01" };
+    expect(expand(recur, "2026-01-01", "2027-12-31")).toEqual(["2026-01-31", "2026-03-31", "2026-05-31"]);
+    // Feb 29, twice from 2025: 2028 and 2032.
+    expect(lastOccurrence({ type: "yearly", month: 2, day: 29, count: 2, starts: "2025-01-01" }, DS)).toBe(
+      "2032-02-29",
+    );
+  });
+
+  it("finds a far count-th occurrence arithmetically", () => {
+    expect(lastOccurrence({ type: "daily", count: 10_000, starts: "2026-01-01" }, DS)).toBe(
+      addDays("2026-01-01", 9999),
+    );
+    const weekdays: Recur = { type: "weekly", day: [1, 2, 3, 4, 5], count: 10_000, starts: "2026-01-05" };
+    expect(lastOccurrence(weekdays, DS)).toBe(addDays("2026-01-05", 7 * 1999 + 4)); // 2000 weeks of 5
+    const secondTuesday: Recur = { type: "monthly", week: 2, day: 2, count: 10_000, starts: "2026-01-01" };
+    expect(lastOccurrence(secondTuesday, DS)!.slice(0, 7)).toBe("2859-04"); // 9999 months after January 2026
+  });
+
+  it("a count the calendar cannot hold ends on 9999-12-31", () => {
+    const recur: Recur = { type: "yearly", month: 6, day: 1, count: 10_000, starts: "9990-01-01" };
+    expect(lastOccurrence(recur, DS)).toBe("9999-06-01");
+    expect(toRRule(recur, DS).rrule).toBe("FREQ=YEARLY;BYMONTH=6;BYMONTHDAY=1;COUNT=10000");
+  });
+
+  it("with until too (a feed clipping a series), ends at whichever comes first, written as UNTIL", () => {
+    const recur: Recur = { type: "daily", count: 10, starts: "2026-01-01" };
+    expect(toRRule({ ...recur, until: "2026-01-05" }, DS).rrule).toBe("FREQ=DAILY;UNTIL=20260105");
+    expect(toRRule({ ...recur, until: "2026-12-31" }, DS).rrule).toBe("FREQ=DAILY;UNTIL=20260110");
+    expect(expand({ ...recur, until: "2026-12-31" }, "2026-01-01", "2026-12-31")).toHaveLength(10);
+  });
+});
+
+describe("lastOccurrence", () => {
+  it("is null for a series without end, the last date before until otherwise", () => {
+    expect(lastOccurrence({ type: "daily" }, DS)).toBeNull();
+    expect(lastOccurrence({ type: "monthly", day: 31, until: "2026-06-30" }, DS)).toBe("2026-05-31");
+    expect(lastOccurrence({ type: "daily", starts: "2026-03-10", until: "2026-03-01" }, DS)).toBeNull();
+  });
+});
+
 describe("starts, defaultStarts and until", () => {
   it("nothing before starts", () => {
     expect(expand({ type: "daily", starts: "2026-05-10" }, "2026-05-01", "2026-05-11")).toEqual([
@@ -377,6 +506,22 @@ describe("invalid rules", () => {
     ["starts not a date", { type: "daily", starts: "2026-02-30" }],
     ["until not a date", { type: "daily", until: "2026-1-01" }],
     ["unknown type", { type: "hourly" as Recur["type"] }],
+    ["weekly empty day list", { type: "weekly", day: [] }],
+    ["weekly day list with a repeat", { type: "weekly", day: [1, 3, 1] }],
+    ["weekly day list with 0 and 7 (both Sunday)", { type: "weekly", day: [0, 1, 7] }],
+    ["weekly day list with 8", { type: "weekly", day: [1, 8] }],
+    ["weekly day list of 8", { type: "weekly", day: [0, 1, 2, 3, 4, 5, 6, 1] }],
+    ["monthly day list", { type: "monthly", day: [1, 15] }],
+    ["monthly week 6", { type: "monthly", week: 6, day: 2 }],
+    ["monthly week 0", { type: "monthly", week: 0, day: 2 }],
+    ["monthly week -2", { type: "monthly", week: -2, day: 2 }],
+    ["monthly week with day 8", { type: "monthly", week: 1, day: 8 }],
+    ["monthly week with day -1", { type: "monthly", week: 1, day: -1 }],
+    ["monthly week without day", { type: "monthly", week: 1 }],
+    ["weekly with a week", { type: "weekly", day: 1, week: 2 }],
+    ["yearly with a week", { type: "yearly", month: 1, day: 1, week: 1 }],
+    ["count 0", { type: "daily", count: 0 }],
+    ["count 2.5", { type: "daily", count: 2.5 }],
   ];
 
   it.each(bad)("%s is rejected", (_, recur) => {

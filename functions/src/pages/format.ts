@@ -62,18 +62,35 @@ const ordinal = (n: number): string => {
   return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
 };
 
-/** "every day", "every 2 weeks on Monday", "monthly on the last day", "every year on March 3". */
+/** Weekday 0..7 (Monday = 1; 0 and 7 Sunday) to its name. */
+const weekdayName = (day: number) => WEEKDAYS[(day + 6) % 7];
+
+/** "Monday", "Monday and Friday", "Monday, Wednesday and Friday" (in week order). */
+function weekdayList(day: number | number[]): string {
+  const names = (Array.isArray(day) ? [...day].sort((a, b) => ((a + 6) % 7) - ((b + 6) % 7)) : [day]).map(weekdayName);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+}
+
+/**
+ * "every day", "every 2 weeks on Monday and Friday", "every month on the last day", "every month
+ * on the second Tuesday", "every year on March 3", with ", 10 times" for a counted series.
+ */
 export function describeRecur(recur: Recur): string {
   const every = (unit: string, plural: string) =>
     recur.interval && recur.interval > 1 ? `every ${recur.interval} ${plural}` : `every ${unit}`;
+  const times = recur.count != null ? `, ${recur.count} time${recur.count === 1 ? "" : "s"}` : "";
+  const day = typeof recur.day === "number" ? recur.day : 1;
   switch (recur.type) {
     case "daily":
-      return every("day", "days");
+      return every("day", "days") + times;
     case "weekly":
-      return `${every("week", "weeks")} on ${WEEKDAYS[((recur.day ?? 7) + 6) % 7]}`;
-    case "monthly":
-      return `${every("month", "months")} on the ${recur.day === -1 ? "last day" : ordinal(recur.day ?? 1)}`;
+      return `${every("week", "weeks")} on ${weekdayList(recur.day ?? 7)}${times}`;
+    case "monthly": {
+      const nth = ["last", "", "first", "second", "third", "fourth", "fifth"][(recur.week ?? 0) + 1];
+      const which = recur.week != null ? `${nth} ${weekdayName(day)}` : day === -1 ? "last day" : ordinal(day);
+      return `${every("month", "months")} on the ${which}${times}`;
+    }
     case "yearly":
-      return `${every("year", "years")} on ${MONTHS[(recur.month ?? 1) - 1]} ${recur.day ?? 1}`;
+      return `${every("year", "years")} on ${MONTHS[(recur.month ?? 1) - 1]} ${day}${times}`;
   }
 }

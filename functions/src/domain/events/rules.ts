@@ -11,11 +11,13 @@ import type { EventKind, Recur, RecurType } from "../types.js";
 /** `recur` as a client sends it: null inside means absent. */
 export interface RecurInput {
   type: RecurType;
-  day?: number | null;
+  day?: number | number[] | null;
+  week?: number | null;
   month?: number | null;
   interval?: number | null;
   starts?: string | null;
   until?: string | null;
+  count?: number | null;
 }
 
 /** Fields of a create or PATCH body after the schema; undefined = not sent, null = clear. */
@@ -49,6 +51,9 @@ const EMPTY: EventFields = {
 
 /** A series repeats at most every 1,000 days, weeks, months or years: every step stays in 0001-9999. */
 export const MAX_RECUR_INTERVAL = 1000;
+
+/** A counted series holds at most 10,000 occurrences (27 years of a daily one): its end is found in bounded steps. */
+export const MAX_RECUR_COUNT = 10_000;
 
 export const invalidEvent = (field: string, message: string) => errors.invalidField("invalid_event", field, message);
 
@@ -107,12 +112,17 @@ function checkTimes(start: string | null, end: string | null, blame: "start_time
   if (end === null) return;
   if (start === null)
     throw invalidEvent("end_time", "needs a `start_time`; send both, or neither for an all-day event");
-  // HH:MM strings compare in time order.
-  if (end <= start)
-    throw invalidEvent(blame, `must leave \`end_time\` (${end}) later than \`start_time\` (${start}) on the same day`);
+  // An end_time earlier than start_time ends the next day (overnight, 22:00-02:00); equal is no length at all.
+  if (end === start) {
+    throw invalidEvent(
+      blame,
+      `is ${end}, the same as the other time: send an \`end_time\` after \`start_time\` (${start}), ` +
+        "an earlier one for an event that ends the next day (22:00 to 02:00), or `end_time: null`",
+    );
+  }
 }
 
-const RECUR_FIELDS = ["type", "interval", "starts", "until", "month", "day"] as const;
+const RECUR_FIELDS = ["type", "interval", "count", "starts", "until", "month", "week", "day"] as const;
 
 /** recurError's message names the offending field; point `details.field` at it. */
 function recurField(message: string): string {
@@ -138,10 +148,23 @@ export function normalizeRecur(input: RecurInput, defaultStarts: string): Recur 
   if (interval != null && !(Number.isInteger(interval) && interval >= 1 && interval <= MAX_RECUR_INTERVAL)) {
     throw invalidEvent("recur.interval", `must be an integer from 1 to ${MAX_RECUR_INTERVAL}`);
   }
+  const { count } = input;
+  if (count != null && !(Number.isInteger(count) && count >= 1 && count <= MAX_RECUR_COUNT)) {
+    throw invalidEvent("recur.count", `must be an integer from 1 to ${MAX_RECUR_COUNT} (the number of occurrences)`);
+  }
+  if (count != null && input.until != null) {
+    throw invalidEvent(
+      "recur.count",
+      "cannot be sent with `recur.until`: end the series either after `count` occurrences or on the `until` date",
+    );
+  }
   const recur: Recur = { type: input.type, interval: input.interval ?? 1, starts: input.starts ?? defaultStarts };
-  if (input.day != null) recur.day = input.day;
+  // Kept as sent (a weekday list in its order, 0 or 7 for Sunday): GET returns what was written.
+  if (input.day != null) recur.day = Array.isArray(input.day) ? [...input.day] : input.day;
+  if (input.week != null) recur.week = input.week;
   if (input.month != null) recur.month = input.month;
   if (input.until != null) recur.until = input.until;
+  if (count != null) recur.count = count;
   const err = recurError(recur);
   if (err) throw invalidEvent(recurField(err), `is invalid: ${err}`);
   if (recur.until !== undefined && recur.until < recur.starts!) {
@@ -154,7 +177,7 @@ export function normalizeRecur(input: RecurInput, defaultStarts: string): Recur 
   if (firstOccurrenceOnOrAfter(recur, recur.starts!, recur.starts!) === null) {
     throw invalidEvent(
       "recur",
-      "never occurs up to 9999-12-31 (e.g. the 30th of February); check `day`, `month`, `interval` and `until`",
+      "never occurs up to 9999-12-31 (e.g. the 30th of February); check `day`, `week`, `month`, `interval` and `until`",
     );
   }
   return recur;

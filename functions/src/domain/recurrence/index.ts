@@ -4,151 +4,48 @@
  * Interval semantics. Periods are days (daily), ISO weeks starting Monday (weekly),
  * calendar months (monthly) or calendar years (yearly). The period containing `starts`
  * (default: the caller's `defaultStarts`, the creation date) is period 0. A date is an
- * occurrence iff it matches the rule's day (and month), lies in a period whose index is a
- * multiple of `interval`, and starts <= date <= until (until inclusive, optional).
- * A monthly/yearly day missing from a period (e.g. the 31st of April, Feb 29 in a common
- * year) is skipped, not moved. This is RFC 5545 with WKST=MO and DTSTART = the first
- * occurrence, which is what `toRRule` emits.
+ * occurrence iff it matches the rule (one of its weekdays; its day of month, or its n-th or
+ * last weekday of the month; its month and day), lies in a period whose index is a multiple
+ * of `interval`, starts <= date <= until (inclusive, optional), and is at most the `count`-th
+ * such date. A monthly/yearly day missing from a period (the 31st of April, Feb 29 in a
+ * common year, a fifth Tuesday) is skipped, not moved. This is RFC 5545 with WKST=MO and
+ * DTSTART = the first occurrence, which is what `toRRule` emits.
  *
  * All arithmetic is on integer day numbers; loops jump from candidate to candidate and are
- * bounded (no day-by-day scans).
+ * bounded (no day-by-day scans). rule.ts turns a `Recur` into that arithmetic.
  */
-import type { Recur, RecurType } from "../types.js";
+import type { Recur } from "../types.js";
+import { dayNumber, fromDayNumber } from "./dates.js";
 import {
-  civilFromDays,
-  dayNumber,
-  daysFromCivil,
-  daysInMonth,
-  formatDate,
-  fromDayNumber,
-  isoWeekdayOfDay,
-  isValidDate,
-  LAST_DATE,
-} from "./dates.js";
+  ceilMultiple,
+  inPeriod,
+  maxPeriodSteps,
+  mondayOf,
+  periodOf,
+  progressions,
+  recurError,
+  toRule,
+  type Rule,
+} from "./rule.js";
 
 export * from "./dates.js";
-
-/** A rule with defaults applied and dates as day numbers. */
-interface Rule {
-  type: RecurType;
-  day: number;
-  month: number;
-  interval: number;
-  start: number;
-  /** Inclusive; 9999-12-31 when the series has no end. */
-  until: number;
-}
-
-// The Gregorian calendar repeats every 400 years (4800 months): a month/year sequence that
-// has found no valid date in that many steps never will (e.g. the 31st, every 12 months, from April).
-const MAX_MONTH_STEPS = 4800;
-const MAX_YEAR_STEPS = 400;
+export { recurError };
 
 const BYDAY = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
-
-const LAST_DAY = dayNumber(LAST_DATE);
-
-const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
-
-/**
- * Why a rule is structurally invalid, or null if it is fine. (A valid rule may still have no
- * occurrences, e.g. yearly Feb 30 or until < starts.)
- */
-export function recurError(recur: Recur): string | null {
-  const { type, day, month, interval, starts, until } = recur;
-  // null is treated as absent, like undefined (stored documents may carry explicit nulls).
-  if (interval != null && !(isInt(interval) && interval >= 1)) return "interval must be an integer >= 1";
-  if (starts != null && !isValidDate(starts)) return "starts must be a YYYY-MM-DD date";
-  if (until != null && !isValidDate(until)) return "until must be a YYYY-MM-DD date";
-  if (type !== "yearly" && month != null) return `${type} takes no month`;
-  switch (type) {
-    case "daily":
-      return day == null ? null : "daily takes no day";
-    case "weekly":
-      return isInt(day) && day >= 0 && day <= 7 ? null : "weekly day must be 0..7 (Monday = 1; 0 and 7 are Sunday)";
-    case "monthly":
-      return isInt(day) && ((day >= 1 && day <= 31) || day === -1)
-        ? null
-        : "monthly day must be 1..31 or -1 (last day)";
-    case "yearly":
-      if (!(isInt(month) && month >= 1 && month <= 12)) return "yearly month must be 1..12";
-      return isInt(day) && day >= 1 && day <= 31 ? null : "yearly day must be 1..31";
-    default:
-      return "type must be daily, weekly, monthly or yearly";
-  }
-}
-
-function toRule(recur: Recur, defaultStarts: string): Rule {
-  const err = recurError(recur);
-  if (err) throw new RangeError(`invalid recur: ${err}`);
-  let day = recur.day ?? 0;
-  if (recur.type === "weekly" && day === 0) day = 7; // 0 and 7 are both Sunday
-  return {
-    type: recur.type,
-    day,
-    month: recur.month ?? 0,
-    interval: recur.interval ?? 1,
-    start: dayNumber(recur.starts ?? defaultStarts),
-    // No date after 9999-12-31 exists for the API: every series ends there at the latest.
-    until: Math.min(recur.until == null ? Infinity : dayNumber(recur.until), LAST_DAY),
-  };
-}
-
-/** Daily and weekly series are arithmetic progressions: first occurrence and step, in days. */
-function progression(r: Rule): { first: number; step: number } {
-  if (r.type === "daily") return { first: r.start, step: r.interval };
-  const step = 7 * r.interval;
-  const inWeek0 = r.start - (isoWeekdayOfDay(r.start) - 1) + (r.day - 1); // the weekday in starts' week
-  return { first: inWeek0 >= r.start ? inWeek0 : inWeek0 + step, step };
-}
-
-/** Day number of the occurrence in month `mi` (year*12 + month-1), or NaN if that month lacks the day. */
-function dayInMonth(r: Rule, mi: number): number {
-  const y = Math.floor(mi / 12);
-  const m = mi - y * 12 + 1;
-  const dim = daysInMonth(y, m);
-  if (r.day === -1) return daysFromCivil(y, m, dim);
-  return r.day <= dim ? daysFromCivil(y, m, r.day) : NaN;
-}
-
-function monthIndexOf(n: number): number {
-  const [y, m] = civilFromDays(n);
-  return y * 12 + m - 1;
-}
-
-/** Smallest multiple of `step` that is >= x (x may be negative: then 0). */
-function ceilMultiple(x: number, step: number): number {
-  return x <= 0 ? 0 : Math.ceil(x / step) * step;
-}
 
 /** First occurrence on or after day n, ignoring `until`; NaN if none ever. */
 function nextOnOrAfter(r: Rule, n: number): number {
   const lo = Math.max(n, r.start);
-  switch (r.type) {
-    case "daily":
-    case "weekly": {
-      const { first, step } = progression(r);
-      return first + ceilMultiple(lo - first, step);
-    }
-    case "monthly": {
-      const m0 = monthIndexOf(r.start);
-      let mi = m0 + ceilMultiple(monthIndexOf(lo) - m0, r.interval);
-      for (let i = 0; i < MAX_MONTH_STEPS; i++, mi += r.interval) {
-        const c = dayInMonth(r, mi);
-        if (c >= lo) return c; // NaN compares false
-      }
-      return NaN;
-    }
-    case "yearly": {
-      const y0 = civilFromDays(r.start)[0];
-      let y = y0 + ceilMultiple(civilFromDays(lo)[0] - y0, r.interval);
-      for (let i = 0; i < MAX_YEAR_STEPS; i++, y += r.interval) {
-        const c = r.day <= daysInMonth(y, r.month) ? daysFromCivil(y, r.month, r.day) : NaN;
-        if (c >= lo) return c;
-      }
-      return NaN;
-    }
+  if (r.type === "daily" || r.type === "weekly") {
+    return Math.min(...progressions(r).map(({ first, step }) => first + ceilMultiple(lo - first, step)));
   }
+  const p0 = periodOf(r, r.start);
+  let p = p0 + ceilMultiple(periodOf(r, lo) - p0, r.interval);
+  for (let i = 0, steps = maxPeriodSteps(r); i < steps; i++, p += r.interval) {
+    const c = inPeriod(r, p);
+    if (c >= lo) return c; // NaN compares false
+  }
+  return NaN;
 }
 
 /** Occurrences (formatted) in [lo, hi], both day numbers already clamped to [start, until]. */
@@ -156,33 +53,30 @@ function expandRule(r: Rule, lo: number, hi: number): string[] {
   const out: string[] = [];
   if (lo > hi) return out;
   switch (r.type) {
-    case "daily":
-    case "weekly": {
-      const { first, step } = progression(r);
+    case "daily": {
+      const [{ first, step }] = progressions(r);
       for (let c = first + ceilMultiple(lo - first, step); c <= hi; c += step) out.push(fromDayNumber(c));
       return out;
     }
-    case "monthly": {
-      const m0 = monthIndexOf(r.start);
-      const last = monthIndexOf(hi);
-      for (let mi = m0 + ceilMultiple(monthIndexOf(lo) - m0, r.interval); mi <= last; mi += r.interval) {
-        const y = Math.floor(mi / 12);
-        const m = mi - y * 12 + 1;
-        const dim = daysInMonth(y, m);
-        const d = r.day === -1 ? dim : r.day;
-        if (d > dim) continue; // month lacks that day: skipped, as RFC 5545
-        const c = daysFromCivil(y, m, d);
-        if (c >= lo && c <= hi) out.push(formatDate(y, m, d));
+    case "weekly": {
+      // Week by week (only the weeks of the series), each week's weekdays in order.
+      const step = 7 * r.interval;
+      const monday0 = mondayOf(r.start);
+      for (let monday = monday0 + ceilMultiple(mondayOf(lo) - monday0, step); monday <= hi; monday += step) {
+        for (const d of r.weekdays) {
+          const c = monday + d - 1;
+          if (c >= lo && c <= hi) out.push(fromDayNumber(c));
+        }
       }
       return out;
     }
+    case "monthly":
     case "yearly": {
-      const y0 = civilFromDays(r.start)[0];
-      const last = civilFromDays(hi)[0];
-      for (let y = y0 + ceilMultiple(civilFromDays(lo)[0] - y0, r.interval); y <= last; y += r.interval) {
-        if (r.day > daysInMonth(y, r.month)) continue; // Feb 29 outside leap years
-        const c = daysFromCivil(y, r.month, r.day);
-        if (c >= lo && c <= hi) out.push(formatDate(y, r.month, r.day));
+      const p0 = periodOf(r, r.start);
+      const last = periodOf(r, hi);
+      for (let p = p0 + ceilMultiple(periodOf(r, lo) - p0, r.interval); p <= last; p += r.interval) {
+        const c = inPeriod(r, p);
+        if (c >= lo && c <= hi) out.push(fromDayNumber(c)); // NaN (no such day this period) fails both
       }
       return out;
     }
@@ -198,11 +92,35 @@ export function expandRecurrence(recur: Recur, defaultStarts: string, from: stri
   return expandRule(r, Math.max(dayNumber(from), r.start), Math.min(dayNumber(to), r.until));
 }
 
-/** The first occurrence on or after `date` (within `until`), or null if there is none. */
+/** The first occurrence on or after `date` (within `until` and `count`), or null if there is none. */
 export function firstOccurrenceOnOrAfter(recur: Recur, defaultStarts: string, date: string): string | null {
   const r = toRule(recur, defaultStarts);
   const c = nextOnOrAfter(r, dayNumber(date));
   return c <= r.until ? fromDayNumber(c) : null; // NaN <= x is false
+}
+
+/**
+ * The last occurrence of a finite series (ended by `until` or `count`), null when the series
+ * runs on to 9999-12-31 or never occurs.
+ */
+export function lastOccurrence(recur: Recur, defaultStarts: string): string | null {
+  if (recur.until == null && recur.count == null) return null;
+  const r = toRule(recur, defaultStarts);
+  if (r.type === "daily" || r.type === "weekly") {
+    // The latest term of each progression that is <= until.
+    let last = -Infinity;
+    for (const { first, step } of progressions(r)) {
+      if (first <= r.until) last = Math.max(last, first + Math.floor((r.until - first) / step) * step);
+    }
+    return last >= r.start ? fromDayNumber(last) : null;
+  }
+  const p0 = periodOf(r, r.start);
+  let p = p0 + Math.floor((periodOf(r, r.until) - p0) / r.interval) * r.interval;
+  for (let i = 0, steps = maxPeriodSteps(r); i < steps && p >= p0; i++, p -= r.interval) {
+    const c = inPeriod(r, p);
+    if (c >= r.start && c <= r.until) return fromDayNumber(c);
+  }
+  return null;
 }
 
 /**
@@ -215,9 +133,12 @@ export function countOccurrences(recur: Recur, defaultStarts: string, from: stri
   const hi = Math.min(dayNumber(to), r.until);
   if (lo > hi) return 0;
   if (r.type === "daily" || r.type === "weekly") {
-    const { first, step } = progression(r);
-    const c = first + ceilMultiple(lo - first, step);
-    return c > hi ? 0 : Math.floor((hi - c) / step) + 1;
+    let n = 0;
+    for (const { first, step } of progressions(r)) {
+      const c = first + ceilMultiple(lo - first, step);
+      if (c <= hi) n += Math.floor((hi - c) / step) + 1;
+    }
+    return n;
   }
   return expandRule(r, lo, hi).length; // at most one a month
 }
@@ -232,16 +153,23 @@ export function occursBetween(recur: Recur, defaultStarts: string, from: string,
 /**
  * RFC 5545 form of a rule: the RRULE value (no "RRULE:" prefix) and the DTSTART date, which is
  * the first occurrence (null when the series is empty). UNTIL is a DATE (YYYYMMDD); callers
- * with timed events must adjust it to a DATE-TIME.
+ * with timed events must adjust it to a DATE-TIME. COUNT counts from that DTSTART. A rule
+ * with both `count` and `until` (a caller clipping a series to a range) is written with UNTIL
+ * only, set to its real last occurrence, since RFC 5545 allows one of them and a clipped
+ * feed may move DTSTART.
  */
 export function toRRule(recur: Recur, defaultStarts: string): { dtstart: string | null; rrule: string } {
   const r = toRule(recur, defaultStarts);
   const parts = [`FREQ=${r.type.toUpperCase()}`];
   if (r.interval !== 1) parts.push(`INTERVAL=${r.interval}`);
-  if (r.type === "weekly") parts.push(`BYDAY=${BYDAY[r.day]}`, "WKST=MO");
-  if (r.type === "monthly") parts.push(`BYMONTHDAY=${r.day}`);
+  if (r.type === "weekly") parts.push(`BYDAY=${r.weekdays.map((d) => BYDAY[d]).join(",")}`, "WKST=MO");
+  if (r.type === "monthly") parts.push(r.week === 0 ? `BYMONTHDAY=${r.day}` : `BYDAY=${r.week}${BYDAY[r.day]}`);
   if (r.type === "yearly") parts.push(`BYMONTH=${r.month}`, `BYMONTHDAY=${r.day}`);
-  if (recur.until != null) parts.push(`UNTIL=${recur.until.replaceAll("-", "")}`);
+  if (recur.count != null && recur.until == null) parts.push(`COUNT=${recur.count}`);
+  else if (recur.until != null) {
+    const until = recur.count != null ? (lastOccurrence(recur, defaultStarts) ?? recur.until) : recur.until;
+    parts.push(`UNTIL=${until.replaceAll("-", "")}`);
+  }
   const first = nextOnOrAfter(r, r.start);
   return { dtstart: first <= r.until ? fromDayNumber(first) : null, rrule: parts.join(";") };
 }
