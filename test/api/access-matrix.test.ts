@@ -8,7 +8,7 @@ import type { Role, Scope, Visibility } from "../../functions/src/domain/types.j
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
-import { freshKey, post } from "../helpers/http.js";
+import { freshKey, patch, post } from "../helpers/http.js";
 import {
   grantRole,
   laterCredential,
@@ -143,6 +143,23 @@ async function ok(res: Promise<request.Response> | request.Test): Promise<reques
 const owner = (w: World) => w.agents.owner.auth;
 const freshEvent = async (w: World, calId: string) =>
   (await ok(post(w.t, `/v1/calendars/${calId}/events`, owner(w)).send({ name: unique("Event ") }))).body.id as string;
+/** A daily series, and optionally one of its occurrences already cancelled (for the routes that restore one). */
+const freshSeries = async (w: World, calId: string, cancelled?: string) => {
+  const id = (
+    await ok(
+      post(w.t, `/v1/calendars/${calId}/events`, owner(w)).send({
+        name: unique("Series "),
+        recur: { type: "daily", starts: "2026-11-01" },
+      }),
+    )
+  ).body.id as string;
+  if (cancelled) {
+    await ok(
+      patch(w.t, `/v1/calendars/${calId}/events/${id}/occurrences/${cancelled}`, owner(w)).send({ cancelled: true }),
+    );
+  }
+  return id;
+};
 const freshView = async (w: World, calId: string) =>
   (await ok(post(w.t, `/v1/calendars/${calId}/views`, owner(w)).send({ name: unique("View ") }))).body.id as string;
 const freshLayer = async (w: World, calId: string) => {
@@ -222,6 +239,21 @@ const ROWS: Record<string, Row> = {
     access: "writer",
     cell: async (w, cal) => ({ params: { eventId: await freshEvent(w, onCal(cal).id) } }),
     wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId } }),
+  },
+  "PATCH /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
+    access: "writer",
+    cell: async (w, cal) => ({
+      params: { eventId: await freshSeries(w, onCal(cal).id), date: "2026-11-02" },
+      body: { cancelled: true },
+    }),
+    wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId, date: "2026-11-02" }, body: { cancelled: true } }),
+  },
+  "DELETE /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
+    access: "writer",
+    cell: async (w, cal) => ({
+      params: { eventId: await freshSeries(w, onCal(cal).id, "2026-11-02"), date: "2026-11-02" },
+    }),
+    wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId, date: "2026-11-02" } }),
   },
   "GET /v1/calendars/{calendarId}/occurrences": {
     access: "read",

@@ -114,7 +114,17 @@ function withoutIdSchemas(route: AnyRoute): AnyRoute {
   return { ...route, params: undefined };
 }
 
-const ID_PARAMS = ["calendarId", "eventId", "grantId", "requestId", "viewId", "layerId", "credentialId"] as const;
+/** Path parameters that name a record: ids, and an occurrence's date (a document key as well). */
+const ID_PARAMS = [
+  "calendarId",
+  "eventId",
+  "grantId",
+  "requestId",
+  "viewId",
+  "layerId",
+  "credentialId",
+  "date",
+] as const;
 type IdParam = (typeof ID_PARAMS)[number];
 
 const idParamsOf = (route: AnyRoute): IdParam[] =>
@@ -181,7 +191,7 @@ function send(app: Express, route: AnyRoute, params: Record<string, string>, aut
 
 /** The honest values: the private records, or the stranger's own calendar when a child id is tricked. */
 function baseParams(tricked: IdParam, caller: "anonymous" | "stranger"): Record<string, string> {
-  const base: Record<string, string> = { ...secret };
+  const base: Record<string, string> = { ...secret, date: "2026-12-01" };
   if (tricked !== "calendarId") base.calendarId = strangerCalendarId;
   if (tricked === "credentialId" && caller === "stranger") base.credentialId = stranger.credentialId;
   return base;

@@ -183,11 +183,13 @@ export const httpErrors = {
       "unavailable",
       "another request created the same record at the same moment; retry in a moment and you get the answer that fits what it wrote",
     ),
-  /** A path parameter that is not an id: it names nothing that could exist, and is not echoed. */
+  /** A path parameter that is not an id (or an occurrence's date): it names nothing that could exist, and is not echoed. */
   notAnId: (field: string) =>
     new ApiError(
       "not_found",
-      `nothing at this path: \`${field}\` is not an id the API issued (a prefix such as \`cal_\`, then letters and digits); check the id`,
+      field === "date"
+        ? "nothing at this path: `date` must be an occurrence's original date, YYYY-MM-DD, as GET .../occurrences gives it"
+        : `nothing at this path: \`${field}\` is not an id the API issued (a prefix such as \`cal_\`, then letters and digits); check the id`,
       { field },
     ),
   /** A request `Content-Encoding` other than `identity` (http/edge.ts): no compressed body is inflated. */

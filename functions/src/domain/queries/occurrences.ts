@@ -82,7 +82,7 @@ export function exceptionsByEvent(exceptions: readonly ExceptionRecord[]): Map<s
   const byEvent = new Map<string, Map<string, ExceptionRecord>>();
   for (const e of exceptions) {
     let dates = byEvent.get(e.event_id);
-    if (!dates) byEvent.set(e.event_id, (dates = new Map()));
+    if (!dates) byEvent.set(e.event_id, (dates = new Map<string, ExceptionRecord>()));
     dates.set(e.original_date, e);
   }
   return byEvent;
