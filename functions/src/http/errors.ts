@@ -189,7 +189,8 @@ export const httpErrors = {
       "not_found",
       field === "date"
         ? "nothing at this path: `date` must be an occurrence's original date, YYYY-MM-DD, as GET .../occurrences gives it"
-        : `nothing at this path: \`${field}\` is not an id the API issued (a prefix such as \`cal_\`, then letters and digits); check the id`,
+        : `nothing at this path: \`${field}\` is not an id the API issued ` +
+            "(a prefix such as `cal_`, then letters and digits); check the id",
       { field },
     ),
   /** A request `Content-Encoding` other than `identity` (http/edge.ts): no compressed body is inflated. */
