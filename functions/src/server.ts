@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import express from "express";
 import { createApiApp } from "./app.js";
 import { createPagesApp } from "./pages/app.js";
+import { isHumansPath } from "./pages/humans/router.js";
 import type { Deps } from "./domain/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore } from "./storage/index.js";
@@ -94,8 +95,8 @@ const setTextType = (res: ServerResponse, path: string): void => {
 };
 
 const isApiPath = (path: string): boolean => path === "/openapi.json" || path === "/v1" || path.startsWith("/v1/");
-/** Hosting rewrites `/c/**` and `/v/**` to the pages function. */
-const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.startsWith("/v/");
+/** Hosting rewrites `/c/**`, `/v/**`, `/claim/**` and `/account/**` to the pages function. */
+const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.startsWith("/v/") || isHumansPath(path);
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {
