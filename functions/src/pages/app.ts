@@ -24,10 +24,13 @@ import {
   type PageLimitAnswer,
   type RateLimitConfig,
 } from "../http/rate-limit.js";
+import { firebaseAccountAuth } from "../http/firebase-accounts.js";
+import type { AccountAuth } from "../http/session.js";
 import { sendRevalidated } from "./conditional.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
 import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
+import { humansRouter } from "./humans/router.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 import { STYLESHEET, STYLESHEET_NAME } from "./style.js";
 
@@ -38,6 +41,8 @@ export interface PagesAppOptions {
   rateLimits?: RateLimitConfig;
   /** Deployed behind Firebase Hosting: the client address comes from X-Forwarded-For (`TRUST_PROXY_HOPS`). */
   behindProxy?: boolean;
+  /** Sign-in for the claim and account pages; by default Firebase Authentication (http/firebase-accounts.ts). */
+  accounts?: AccountAuth;
 }
 
 export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Express {
@@ -46,12 +51,16 @@ export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Expre
   app.set("etag", false);
   app.set("query parser", "simple");
   if (options.behindProxy) app.set("trust proxy", trustProxySetting());
-  // A share view's slug is its capability: it is left out of the log.
-  app.use(requestLog(deps, (path) => path.replace(/^\/v\/[^/]+/, "/v/{slug}")));
+  // A share view's slug and a claim link's token are capabilities: they are left out of the log.
+  app.use(
+    requestLog(deps, (path) => path.replace(/^\/v\/[^/]+/, "/v/{slug}").replace(/^\/claim\/[^/]+/, "/claim/{token}")),
+  );
   app.use(pageRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv(), tooManyRequests));
   app.use(refuseLongQueries);
   // Feeds first: `/c/:slug` would otherwise take `foo.ics` for a slug. They set their own headers.
   app.use(feedRouter(deps));
+  // The claim and account pages set their own headers (a CSP that lets the sign-in module run).
+  app.use(humansRouter(deps, options.accounts ?? firebaseAccountAuth(deps.baseUrl)));
   app.use(pageHeaders);
 
   app.get(["/c/_assets/:file", "/v/_assets/:file"], sendStylesheet);

@@ -1,0 +1,232 @@
+/** The claim and account pages' markup, in the calendar pages' look (pages/html.ts escapes every value). */
+import type { AccountAgent } from "../../domain/queries/accounts.js";
+import type { HeldGrant } from "../../domain/queries/me.js";
+import type { AgentRecord } from "../../domain/records.js";
+import type { Account, BrowserAuthConfig } from "../../http/session.js";
+import { html, type SafeHtml } from "../html.js";
+import { ASSETS_PATH, HUMANS_STYLESHEET_NAME } from "./assets.js";
+
+/** What every page with a form needs: the CSRF value, and the sign-in module's name (null when not built). */
+export interface PageContext {
+  csrf: string;
+  account: Account | null;
+  auth: BrowserAuthConfig | null;
+  script: string | null;
+}
+
+/** `2026-11-24 09:30 UTC`: people read it; agents get ISO instants from the API. */
+const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+function documentHtml(title: string, body: SafeHtml, script: string | null): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="stylesheet" href="${ASSETS_PATH}/${HUMANS_STYLESHEET_NAME}">
+${script ? html`<script type="module" src="${ASSETS_PATH}/${script}"></script>\n` : ""}</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+${body}
+</body>
+</html>
+`.value;
+}
+
+function shell(eyebrow: string, heading: string, lede: SafeHtml | string, main: SafeHtml): SafeHtml {
+  return html`<header class="masthead"><div class="wrap">
+<p class="eyebrow">${eyebrow}</p>
+<h1>${heading}</h1>
+${lede ? html`<p class="lede">${lede}</p>` : ""}
+</div></header>
+<div class="wrap">
+<main id="main" class="human">
+${main}
+</main>
+<footer>Almanac, a calendar for agents · <a href="/">Home</a> · <a href="/account">Your account</a></footer>
+</div>`;
+}
+
+const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+
+/** Who is signed in, and the sign-out button. */
+function signedInAs(ctx: PageContext & { account: Account }): SafeHtml {
+  return html`<div class="who actions">Signed in as <strong>${ctx.account.email ?? ctx.account.uid}</strong>.
+<form class="inline-form" method="post" action="/account/sign-out">${csrfField(ctx.csrf)}\
+<button class="button quiet" type="submit">Sign out</button></form></div>`;
+}
+
+/**
+ * Sign-in: Google or a link by email, through the Firebase JS SDK (web/humans.ts). The
+ * controls stay hidden until the module runs; without JavaScript, or without sign-in
+ * configured, the page says so instead.
+ */
+function signInPanel(ctx: PageContext, why: string): SafeHtml {
+  if (!ctx.auth || !ctx.script) {
+    return html`<section class="panel" aria-labelledby="signin-heading">
+<h2 id="signin-heading">Sign in</h2>
+<p>${why}</p>
+<p>Sign-in is not available on this server: ${
+      ctx.auth
+        ? "its sign-in script was not built (run npm run build)."
+        : "Firebase Authentication is not configured (see the README, Deploying)."
+    }</p>
+</section>`;
+  }
+  const emulator = ctx.auth.emulatorUrl
+    ? html`<p class="emulator-note">Local sign-in: the Firebase Auth emulator stands in for Google and for email, so no \
+real account is used and no email is sent. Ask for an email link: it appears here, and in the terminal that runs \
+the server.</p>\n`
+    : "";
+  return html`<section class="panel" id="signin" aria-labelledby="signin-heading" \
+data-auth="${JSON.stringify(ctx.auth)}" data-csrf="${ctx.csrf}">
+<h2 id="signin-heading">Sign in</h2>
+<p>${why}</p>
+<noscript><p>Signing in needs JavaScript. Turn it on for this site and reload the page.</p></noscript>
+<div id="signin-controls" hidden>
+${emulator}<div class="actions"><button class="button" type="button" id="signin-google">Sign in with Google</button></div>
+<p class="or">Or get a sign-in link by email:</p>
+<form id="signin-email" class="field">
+<label for="signin-email-address">Email address</label>
+<input id="signin-email-address" name="email" type="email" autocomplete="email" required>
+<button class="button quiet" type="submit">Email me a link</button>
+</form>
+<p id="signin-emulator-link" class="emulator-link" hidden></p>
+</div>
+<p id="signin-status" class="signin-status" role="status" aria-live="polite"></p>
+</section>`;
+}
+
+function calendarList(grants: HeldGrant[]): SafeHtml {
+  if (grants.length === 0) return html`<p class="empty-state">No calendars.</p>`;
+  const items = grants.map(({ calendar, role }) => {
+    const page =
+      calendar.visibility === "private"
+        ? html`<span class="role">private: no page</span>`
+        : html`<a href="/c/${calendar.slug}">/c/${calendar.slug}</a>`;
+    return html`<li><strong>${calendar.name}</strong> ${page} <span class="role">${role}</span></li>`;
+  });
+  return html`<ul class="calendars">${items}</ul>`;
+}
+
+/** `/claim/{token}` of a link that can still be used. */
+export function renderClaimPage(
+  ctx: PageContext,
+  claim: { token: string; agent: AgentRecord; grants: HeldGrant[]; expiresAt: string },
+): string {
+  const agent = claim.agent;
+  const confirm = ctx.account
+    ? html`<section class="panel" aria-labelledby="confirm-heading">
+<h2 id="confirm-heading">Link this agent to your account</h2>
+${signedInAs({ ...ctx, account: ctx.account })}
+<p>Once linked, ${agent.name} is listed on your account page, where you can revoke it at any time.</p>
+<form method="post" action="/claim/${claim.token}">${csrfField(ctx.csrf)}
+<div class="actions"><button class="button" type="submit">Link ${agent.name} to my account</button></div>
+</form>
+</section>`
+    : signInPanel(ctx, `Sign in to link ${agent.name} to your account.`);
+  const main = html`<section class="panel" aria-labelledby="calendars-heading">
+<h2 id="calendars-heading">Its calendars</h2>
+${calendarList(claim.grants)}
+</section>
+${confirm}
+<p class="who">This link works once, until ${when(claim.expiresAt)}.</p>`;
+  return documentHtml(
+    `Claim ${agent.name}`,
+    shell("Claim an agent", agent.name, "An agent gave you this link so that you can link it to your account.", main),
+    ctx.script,
+  );
+}
+
+function agentCard(ctx: PageContext, { agent, grants, revoked }: AccountAgent): SafeHtml {
+  const state = revoked ? html`<span class="state">Revoked</span>` : "";
+  const revoke = revoked
+    ? html`<p class="who">Its tokens no longer work. Its calendars stay as they are.</p>`
+    : html`<form method="post" action="/account/agents/${agent.id}/revoke">${csrfField(ctx.csrf)}
+<div class="actions"><button class="button danger" type="submit">Revoke ${agent.name}</button>
+<span class="who">Every token of this agent stops working at once.</span></div>
+</form>`;
+  return html`<li class="agent">
+<h3>${agent.name}${state}</h3>
+<p class="meta"><code>${agent.id}</code><span>Created ${when(agent.created_at)}</span></p>
+${calendarList(grants)}
+${revoke}
+</li>`;
+}
+
+/** `/account`, signed in: the agents, the onboard token form, sign-out. */
+export function renderAccountPage(
+  ctx: PageContext & { account: Account },
+  list: { agents: AccountAgent[]; more: boolean },
+  notice: string | null,
+): string {
+  const agents = list.agents.length
+    ? html`<ul class="agents">${list.agents.map((a) => agentCard(ctx, a))}</ul>`
+    : html`<p class="empty-state">No agents yet. Create an onboard token below and give it to your agent, or open \
+the claim link an agent gives you.</p>`;
+  const more = list.more ? html`<p class="who">Only ${list.agents.length} of your agents are listed here.</p>` : "";
+  const main = html`${signedInAs(ctx)}
+${notice ? html`<p class="notice" role="status">${notice}</p>` : ""}
+<section aria-labelledby="agents-heading">
+<h2 id="agents-heading">Agents</h2>
+${agents}${more}
+</section>
+<section class="panel" aria-labelledby="onboard-heading">
+<h2 id="onboard-heading">Onboard an agent</h2>
+<p>An onboard token lets an agent mint its identity already linked to your account: no claim link needed. \
+It works once, for 30 minutes, and is shown only once.</p>
+<form method="post" action="/account/onboard-tokens">${csrfField(ctx.csrf)}
+<div class="actions"><button class="button" type="submit">Create an onboard token</button></div>
+</form>
+</section>`;
+  return documentHtml("Your agents", shell("Account", "Your agents", "", main), ctx.script);
+}
+
+/** `/account` or a claim link's sign-in, signed out. */
+export function renderSignIn(ctx: PageContext): string {
+  const main = signInPanel(ctx, "Sign in to see your agents, revoke them, and onboard new ones.");
+  return documentHtml(
+    "Sign in",
+    shell("Account", "Your agents", "Agents you link to your account are listed here.", main),
+    ctx.script,
+  );
+}
+
+/** The answer to creating an onboard token: the token, once, and what to tell the agent. */
+export function renderOnboardToken(
+  ctx: PageContext & { account: Account },
+  token: { token: string; expiresAt: string },
+  baseUrl: string,
+): string {
+  const request = `POST ${baseUrl}/v1/mint
+Content-Type: application/json
+Idempotency-Key: <any new key>
+
+{"name": "<your agent's name>", "onboard_token": "${token.token}"}`;
+  const main = html`${signedInAs(ctx)}
+<section class="panel" aria-labelledby="token-heading">
+<h2 id="token-heading">Your onboard token</h2>
+<code class="token" id="onboard-token">${token.token}</code>
+<p>It is shown only now, works once, and expires at ${when(token.expiresAt)}.</p>
+<h3>Tell your agent</h3>
+<p>Mint with <code>onboard_token</code>: the new agent is linked to your account at once, and its answer has \
+<code>claim_url: null</code>. Agents read how in <a href="/docs/start.md">/docs/start.md</a>.</p>
+<pre class="tell">${request}</pre>
+</section>
+<p><a href="/account">Back to your agents</a></p>`;
+  return documentHtml("Your onboard token", shell("Account", "Onboard an agent", "", main), null);
+}
+
+/** An error as a page, with the status the request gets. */
+export function renderHumanError(status: number, heading: string, message: string): string {
+  const body = html`<div class="wrap"><main id="main" class="error-page">
+<p class="status">Error ${status}</p>
+<h1>${heading}</h1>
+<p>${message}</p>
+<p><a href="/account">Your account</a> · <a href="/">Almanac home</a></p>
+</main></div>`;
+  return documentHtml(heading, body, null);
+}
