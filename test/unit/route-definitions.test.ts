@@ -112,6 +112,9 @@ describe("the API's routes", () => {
       ["post /v1/agent-credentials", []],
       ["delete /v1/agent-credentials/{credentialId}", []],
       ["post /v1/calendars", ["calendar:write"]],
+      // Free/busy names its calendars in the query and judges each with `calendar.read` itself.
+      ["get /v1/freebusy", []],
+      ["get /v1/freebusy/slots", []],
     ]);
   });
 });
