@@ -18,6 +18,7 @@ const SMALL: QuotaLimits = {
   credentials_per_agent: 3,
   slugs_per_calendar: 3,
   views_per_calendar: 2,
+  exceptions_per_event: 2,
 };
 
 const t = appPerTest();
@@ -214,6 +215,7 @@ describe("configuration", () => {
       credentials_per_agent: 10,
       slugs_per_calendar: 50,
       views_per_calendar: 100,
+      exceptions_per_event: 100,
     });
     expect(quotasFromEnv({ QUOTA_EVENTS_PER_CALENDAR: "20000", QUOTA_VIEWS_PER_CALENDAR: " 5 " })).toMatchObject({
       events_per_calendar: 20_000,
