@@ -6,6 +6,7 @@ import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
 import { apiRateLimits, rateLimitsFromEnv, trustProxySetting, type RateLimitConfig } from "./http/rate-limit.js";
 import { expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
+import { MCP_PATH, mountMcp } from "./mcp/mount.js";
 import { checkResponses } from "./openapi/check-responses.js";
 import { openApiRoute } from "./openapi/route.js";
 import { apiRoutes } from "./routes/index.js";
@@ -23,7 +24,7 @@ export interface ApiAppOptions {
 }
 
 /**
- * The `/v1` JSON API (and `/openapi.json`). Before any route: no-store, the request log, CORS,
+ * The `/v1` JSON API (and `/openapi.json`, and `/mcp`: mcp/mount.ts). Before any route: no-store, the request log, CORS,
  * rate limits, the edge checks and the JSON body. Each operation (http/route.ts) then runs
  * authenticate -> scope -> Idempotency-Key claim (POST) -> validate -> calendar load and policy
  * -> handler (command or query) -> presenter. A write runs in one transaction (a POST with the
@@ -43,7 +44,9 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   app.use(requestLog(deps));
   app.use(cors);
   // Before the body is read: a request over its limit is neither parsed nor run.
-  app.use(apiRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv()));
+  // Not /mcp itself: each tool call is counted as the REST request it makes (mcp/dispatch.ts).
+  const rateLimits = apiRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv());
+  app.use((req, res, next) => (req.path === MCP_PATH ? next() : rateLimits(req, res, next)));
   app.use(refuseContentEncoding);
   app.use(refuseLongQueryValues);
   app.use(requireJsonBody);
@@ -57,6 +60,9 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
       },
     }),
   );
+
+  // The MCP endpoint: its tool calls come back through this app as REST requests.
+  mountMcp(app, deps, routes);
 
   // Strict: `/v1/calendars/{id}/` is not the calendar; an id never ends in a slash (DECISIONS section 1).
   const router = express.Router({ strict: true });
@@ -99,7 +105,7 @@ const cors: express.RequestHandler = (req, res, next) => {
   res.setHeader("Access-Control-Allow-Origin", "*");
   if (req.method !== "OPTIONS") return next();
   res.setHeader("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE");
-  res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key");
+  res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version");
   res.setHeader("Access-Control-Max-Age", "86400");
   res.status(204).end();
 };

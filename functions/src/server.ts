@@ -94,7 +94,8 @@ const setTextType = (res: ServerResponse, path: string): void => {
   if (type) res.setHeader("Content-Type", type);
 };
 
-const isApiPath = (path: string): boolean => path === "/openapi.json" || path === "/v1" || path.startsWith("/v1/");
+const isApiPath = (path: string): boolean =>
+  path === "/openapi.json" || path === "/mcp" || path === "/v1" || path.startsWith("/v1/");
 /** Hosting rewrites `/c/**`, `/v/**`, `/claim/**` and `/account/**` to the pages function. */
 const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.startsWith("/v/") || isHumansPath(path);
 

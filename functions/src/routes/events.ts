@@ -14,30 +14,44 @@ import { eventRecord, occurrenceRecord } from "./schemas/events.js";
 
 // Ranges of day, week, month, interval and count depend on the type; domain/events/rules.ts
 // checks them with recurError. A `recur` that is not an object at all ("weekly") is shown the shape.
-const recur = z.strictObject(
-  {
-    type: z.enum(RECUR_TYPES),
-    day: z
-      .union([z.number(), z.array(z.number())], {
-        error: "must be a number, or for a weekly rule a list of weekdays such as [1,3,5]",
-      })
-      .nullable()
-      .optional(),
-    week: z.number().nullable().optional(),
-    month: z.number().nullable().optional(),
-    interval: z.number().nullable().optional(),
-    starts: date.nullable().optional(),
-    until: date.nullable().optional(),
-    count: z.number().nullable().optional(),
-  },
-  {
-    error: (issue) =>
-      issue.code === "invalid_type"
-        ? 'must be an object such as {"type":"weekly","day":[1,2,3,4,5]} (Monday to Friday), ' +
-          "with `type` daily, weekly, monthly or yearly"
-        : undefined,
-  },
-);
+const recur = z
+  .strictObject(
+    {
+      type: z.enum(RECUR_TYPES),
+      day: z
+        .union([z.number(), z.array(z.number())], {
+          error: "must be a number, or for a weekly rule a list of weekdays such as [1,3,5]",
+        })
+        .nullable()
+        .optional(),
+      week: z.number().nullable().optional(),
+      month: z.number().nullable().optional(),
+      interval: z.number().nullable().optional(),
+      starts: date.nullable().optional(),
+      until: date.nullable().optional(),
+      count: z.number().nullable().optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === "invalid_type"
+          ? 'must be an object such as {"type":"weekly","day":[1,2,3,4,5]} (Monday to Friday), ' +
+            "with `type` daily, weekly, monthly or yearly"
+          : undefined,
+    },
+  )
+  .meta({
+    description:
+      "The rule of a recurring event (/docs/events.md#recurrence). `day`: weekly a weekday 0..7 (Monday = 1, " +
+      "0 and 7 Sunday) or a list of them; monthly 1..31 or -1 (last day), or with `week` (1..5, -1 last) a weekday; " +
+      "yearly 1..31 with `month`. `interval` every n-th period from `starts`; the series ends on `until` " +
+      "or after `count` occurrences (not both).",
+    examples: [
+      { type: "weekly", day: [1, 2, 3, 4, 5] },
+      { type: "monthly", week: 2, day: 2 },
+      { type: "monthly", week: -1, day: 5, count: 12 },
+      { type: "yearly", month: 3, day: 14, starts: "2027-01-01", until: "2030-12-31" },
+    ],
+  });
 
 /** An emoji or short text, or an image URL; a URL must be https. */
 const art = trimmedName(2048).refine(

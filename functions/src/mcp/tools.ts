@@ -1,0 +1,137 @@
+/**
+ * MCP tools derived from the route definitions (DECISIONS section 14): one tool per API
+ * operation, its arguments the operation's path parameters, query parameters and body fields
+ * flattened into one object, its input and output schemas the JSON Schemas of the same zod
+ * schemas that validate the REST request and check its response. No SDK import here: the
+ * tool list is plain data, built once per process when /mcp is first used.
+ */
+import { z } from "zod";
+import { documentedScopes, type AnyRoute } from "../http/route.js";
+import { TOOL_CATALOG, operationKey } from "./catalog.js";
+
+type JsonSchema = Record<string, unknown>;
+
+/** A JSON Schema of an object, as MCP wants a tool's input and output. */
+export interface ObjectSchema {
+  [key: string]: unknown;
+  type: "object";
+  properties: Record<string, JsonSchema>;
+  required?: string[];
+}
+
+/** What tools/list shows of a tool. */
+export interface ListedTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  outputSchema: ObjectSchema;
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+}
+
+/** A tool and where each of its arguments goes in the REST request. */
+export interface Tool {
+  listed: ListedTool;
+  route: AnyRoute;
+  pathParams: string[];
+  queryKeys: ReadonlySet<string>;
+  bodyKeys: ReadonlySet<string>;
+}
+
+/** The argument of every POST tool that names its Idempotency-Key (mcp/idempotency.ts). */
+export const IDEMPOTENCY_ARGUMENT = "idempotency_key";
+
+const idempotencyArgument: JsonSchema = {
+  type: "string",
+  minLength: 1,
+  maxLength: 200,
+  description:
+    "Optional. The Idempotency-Key of this write: send the same value again to retry safely after a lost answer " +
+    "(the first answer is replayed, nothing happens twice). Without it, a key is derived from this JSON-RPC " +
+    "request (its id and arguments), so only a resend of the very same request is a replay.",
+};
+
+/** The tools of these routes, in their order; routes without a catalog entry have none (a test fails). */
+export function buildTools(routes: readonly AnyRoute[]): Tool[] {
+  const tools = routes.flatMap((route) => {
+    const entry = TOOL_CATALOG[operationKey(route.method, route.path)];
+    return entry ? [toolOf(route, entry.name, entry.use)] : [];
+  });
+  const names = new Set<string>();
+  for (const { listed } of tools) {
+    if (names.has(listed.name)) throw new Error(`two operations share the MCP tool name ${listed.name}`);
+    names.add(listed.name);
+  }
+  return tools;
+}
+
+function toolOf(route: AnyRoute, name: string, use: string): Tool {
+  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  const params = objectSchema(route.params, "input");
+  const query = objectSchema(route.query, "input");
+  const body = objectSchema(route.body, "input");
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const add = (schemas: Record<string, JsonSchema>, isRequired: (key: string) => boolean) => {
+    for (const [key, schema] of Object.entries(schemas)) {
+      if (key in properties)
+        throw new Error(`${name}: \`${key}\` is more than one of path parameter, query or body field`);
+      properties[key] = schema;
+      if (isRequired(key)) required.push(key);
+    }
+  };
+  // Path parameters are always required, also where the route declares no params schema.
+  add(Object.fromEntries(pathParams.map((key) => [key, params?.properties[key] ?? { type: "string" }])), () => true);
+  add(query?.properties ?? {}, (key) => query?.required?.includes(key) ?? false);
+  // A body the route lets the caller omit has no required field as a tool argument either.
+  add(body?.properties ?? {}, (key) => !route.bodyOptional && (body?.required?.includes(key) ?? false));
+  if (route.method === "post") add({ [IDEMPOTENCY_ARGUMENT]: idempotencyArgument }, () => false);
+
+  const scopes = documentedScopes(route);
+  const description = [
+    `${route.summary}.`,
+    use,
+    scopes.length > 0 ? `Scope: ${scopes.join(", ")}.` : "",
+    route.auth === "optional" ? "No token needed for public and unlisted calendars." : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return {
+    listed: {
+      name,
+      title: route.summary.split(/[:;(]/, 1)[0].trim(),
+      description,
+      inputSchema: {
+        type: "object",
+        properties,
+        ...(required.length > 0 ? { required } : {}),
+        additionalProperties: false,
+      },
+      outputSchema: objectSchema(route.response, "output") ?? { type: "object", properties: {} },
+      annotations: {
+        readOnlyHint: route.method === "get",
+        destructiveHint: route.method === "delete",
+        idempotentHint: route.method !== "post",
+        openWorldHint: false,
+      },
+    },
+    route,
+    pathParams,
+    queryKeys: new Set(Object.keys(query?.properties ?? {})),
+    bodyKeys: new Set(Object.keys(body?.properties ?? {})),
+  };
+}
+
+/**
+ * The JSON Schema of a zod object schema. Refinements (cross-field rules, id length) stay with
+ * the REST validation, which every call goes through. `$schema` is left out: MCP clients
+ * validate with their own draft.
+ */
+function objectSchema(schema: z.ZodType | undefined, io: "input" | "output"): ObjectSchema | null {
+  if (!schema) return null;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  if (json.type !== "object" || typeof json.properties !== "object") {
+    throw new Error("an MCP tool needs object schemas for its path, query, body and response");
+  }
+  return json as ObjectSchema;
+}
