@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import { ifNoneMatchHits } from "./feeds.js";
 
 /** Rendered pages are shared Buffers (the response cache hands out the same one per revision): hash each once. */
 const etags = new WeakMap<Buffer, string>();
@@ -24,4 +23,16 @@ export function sendRevalidated(req: Request, res: Response, body: Buffer, conte
   res.setHeader("ETag", etag);
   if (ifNoneMatchHits(req.get("if-none-match"), etag)) return void res.status(304).end();
   res.status(200).type(contentType).send(body);
+}
+
+/**
+ * RFC 9110 13.1.2: a list of ETags (weak comparison) or "*". Unlike Express' `req.fresh`, a
+ * request `Cache-Control: no-cache` does not prevent the 304: Firebase Hosting's proxy adds
+ * that header to every request it forwards, and the origin validating is what it asks for.
+ */
+export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => opaque(tag) === opaque(etag));
 }

@@ -11,13 +11,15 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import type { Deps } from "../domain/deps.js";
 import { loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
+import { revisionsKey } from "../domain/revision.js";
 import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
 import type { EventRecord } from "../domain/records.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { logUnexpected } from "../http/log.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { withinFeedBudget } from "./feed-budget.js";
-import { buildIcs, type IcsSource } from "./ics.js";
+import type { IcsSource } from "./ics.js";
+import { etagOf, ifNoneMatchHits } from "./conditional.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 
 export const CALENDAR_FEED_PATH = "/c/:slug.ics";
@@ -40,39 +42,59 @@ export function feedRouter(deps: Deps): Router {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
     if (calendar === "not_found") return void sendText(res, 404, NOT_FOUND);
-    const loaded = await loadSourceEvents(deps, await publishedSources(deps, calendar));
-    const { sources, omitted } = withinFeedBudget(loaded, todayIn(calendar.timezone, deps.clock()));
-    if (omitted > 0) res.setHeader(OMITTED_HEADER, String(omitted));
-    const body = buildIcs({
-      name: calendar.name,
-      description: calendar.purpose,
-      url: `${deps.baseUrl}/c/${calendar.slug}`,
-      uidDomain: uidDomain(deps),
-      sources: sources.map((s) => icsSource(s, s.events)),
+    const sources = await publishedSources(deps, calendar);
+    const today = todayIn(calendar.timezone, deps.clock());
+    const key = `feed|c|${calendar.slug}|${await revisionsKey(deps, sources)}|${today}`;
+    const feed = await cachedFeed(deps, key, async () => {
+      const loaded = await loadSourceEvents(deps, sources);
+      const { sources: kept, omitted } = withinFeedBudget(loaded, today);
+      const { buildIcs } = await ics();
+      const text = buildIcs({
+        name: calendar.name,
+        description: calendar.purpose,
+        url: `${deps.baseUrl}/c/${calendar.slug}`,
+        uidDomain: uidDomain(deps),
+        sources: kept.map(icsSource),
+      });
+      return { text, omitted };
     });
-    sendFeed(req, res, body, calendar.visibility !== "public");
+    sendFeed(req, res, feed, calendar.visibility !== "public");
   });
   router.get(VIEW_FEED_PATH, async (req: Request<{ slug: string }>, res: Response) => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
     if (!resolved) return void sendText(res, 404, NOT_FOUND);
-    const { filter } = resolved.view;
-    const loaded = await loadSourceEvents(deps, await viewEventSources(deps, resolved));
-    const shown = (layer: string, e: EventRecord) =>
-      viewShows(filter, { layer, kind: e.kind, category: e.category, date: e.kind === "one-off" ? e.date : null });
-    const filtered = loaded.map((s) => ({ ...s, events: s.events.filter((e) => shown(s.layer, e)) }));
-    const { sources, omitted } = withinFeedBudget(filtered, todayIn(resolved.calendar.timezone, deps.clock()));
-    if (omitted > 0) res.setHeader(OMITTED_HEADER, String(omitted));
-    // Only the view's own name and address: nothing that names or links the calendar.
-    const body = buildIcs({
-      name: resolved.view.name,
-      description: null,
-      url: `${deps.baseUrl}/v/${resolved.view.slug}`,
-      uidDomain: uidDomain(deps),
-      sources: sources.map((s) => icsSource(s, s.events)),
-      // Series are cut to the view's dates (one-off events are already filtered above).
-      range: { from: filter.from, to: filter.to },
+    const { view, calendar } = resolved;
+    const sources = await viewEventSources(deps, resolved);
+    const today = todayIn(calendar.timezone, deps.clock());
+    // What the feed takes from the view (name, slug, filter; hashed, since a filter can be long,
+    // and not its updated_at: two changes may share a millisecond) and the calendar's revision,
+    // which covers the calendar's settings even when the filter leaves `main` out.
+    const ofView = createHash("sha256")
+      .update(JSON.stringify([view.name, view.slug, view.filter]))
+      .digest("base64url");
+    const revisions = await revisionsKey(deps, sources);
+    const key = `feed|v|${view.id}|${ofView}|${calendar.revision}|${revisions}|${today}`;
+    const feed = await cachedFeed(deps, key, async () => {
+      const { filter } = view;
+      const loaded = await loadSourceEvents(deps, sources);
+      const shown = (layer: string, e: EventRecord) =>
+        viewShows(filter, { layer, kind: e.kind, category: e.category, date: e.kind === "one-off" ? e.date : null });
+      const filtered = loaded.map((s) => ({ ...s, events: s.events.filter((e) => shown(s.layer, e)) }));
+      const { sources: kept, omitted } = withinFeedBudget(filtered, today);
+      const { buildIcs } = await ics();
+      // Only the view's own name and address: nothing that names or links the calendar.
+      const text = buildIcs({
+        name: view.name,
+        description: null,
+        url: `${deps.baseUrl}/v/${view.slug}`,
+        uidDomain: uidDomain(deps),
+        sources: kept.map(icsSource),
+        // Series are cut to the view's dates (one-off events are already filtered above).
+        range: { from: filter.from, to: filter.to },
+      });
+      return { text, omitted };
     });
-    sendFeed(req, res, body, true);
+    sendFeed(req, res, feed, true);
   });
   router.all(FEED_PATHS, (req, res) => {
     res.setHeader("Allow", "GET, HEAD, OPTIONS");
@@ -85,35 +107,63 @@ export function feedRouter(deps: Deps): Router {
 /** How many events a feed left out to stay within FEED_EVENT_BUDGET (budgets.ts); absent when none. */
 const OMITTED_HEADER = "X-Almanac-Events-Omitted";
 
-const icsSource = (source: EventSource, events: EventRecord[]): IcsSource => ({
+const icsSource = (source: EventSource & Pick<IcsSource, "events" | "exceptions">): IcsSource => ({
   layer: source.layer,
   timezone: source.calendar.timezone,
-  events,
+  events: source.events,
+  exceptions: source.exceptions,
 });
 
 const uidDomain = (deps: Pick<Deps, "baseUrl">): string => new URL(deps.baseUrl).host;
 
-function sendFeed(req: Request, res: Response, body: string, noindex: boolean): void {
+/**
+ * A rendered feed and how many events it left out. The response cache keeps text, so the
+ * count travels in front of it (`{omitted}\n{feed}`) and is read back once per kept Buffer.
+ */
+interface Feed {
+  body: Buffer;
+  omitted: number;
+}
+
+const feedsOfCached = new WeakMap<Buffer, Feed>();
+
+/**
+ * The feed rendered once per revision of what it shows (http/response-cache.ts), as pages
+ * are: a feed reader polling an unchanged calendar costs a lookup, and with a matching ETag
+ * no body at all.
+ */
+async function cachedFeed(
+  deps: Pick<Deps, "cache">,
+  key: string,
+  render: () => Promise<{ text: string; omitted: number }>,
+): Promise<Feed> {
+  const cached = await deps.cache.body(key, async () => {
+    const { text, omitted } = await render();
+    return `${omitted}\n${text}`;
+  });
+  let feed = feedsOfCached.get(cached);
+  if (!feed) {
+    const newline = cached.indexOf(0x0a);
+    feed = { body: cached.subarray(newline + 1), omitted: Number(cached.toString("latin1", 0, newline)) };
+    feedsOfCached.set(cached, feed);
+  }
+  return feed;
+}
+
+/** ical-generator and the feed's formatting load with the first feed asked for, not with the process. */
+const ics = (): Promise<typeof import("./ics.js")> => import("./ics.js");
+
+function sendFeed(req: Request, res: Response, feed: Feed, noindex: boolean): void {
   res.setHeader("Access-Control-Expose-Headers", "ETag");
   res.setHeader("Content-Type", "text/calendar; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache");
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+  if (feed.omitted > 0) res.setHeader(OMITTED_HEADER, String(feed.omitted));
+  // The same hash of the body as before the cache, kept with the cached body (conditional.ts).
+  const etag = etagOf(feed.body);
   res.setHeader("ETag", etag);
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
   if (ifNoneMatchHits(req.get("if-none-match"), etag)) return void res.status(304).end();
-  res.status(200).send(body);
-}
-
-/**
- * RFC 9110 13.1.2: a list of ETags (weak comparison) or "*". Unlike Express' `req.fresh`, a
- * request `Cache-Control: no-cache` does not prevent the 304: Firebase Hosting's proxy adds
- * that header to every request it forwards, and the origin validating is what it asks for.
- */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
-  return header.split(",").some((tag) => opaque(tag) === opaque(etag));
+  res.status(200).send(feed.body);
 }
 
 /** Errors are never cached: a calendar can be made public at any moment. */
