@@ -12,15 +12,24 @@ const occurrenceParams = z.object({
   date: date.describe("The occurrence's original date, as `original_date` in GET .../occurrences"),
 });
 
-const patchBody = z.strictObject({
-  cancelled: z.boolean().optional().describe("true cancels this one occurrence; send it alone"),
-  date: date.optional().describe("Moves the occurrence to this date"),
-  start_time: time.nullable().optional(),
-  end_time: time.nullable().optional(),
-  name: trimmedName(200).optional(),
-  category: trimmedName(64).nullable().optional(),
-  notes: freeText(10_000).nullable().optional(),
-});
+const patchBody = z
+  .strictObject({
+    cancelled: z.boolean().optional().describe("true cancels this one occurrence; send it alone"),
+    date: date.optional().describe("Moves the occurrence to this date"),
+    start_time: time.nullable().optional().describe("null makes this occurrence all-day"),
+    end_time: time
+      .nullable()
+      .optional()
+      .describe("Earlier than start_time: ends the next day (overnight), as for events"),
+    name: trimmedName(200).optional(),
+    category: trimmedName(64).nullable().optional(),
+    notes: freeText(10_000).nullable().optional(),
+  })
+  .meta({
+    description:
+      "Fields left out keep the series' values (or an earlier PATCH's); any change without `cancelled` also undoes a cancellation",
+    examples: [{ cancelled: true }, { date: "2027-01-20", start_time: "14:00", end_time: "15:00", name: "Planning" }],
+  });
 
 export const exceptionRoutes = [
   defineRoute({
