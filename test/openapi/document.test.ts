@@ -81,7 +81,17 @@ describe("GET /openapi.json", () => {
   });
 
   it("uses SPEC's path parameter names", () => {
-    const allowed = new Set(["calendarId", "eventId", "grantId", "requestId", "viewId", "layerId", "credentialId"]);
+    // `date`: an occurrence's original date (DECISIONS 5, .../occurrences/{date}).
+    const allowed = new Set([
+      "calendarId",
+      "eventId",
+      "grantId",
+      "requestId",
+      "viewId",
+      "layerId",
+      "credentialId",
+      "date",
+    ]);
     for (const { path, op: o } of operations()) {
       const inPath = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       for (const name of inPath) expect(allowed, `${path}`).toContain(name);
