@@ -17,6 +17,33 @@ describe("ResponseCache", () => {
     expect(computed).toBe(2);
   });
 
+  it("computes a key once for callers that miss it at the same time, and afresh after a failure", async () => {
+    const cache = new ResponseCache();
+    let computed = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((done) => (release = done));
+    const slow = async () => {
+      computed++;
+      await gate;
+      return "rendered";
+    };
+    const waiting = Array.from({ length: 5 }, () => cache.body("feed", slow));
+    release();
+    const bodies = await Promise.all(waiting);
+    expect(computed).toBe(1);
+    for (const body of bodies) expect(body).toBe(bodies[0]);
+
+    const failing = async () => {
+      computed++;
+      throw new Error("store busy");
+    };
+    await expect(Promise.all([cache.body("other", failing), cache.body("other", failing)])).rejects.toThrow(
+      "store busy",
+    );
+    expect(computed).toBe(2);
+    expect((await cache.body("other", async () => "recovered")).toString()).toBe("recovered");
+  });
+
   it("serializes JSON once and hands it out prepared", async () => {
     const cache = new ResponseCache();
     const body = await cache.json("k", async () => ({ events: [1, 2] }));

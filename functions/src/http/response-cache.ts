@@ -30,6 +30,7 @@ const costOf = (key: string, value: Buffer): number => key.length * 2 + value.le
 
 export class ResponseCache implements RenderedCache {
   private readonly entries = new Map<string, Entry>();
+  private readonly computing = new Map<string, Promise<Buffer>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes = DEFAULT_BUDGET_BYTES) {}
@@ -41,8 +42,19 @@ export class ResponseCache implements RenderedCache {
       this.entries.set(key, hit);
       return hit.value;
     }
+    if (key.length > MAX_KEY_LENGTH) return Buffer.from(await compute());
+    // Requests that miss the same key at once wait for one computation (a feed polled by many
+    // readers just after a write is rendered once, not once per reader).
+    let pending = this.computing.get(key);
+    if (pending === undefined) {
+      pending = this.computeAndStore(key, compute).finally(() => this.computing.delete(key));
+      this.computing.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async computeAndStore(key: string, compute: () => Promise<string>): Promise<Buffer> {
     const text = await compute();
-    if (key.length > MAX_KEY_LENGTH) return Buffer.from(text);
     // Its own allocation, not a slice of Node's shared 8 KB pool: a small kept value would pin a whole slab.
     const value = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
     value.write(text);
