@@ -10,6 +10,11 @@ export interface ToolEntry {
   name: string;
   /** When to reach for this tool (and when for another), appended to the route's summary. */
   use: string;
+  /**
+   * Tool argument names for path parameters whose own name is also a body field: the
+   * occurrence routes' `{date}` (the original date) beside the body's `date` (the new one).
+   */
+  pathArguments?: Record<string, string>;
 }
 
 export const TOOL_CATALOG: Record<string, ToolEntry> = {
@@ -79,6 +84,30 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
     use:
       "Use to answer what is on a calendar between two dates: recurring events expanded to each date and the " +
       "calendar's layers included, sorted by start.",
+  },
+  "GET /v1/freebusy": {
+    name: "get_free_busy",
+    use:
+      "Use to see when calendars are busy (timed occurrences, layers included) without seeing what the events are; " +
+      "to get proposals for a meeting time, use find_free_time.",
+  },
+  "GET /v1/freebusy/slots": {
+    name: "find_free_time",
+    use:
+      "Use before create_event whenever a time must suit several calendars or working hours: it answers the free " +
+      "stretches to pick from.",
+  },
+  "PATCH /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
+    name: "update_occurrence",
+    use:
+      "Use to cancel, move or change a single date of a recurring event (`original_date` as list_occurrences shows " +
+      "it); to change every date, use update_event.",
+    pathArguments: { date: "original_date" },
+  },
+  "DELETE /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
+    name: "restore_occurrence",
+    use: "Use to undo update_occurrence: that date goes back to what the series says.",
+    pathArguments: { date: "original_date" },
   },
   "GET /v1/calendars/{calendarId}/grants": {
     name: "list_grants",

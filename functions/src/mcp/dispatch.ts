@@ -47,27 +47,25 @@ interface RestRequest {
 function restRequest(tool: Tool, args: Args, caller: Caller): RestRequest | ApiError {
   const { route } = tool;
   let path = route.path;
-  for (const name of tool.pathParams) {
-    const value = args[name];
+  for (const { param, argument } of tool.pathParams) {
+    const value = args[argument];
     if (typeof value !== "string" || value === "") {
-      return argumentError(
-        name,
-        `\`${name}\` is required: an id as the API returned it (see tools/list for this tool)`,
-      );
+      return argumentError(argument, `\`${argument}\` is required: a string such as the API returned it`);
     }
-    path = path.replace(`{${name}}`, encodeURIComponent(value));
+    path = path.replace(`{${param}}`, encodeURIComponent(value));
   }
+  const pathArguments = new Set(tool.pathParams.map(({ argument }) => argument));
   const query = new URLSearchParams();
   const body: Args = {};
   for (const [key, value] of Object.entries(args)) {
-    if (tool.pathParams.includes(key) || key === IDEMPOTENCY_ARGUMENT) continue;
+    if (pathArguments.has(key) || key === IDEMPOTENCY_ARGUMENT) continue;
     if (tool.queryKeys.has(key)) {
       if (value !== null && value !== undefined) query.set(key, queryValue(value));
     } else if (route.body) {
       // Unknown arguments go to the body too, so REST names them exactly as it would.
       body[key] = value;
     } else {
-      const known = [...tool.pathParams, ...tool.queryKeys].map((k) => `\`${k}\``).join(", ") || "none";
+      const known = [...pathArguments, ...tool.queryKeys].map((k) => `\`${k}\``).join(", ") || "none";
       return argumentError(key, `\`${key}\` is not an argument of ${tool.listed.name}; its arguments: ${known}`);
     }
   }

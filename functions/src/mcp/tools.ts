@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { documentedScopes, type AnyRoute } from "../http/route.js";
-import { TOOL_CATALOG, operationKey } from "./catalog.js";
+import { TOOL_CATALOG, operationKey, type ToolEntry } from "./catalog.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -33,7 +33,8 @@ export interface ListedTool {
 export interface Tool {
   listed: ListedTool;
   route: AnyRoute;
-  pathParams: string[];
+  /** Each path parameter and the argument that carries it (mostly the same name). */
+  pathParams: Array<{ param: string; argument: string }>;
   queryKeys: ReadonlySet<string>;
   bodyKeys: ReadonlySet<string>;
 }
@@ -55,7 +56,7 @@ const idempotencyArgument: JsonSchema = {
 export function buildTools(routes: readonly AnyRoute[]): Tool[] {
   const tools = routes.flatMap((route) => {
     const entry = TOOL_CATALOG[operationKey(route.method, route.path)];
-    return entry ? [toolOf(route, entry.name, entry.use)] : [];
+    return entry ? [toolOf(route, entry)] : [];
   });
   const names = new Set<string>();
   for (const { listed } of tools) {
@@ -65,8 +66,11 @@ export function buildTools(routes: readonly AnyRoute[]): Tool[] {
   return tools;
 }
 
-function toolOf(route: AnyRoute, name: string, use: string): Tool {
-  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+function toolOf(route: AnyRoute, { name, use, pathArguments = {} }: ToolEntry): Tool {
+  const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, param]) => ({
+    param,
+    argument: pathArguments[param] ?? param,
+  }));
   const params = objectSchema(route.params, "input");
   const query = objectSchema(route.query, "input");
   const body = objectSchema(route.body, "input");
@@ -81,7 +85,12 @@ function toolOf(route: AnyRoute, name: string, use: string): Tool {
     }
   };
   // Path parameters are always required, also where the route declares no params schema.
-  add(Object.fromEntries(pathParams.map((key) => [key, params?.properties[key] ?? { type: "string" }])), () => true);
+  add(
+    Object.fromEntries(
+      pathParams.map(({ param, argument }) => [argument, params?.properties[param] ?? { type: "string" }]),
+    ),
+    () => true,
+  );
   add(query?.properties ?? {}, (key) => query?.required?.includes(key) ?? false);
   // A body the route lets the caller omit has no required field as a tool argument either.
   add(body?.properties ?? {}, (key) => !route.bodyOptional && (body?.required?.includes(key) ?? false));
