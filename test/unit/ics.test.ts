@@ -1,9 +1,10 @@
-/** buildIcs: records -> iCalendar text, checked on the text and through node-ical. */
+/** buildIcs: records -> iCalendar text, checked on the text and through node-ical and ical.js (helpers/ics-oracle.ts). */
 import ical, { type VEvent } from "node-ical";
 import { describe, expect, it } from "vitest";
-import type { EventRecord } from "../../functions/src/domain/records.js";
+import type { EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
 import { buildIcs, WallClock, type IcsFeed } from "../../functions/src/pages/ics.js";
 import { makeEventRecord } from "../helpers/factories.js";
+import { expandFeed } from "../helpers/ics-oracle.js";
 
 let counter = 0;
 /** Created on 2026-03-01 and last changed on 2026-03-02 (the DTSTAMP), by one agent. */
@@ -23,7 +24,7 @@ const feed = (events: EventRecord[], timezone = "Europe/Berlin", extra: Partial<
     description: null,
     url: "https://almanac.test/c/plan",
     uidDomain: "almanac.test",
-    sources: [{ layer: "main", timezone, events }],
+    sources: [{ layer: "main", timezone, events, exceptions: [] }],
     ...extra,
   });
 
@@ -69,7 +70,7 @@ describe("buildIcs", () => {
       "UTC",
     );
     expect(lines(text)).toContain("DTSTART:20261202T093000Z");
-    expect(lines(text)).toContain("DTEND:20261202T100000Z");
+    expect(lines(text)).toContain("DURATION:PT30M");
     expect(lines(text)).toContain("RRULE:FREQ=DAILY;UNTIL=20261210T235959Z");
     expect(text).not.toContain("TZID");
     expect(text).not.toContain("VTIMEZONE");
@@ -188,16 +189,19 @@ describe("buildIcs", () => {
           layer: "main",
           timezone: "Europe/Berlin",
           events: [event({ kind: "one-off", name: "Old", date: "2020-02-01", start_time: "09:00" })],
+          exceptions: [],
         },
         {
           layer: "ops",
           timezone: "Europe/Berlin",
           events: [event({ kind: "one-off", name: "New", date: "2026-02-01", start_time: "09:00" })],
+          exceptions: [],
         },
         {
           layer: "tokyo",
           timezone: "Asia/Tokyo",
           events: [event({ kind: "one-off", name: "Untimed", date: "2026-02-01" })],
+          exceptions: [],
         },
       ],
     });
@@ -215,5 +219,167 @@ describe("WallClock", () => {
     expect(() => clock.setZone("America/New_York")).toThrow(/asked for zone/);
     expect(new WallClock("2026-03-29", null, "Europe/Berlin").setZone("utc").toFormat("yyyyLLdd")).toBe("20260329");
     expect(new WallClock("2026-03-29", "10:00", "UTC").setZone("utc").toJSON()).toBe("2026-03-29T10:00:00");
+  });
+});
+
+describe("buildIcs: lengths, SEQUENCE and exceptions (DECISIONS 5 and 9)", () => {
+  const exception = (
+    series: EventRecord,
+    original_date: string,
+    fields: Partial<ExceptionRecord> = {},
+  ): ExceptionRecord => ({
+    id: `${series.id}_${original_date.replaceAll("-", "")}`,
+    calendar_id: "cal_1",
+    event_id: series.id,
+    original_date,
+    cancelled: false,
+    date: original_date,
+    start_time: series.start_time,
+    end_time: series.end_time,
+    name: series.name,
+    category: series.category,
+    notes: series.notes,
+    sequence: series.sequence ?? 0,
+    created_at: "2026-03-03T10:00:00.000Z",
+    updated_at: "2026-03-04T10:00:00.000Z",
+    ...fields,
+  });
+  const withExceptions = (
+    events: EventRecord[],
+    exceptions: ExceptionRecord[],
+    timezone = "Europe/Berlin",
+    range?: IcsFeed["range"],
+  ): string =>
+    buildIcs({
+      name: "Plan",
+      description: null,
+      url: "https://almanac.test/c/plan",
+      uidDomain: "almanac.test",
+      sources: [{ layer: "main", timezone, events, exceptions }],
+      range,
+    });
+
+  it("writes a timed length as DURATION (overnight included), never DTEND, and ends the text with CRLF", () => {
+    const text = feed([
+      event({ kind: "one-off", name: "Gap", date: "2027-03-28", start_time: "02:30", end_time: "03:00" }),
+      event({ kind: "one-off", name: "Night", date: "2027-03-27", start_time: "22:00", end_time: "02:00" }),
+      event({
+        kind: "recurring",
+        name: "Yearly",
+        recur: { type: "yearly", month: 3, day: 28, starts: "2027-03-28" },
+        start_time: "02:30",
+        end_time: "03:30",
+      }),
+    ]);
+    expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+    expect(text).not.toMatch(/\r\nDTEND[;:]/);
+    expect(text.match(/\r\nDURATION:[^\r]*/g)).toEqual([
+      "\r\nDURATION:PT240M",
+      "\r\nDURATION:PT30M",
+      "\r\nDURATION:PT60M",
+    ]);
+    // Read back independently: 02:30 does not exist that day, so it starts at 03:30+02:00 and lasts 30 minutes.
+    const found = expandFeed(text, "2027-01-01", "2028-12-31").occurrences;
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    expect(found.map((o) => [o.name, o.date, iso(o.start), iso(o.end)])).toEqual(
+      expect.arrayContaining([
+        ["Gap", "2027-03-28", "2027-03-28T01:30:00.000Z", "2027-03-28T02:00:00.000Z"],
+        // 22:00 to 02:00 is four hours of elapsed time: 03:00 by the clock, which skipped an hour.
+        ["Night", "2027-03-27", "2027-03-27T21:00:00.000Z", "2027-03-28T01:00:00.000Z"],
+        ["Yearly", "2027-03-28", "2027-03-28T01:30:00.000Z", "2027-03-28T02:30:00.000Z"],
+        ["Yearly", "2028-03-28", "2028-03-28T00:30:00.000Z", "2028-03-28T01:30:00.000Z"],
+      ]),
+    );
+  });
+
+  it("writes the record's sequence as SEQUENCE, 0 when absent", () => {
+    const text = feed([
+      event({ kind: "one-off", name: "Fresh", date: "2027-01-05" }),
+      event({ kind: "one-off", name: "Moved twice", date: "2027-01-06", sequence: 2 }),
+    ]);
+    expect(text.match(/\r\nSEQUENCE:\d+/g)).toEqual(["\r\nSEQUENCE:0", "\r\nSEQUENCE:2"]);
+  });
+
+  it("writes cancellations as EXDATE and changes as RECURRENCE-ID overrides, in the series' form", () => {
+    const timed = event({
+      kind: "recurring",
+      name: "Night job",
+      recur: { type: "daily", starts: "2027-03-26", until: "2027-03-31" },
+      start_time: "02:30",
+      end_time: "03:00",
+      sequence: 1,
+    });
+    const allDay = event({
+      kind: "recurring",
+      name: "Review",
+      recur: { type: "weekly", day: 5, starts: "2027-03-26" },
+    });
+    const text = withExceptions(
+      [timed, allDay],
+      [
+        exception(timed, "2027-03-27", { cancelled: true }),
+        exception(timed, "2027-03-29", { cancelled: true }),
+        exception(timed, "2027-03-28", { start_time: "10:00", end_time: "09:00", name: "Late", sequence: 2 }),
+        exception(allDay, "2027-04-02", { cancelled: true }),
+        exception(allDay, "2027-04-09", { date: "2027-04-10", start_time: "09:00", end_time: "09:45" }),
+      ],
+    );
+    const lines = text.split("\r\n");
+    expect(lines).toContain("EXDATE;TZID=Europe/Berlin:20270327T023000,20270329T023000");
+    expect(lines).toContain("RECURRENCE-ID;TZID=Europe/Berlin:20270328T023000");
+    expect(lines).toContain("EXDATE;VALUE=DATE:20270402");
+    expect(lines).toContain("RECURRENCE-ID;VALUE=DATE:20270409");
+    expect(lines.filter((l) => l === `UID:${timed.id}@almanac.test`)).toHaveLength(2);
+
+    const found = expandFeed(text, "2027-03-01", "2027-04-30").occurrences;
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    expect(
+      found.filter((o) => o.eventId === timed.id).map((o) => [o.originalDate, o.name, iso(o.start), iso(o.end)]),
+    ).toEqual([
+      ["2027-03-26", "Night job", "2027-03-26T01:30:00.000Z", "2027-03-26T02:00:00.000Z"],
+      // Moved within its day, overnight: 10:00 to 09:00 the next day.
+      ["2027-03-28", "Late", "2027-03-28T08:00:00.000Z", "2027-03-29T07:00:00.000Z"],
+      ["2027-03-30", "Night job", "2027-03-30T00:30:00.000Z", "2027-03-30T01:00:00.000Z"],
+      ["2027-03-31", "Night job", "2027-03-31T00:30:00.000Z", "2027-03-31T01:00:00.000Z"],
+    ]);
+    expect(found.filter((o) => o.eventId === allDay.id).map((o) => [o.originalDate, o.date, iso(o.start)])).toEqual([
+      ["2027-03-26", "2027-03-26", null],
+      ["2027-04-09", "2027-04-10", "2027-04-10T07:00:00.000Z"],
+      ["2027-04-16", "2027-04-16", null],
+      ["2027-04-23", "2027-04-23", null],
+      ["2027-04-30", "2027-04-30", null],
+    ]);
+  });
+
+  it("in a view's range: moved out is an EXDATE, moved in from outside the cut series is an event of its own", () => {
+    const weekly = event({
+      kind: "recurring",
+      name: "Sync",
+      recur: { type: "weekly", day: 3, starts: "2027-01-06" },
+      start_time: "15:00",
+      end_time: "15:30",
+    });
+    const text = withExceptions(
+      [weekly],
+      [
+        exception(weekly, "2027-01-13", { date: "2027-02-10" }), // out of January
+        exception(weekly, "2027-02-03", { date: "2027-01-28", start_time: "09:00" }), // into January
+        exception(weekly, "2027-01-20", { name: "Sync (short)", end_time: "15:15" }),
+      ],
+      "UTC",
+      { from: "2027-01-01", to: "2027-01-31" },
+    );
+    const lines = text.split("\r\n");
+    expect(lines).toContain("EXDATE:20270113T150000Z");
+    expect(lines).toContain("RECURRENCE-ID:20270120T150000Z");
+    expect(lines).toContain(`UID:${weekly.id}_20270203@almanac.test`);
+    expect(text).not.toContain("20270203T"); // nothing of February's occurrence but its id
+    const found = expandFeed(text, "2026-01-01", "2028-12-31").occurrences;
+    expect(found.map((o) => [o.date, o.name, new Date(o.start!).toISOString().slice(11, 16)])).toEqual([
+      ["2027-01-06", "Sync", "15:00"],
+      ["2027-01-20", "Sync (short)", "15:00"],
+      ["2027-01-27", "Sync", "15:00"],
+      ["2027-01-28", "Sync", "09:00"],
+    ]);
   });
 });

@@ -1,31 +1,40 @@
 /**
  * iCalendar feeds (RFC 5545) from plain records: no store, no clock, so the same records
- * always give the same text (and the same ETag).
+ * always give the same text (and the same ETag). Any RFC 5545 client expanding a feed gets
+ * exactly the occurrences of `/occurrences`, starts and ends (DECISIONS 9;
+ * test/pages/ics-corpus.test.ts checks it with an iCalendar library we did not write).
  *
- * - One-off events: DATE values when untimed (DTEND the next day, exclusive), else
- *   DTSTART/DTEND with the TZID of the event's own calendar (layer events keep their
- *   calendar's zone, as the API does); a UTC calendar writes UTC times ("Z") instead.
+ * - One-off events: DATE values when untimed (DTEND the next day, exclusive), else DTSTART
+ *   with the TZID of the event's own calendar (layer events keep their calendar's zone, as the
+ *   API does); a UTC calendar writes UTC times ("Z") instead.
+ * - A timed event's length is DURATION, never DTEND (DECISIONS 5): `end_time - start_time`
+ *   minutes of elapsed time, +24 h overnight. A client then ends every occurrence where
+ *   `/occurrences` does, DST days included: a DTSTART in a gap is moved forward by the client
+ *   (RFC 5545 3.3.5), and the duration counts from there. A DTEND in local time would end
+ *   02:30-03:00 on a spring-forward day before it starts, and a series would carry the length
+ *   of its first occurrence into every other.
  * - Recurring events: DTSTART is the series' first occurrence and the rule is `toRRule`'s;
  *   for timed events UNTIL becomes the end of the last day as a UTC date-time, as RFC 5545
- *   requires when DTSTART has a TZID.
+ *   requires when DTSTART has a TZID. Exceptions are EXDATE and RECURRENCE-ID overrides
+ *   (ics-exceptions.ts).
+ * - SEQUENCE is the record's `sequence` (raised when a time of the event changes).
+ * - The text ends with CRLF, as every content line must (RFC 5545 3.1).
  * - Someday events have no date and are left out.
  * - Each zone used gets a VTIMEZONE built from luxon (vtimezone.ts).
  */
-import ical, { escape, type ICalEventData, type ICalLuxonDateTimeStub } from "ical-generator";
+import ical, { escape, type ICalEventData } from "ical-generator";
 import { DateTime } from "luxon";
 import { defaultStartsOf } from "../domain/queries/events.js";
-import { addDays, firstOccurrenceOnOrAfter, recurError, toRRule } from "../domain/recurrence/index.js";
-import type { EventRecord } from "../domain/records.js";
+import { exceptionsByEvent } from "../domain/queries/occurrences.js";
+import { firstOccurrenceOnOrAfter, lastOccurrence, recurError, toRRule } from "../domain/recurrence/index.js";
+import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
+import { exceptionEntries } from "./ics-exceptions.js";
+import { calendarText } from "./ics-fold.js";
+import { occurrenceData, yearsOf, zoneOf, type IcsEntry, type IcsSource, type Schedule } from "./ics-parts.js";
 import { buildVTimezone } from "./vtimezone.js";
 
-export interface IcsSource {
-  /** `main` for the calendar's own events, else the layer key. */
-  layer: string;
-  /** The IANA zone this source's dates and times are local to (its own calendar's). */
-  timezone: string;
-  events: EventRecord[];
-}
+export { WallClock, type IcsSource } from "./ics-parts.js";
 
 export interface IcsFeed {
   /** X-WR-CALNAME: the calendar's name, or a share view's. */
@@ -42,12 +51,10 @@ export interface IcsFeed {
 }
 
 export function buildIcs(feed: IcsFeed): string {
-  const entries: Array<{ sortKey: string; data: ICalEventData; zone: string | null; years: number[] }> = [];
+  const entries: IcsEntry[] = [];
   for (const source of feed.sources) {
-    for (const event of source.events) {
-      const entry = toIcalEvent(event, source, feed);
-      if (entry) entries.push(entry);
-    }
+    const byEvent = exceptionsByEvent(source.exceptions);
+    for (const event of source.events) entries.push(...eventEntries(event, source, feed, byEvent.get(event.id)));
   }
   entries.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
 
@@ -77,46 +84,56 @@ export function buildIcs(feed: IcsFeed): string {
     },
   });
   for (const { data } of entries) calendar.createEvent(data);
-  return calendar.toString();
+  // calendar.toString(), folded in one pass (ics-fold.ts); it leaves END:VCALENDAR without its CRLF.
+  return `${calendarText(calendar)}\r\n`;
 }
 
-function toIcalEvent(
+/** The event's VEVENT and, for a series, the VEVENTs of its moved or changed occurrences. */
+function eventEntries(
   event: EventRecord,
   source: IcsSource,
   feed: IcsFeed,
-): { sortKey: string; data: ICalEventData; zone: string | null; years: number[] } | null {
+  excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
+): IcsEntry[] {
   const schedule = scheduleOf(event, source.timezone, feed.range);
-  if (!schedule) return null;
+  if (!schedule) return [];
   const { date, rrule, until } = schedule;
   const zone = source.timezone;
-  const utc = isUtc(zone);
   const timed = event.start_time !== null;
+  const exceptions =
+    rrule && excepted
+      ? exceptionEntries({
+          event,
+          source,
+          uidDomain: feed.uidDomain,
+          range: feed.range,
+          schedule,
+          exceptions: [...excepted.values()],
+        })
+      : { exdate: null, entries: [] };
+  const rule = rrule && `RRULE:${timed ? withUtcUntil(rrule, until, zone) : rrule}`;
   const data: ICalEventData = {
+    ...occurrenceData(source, {
+      date,
+      start_time: event.start_time,
+      end_time: event.end_time,
+      name: event.name,
+      category: event.category,
+      notes: event.notes,
+    }),
     id: `${event.id}@${feed.uidDomain}`,
-    summary: event.name,
+    sequence: event.sequence ?? 0,
     stamp: new Date(event.updated_at),
     created: new Date(event.created_at),
     lastModified: new Date(event.updated_at),
-    start: new WallClock(date, event.start_time, zone),
-    end: timed
-      ? event.end_time
-        ? new WallClock(date, event.end_time, zone)
-        : null // RFC 5545: a DATE-TIME start without an end is an instant
-      : new WallClock(addDays(date, 1), null, zone),
-    allDay: !timed,
-    timezone: timed && !utc ? zone : null,
-    description: event.notes,
-    categories: event.category ? [{ name: event.category }] : [],
-    repeating: rrule ? (timed ? withUtcUntil(rrule, until, zone) : rrule) : null,
-    x: source.layer === "main" ? [] : [["X-ALMANAC-LAYER", source.layer]],
+    // A string is written line by line as given (ical-generator takes rrule.js' "RRULE:…\nEXDATE:…" so).
+    repeating: rule && (exceptions.exdate ? `${rule}\n${exceptions.exdate}` : rule),
   };
-  const years = [date, until].filter((d): d is string => d !== null).map((d) => Number(d.slice(0, 4)));
-  return {
-    sortKey: `${date} ${event.start_time ?? ""} ${event.created_at} ${event.id}`,
-    data,
-    zone: timed && !utc ? zone : null,
-    years,
-  };
+  const sortKey = `${date} ${event.start_time ?? ""} ${event.created_at} ${event.id}`;
+  return [
+    { sortKey, data, zone: zoneOf(zone, timed), years: yearsOf(date, until) },
+    ...exceptions.entries.map((entry) => ({ ...entry, sortKey: `${sortKey} ${entry.sortKey}` })),
+  ];
 }
 
 /**
@@ -124,27 +141,30 @@ function toIcalEvent(
  * and its last allowed date. Null when nothing of it falls in the range (someday events,
  * series with no occurrence, invalid stored rules).
  */
-function scheduleOf(
-  event: EventRecord,
-  zone: string,
-  range: IcsFeed["range"],
-): { date: string; rrule: string | null; until: string | null } | null {
+function scheduleOf(event: EventRecord, zone: string, range: IcsFeed["range"]): Schedule | null {
   const from = range?.from ?? null;
   const to = range?.to ?? null;
   if (event.kind === "one-off" && event.date) {
     if ((from && event.date < from) || (to && event.date > to)) return null;
-    return { date: event.date, rrule: null, until: null };
+    return { date: event.date, rrule: null, until: null, recur: null, defaultStarts: null };
   }
   if (event.kind !== "recurring" || !event.recur || recurError(event.recur) !== null) return null;
   // `starts` stays as stored, so that INTERVAL keeps counting from the same period;
   // only the first date moves up to the range's start and `until` down to its end.
   const recur: Recur = { ...event.recur };
-  if (to && (recur.until == null || recur.until > to)) recur.until = to;
   const defaultStarts = defaultStartsOf(event, { timezone: zone });
+  if (recur.count != null && (from || to)) {
+    // A moved DTSTART would count COUNT again from there: a cut series ends on its last date instead.
+    const last = lastOccurrence(recur, defaultStarts);
+    if (!last) return null;
+    recur.until = last;
+    delete recur.count;
+  }
+  if (to && (recur.until == null || recur.until > to)) recur.until = to;
   const { dtstart, rrule } = toRRule(recur, defaultStarts);
   const first = from ? firstOccurrenceOnOrAfter(recur, defaultStarts, from) : dtstart;
   if (!first) return null;
-  return { date: first, rrule, until: recur.until ?? null };
+  return { date: first, rrule, until: recur.until ?? null, recur, defaultStarts };
 }
 
 /**
@@ -158,46 +178,4 @@ function withUtcUntil(rrule: string, until: string | null, zone: string): string
     .split(";")
     .map((part) => (part.startsWith("UNTIL=") ? `UNTIL=${end}` : part))
     .join(";");
-}
-
-const isUtc = (zone: string): boolean => zone === "UTC";
-
-/**
- * A local date (and time) written exactly as stored. ical-generator formats luxon-like
- * values through `setZone(zone).toFormat(...)`; a real luxon DateTime would move a time
- * that falls in a DST gap (02:30 on a spring-forward day), which for a series would move
- * every occurrence. This value keeps the wall-clock reading; clients resolve gaps as
- * RFC 5545 says.
- */
-export class WallClock implements ICalLuxonDateTimeStub {
-  readonly zone = { type: "wallclock" };
-  readonly isValid = true;
-
-  constructor(
-    readonly date: string,
-    readonly time: string | null,
-    private readonly zoneName: string,
-  ) {}
-
-  /** Only the own zone (or UTC for a UTC value, or anything for a date) can be asked for. */
-  setZone(zone?: string): WallClock {
-    const same = zone === this.zoneName || (isUtc(this.zoneName) && zone?.toUpperCase() === "UTC");
-    if (this.time !== null && !same) throw new Error(`WallClock in ${this.zoneName} asked for zone ${zone}`);
-    return this;
-  }
-
-  toFormat(format: string): string {
-    if (format === "yyyyLLdd") return this.date.replaceAll("-", "");
-    if (format === "HHmmss") return `${(this.time ?? "00:00").replace(":", "")}00`;
-    throw new Error(`WallClock cannot format ${format}`);
-  }
-
-  /** Only used to order start and end: the reading as if it were UTC is enough. */
-  toJSDate(): Date {
-    return new Date(`${this.date}T${this.time ?? "00:00"}:00Z`);
-  }
-
-  toJSON(): string {
-    return this.time === null ? this.date : `${this.date}T${this.time}:00`;
-  }
 }
