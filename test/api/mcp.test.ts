@@ -1,0 +1,251 @@
+/**
+ * POST /mcp with the SDK's own client (Client + StreamableHTTPClientTransport) against the API
+ * listening on an ephemeral port: the tools, a weekly event made and read back through tools
+ * and through REST, errors as REST's, a stranger, scopes, and replays. The calls are written to
+ * test/.artifacts/mcp-transcript.json (tokens masked).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import request from "supertest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TOOL_CATALOG } from "../../functions/src/mcp/catalog.js";
+import { appPerTest } from "../helpers/app.js";
+import { get, post } from "../helpers/http.js";
+
+const t = appPerTest();
+let server: Server;
+let endpoint: URL;
+const clients: Client[] = [];
+
+beforeEach(async () => {
+  server = createServer(t.app);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  endpoint = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await new Promise<void>((done) => server.close(() => done()));
+});
+
+// What the tests did over MCP, for the closing note of issue 14.
+const transcript: Array<Record<string, unknown>> = [];
+afterAll(() => {
+  const dir = join(import.meta.dirname, "../.artifacts");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "mcp-transcript.json"), `${JSON.stringify(transcript, null, 2)}\n`);
+});
+const masked = (text: string) => text.replace(/svc_agent_[A-Za-z0-9]+/g, "svc_agent_…");
+const note = (entry: Record<string, unknown>) =>
+  transcript.push(JSON.parse(masked(JSON.stringify({ test: expect.getState().currentTestName, ...entry }))));
+
+interface ToolResult {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/** An MCP client of the test's server, with or without a bearer token. */
+async function connect(token?: string) {
+  const client = new Client({ name: "almanac-test", version: "1.0.0" });
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+  clients.push(client);
+  return {
+    client,
+    async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+      const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+      const text = result.content[0]?.text ?? "";
+      note({ call: name, arguments: args, isError: result.isError ?? false, answer: text.slice(0, 400) });
+      return result;
+    },
+  };
+}
+
+/** The JSON a tool answered, which is what REST answers. */
+const json = (result: ToolResult): Record<string, unknown> => JSON.parse(result.content[0].text);
+const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** An agent minted through the mint_agent tool, as an agent without a token would start. */
+async function mintThroughMcp(name: string) {
+  const anonymous = await connect();
+  const minted = await anonymous.call("mint_agent", { name });
+  expect(minted.isError).toBeFalsy();
+  const body = minted.structuredContent as { token: string; calendar: { id: string }; agent: { id: string } };
+  return { token: body.token, calendarId: body.calendar.id, agentId: body.agent.id, mcp: await connect(body.token) };
+}
+
+const WEEKLY = {
+  name: "Standup",
+  recur: { type: "weekly", day: 1, starts: "2026-11-23" },
+  start_time: "09:30",
+  end_time: "09:45",
+  category: "team",
+};
+
+describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () => {
+  it("lists one tool per API operation, find_free_time included, with schemas and descriptions", async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    note({ list: "tools/list", tools: tools.map((tool) => tool.name) });
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      Object.values(TOOL_CATALOG)
+        .map((e) => e.name)
+        .sort(),
+    );
+    const createEvent = tools.find((tool) => tool.name === "create_event")!;
+    expect(createEvent.description).toMatch(/^Create an event/);
+    expect(createEvent.inputSchema.required).toEqual(["calendarId", "name"]);
+    expect(tools.find((tool) => tool.name === "find_free_time")!.description).toMatch(/find_free_time|free/i);
+    expect(client.getInstructions()).toContain("get_me");
+  });
+
+  it("mints, creates a weekly event through create_event, and reads the same data through MCP and REST", async () => {
+    const { token, calendarId, mcp } = await mintThroughMcp("Scout");
+    const created = await mcp.call("create_event", { calendarId, ...WEEKLY });
+    expect(created.isError).toBeFalsy();
+    const event = created.structuredContent as { id: string; kind: string; recur: { type: string; day: number } };
+    expect(event).toMatchObject({ kind: "recurring", recur: { type: "weekly", day: 1 }, name: "Standup" });
+
+    const range = { from: "2026-11-23", to: "2026-12-20" };
+    const occurrences = await mcp.call("list_occurrences", { calendarId, ...range });
+    expect(occurrences.isError).toBeFalsy();
+    const rest = await get(t, `/v1/calendars/${calendarId}/occurrences?from=${range.from}&to=${range.to}`, auth(token));
+    expect(rest.status).toBe(200);
+    expect(json(occurrences)).toEqual(rest.body);
+    expect(occurrences.structuredContent).toEqual(rest.body);
+    const dates = (rest.body.occurrences as Array<{ date: string; start_time: string }>).map((o) => o.date);
+    expect(dates).toEqual(["2026-11-23", "2026-11-30", "2026-12-07", "2026-12-14"]);
+
+    const one = await mcp.call("get_event", { calendarId, eventId: event.id });
+    expect(json(one)).toEqual((await get(t, `/v1/calendars/${calendarId}/events/${event.id}`, auth(token))).body);
+  });
+
+  it("answers an API error as a tool error with REST's code and message", async () => {
+    const { token, calendarId, mcp } = await mintThroughMcp("Scout");
+    // A typo'd field: REST names it with invalid_event.
+    const typo = { calendarId, title: "Standup" };
+    const viaMcp = await mcp.call("create_event", typo);
+    const viaRest = await post(t, `/v1/calendars/${calendarId}/events`, auth(token)).send({ title: "Standup" });
+    expect(viaRest.status).toBe(400);
+    expect(viaMcp.isError).toBe(true);
+    expect(json(viaMcp)).toEqual(viaRest.body);
+    expect((json(viaMcp).error as { code: string }).code).toBe("invalid_event");
+
+    // A range backwards: invalid_request, same message.
+    const backwards = await mcp.call("list_occurrences", { calendarId, from: "2026-12-10", to: "2026-12-01" });
+    const restBackwards = await get(t, `/v1/calendars/${calendarId}/occurrences?from=2026-12-10&to=2026-12-01`);
+    expect(backwards.isError).toBe(true);
+    expect(json(backwards)).toEqual(restBackwards.body);
+
+    // No token where one is required: unauthorized, as REST.
+    const anonymous = await connect();
+    const refused = await anonymous.call("get_me", {});
+    expect(refused.isError).toBe(true);
+    expect(json(refused)).toEqual((await get(t, "/v1/me")).body);
+
+    // An unknown argument of a read, and a missing path argument, name the argument.
+    const unknown = await mcp.call("list_occurrences", { calendarId, from: "2026-12-01", to: "2026-12-02", day: 1 });
+    expect(json(unknown)).toMatchObject({ error: { code: "invalid_request", details: { field: "day" } } });
+    const noId = await mcp.call("get_calendar", {});
+    expect(json(noId)).toMatchObject({ error: { code: "invalid_request", details: { field: "calendarId" } } });
+  });
+
+  it("shows a stranger's token no private calendar, exactly as REST does", async () => {
+    const owner = await mintThroughMcp("Owner");
+    const secret = await owner.mcp.call("create_calendar", { name: "Secret plans", visibility: "private" });
+    const calendarId = (secret.structuredContent as { id: string }).id;
+    await owner.mcp.call("create_event", { calendarId, ...WEEKLY });
+
+    const stranger = await mintThroughMcp("Stranger");
+    for (const [tool, args, path] of [
+      ["get_calendar", { calendarId }, `/v1/calendars/${calendarId}`],
+      ["list_events", { calendarId }, `/v1/calendars/${calendarId}/events`],
+      [
+        "list_occurrences",
+        { calendarId, from: "2026-11-23", to: "2026-12-20" },
+        `/v1/calendars/${calendarId}/occurrences?from=2026-11-23&to=2026-12-20`,
+      ],
+    ] as const) {
+      const answer = await stranger.mcp.call(tool, args);
+      expect(answer.isError, tool).toBe(true);
+      expect(json(answer), tool).toEqual((await get(t, path, auth(stranger.token))).body);
+      expect(json(answer), tool).toMatchObject({ error: { code: "not_found" } });
+    }
+    const me = await stranger.mcp.call("get_me", {});
+    expect(JSON.stringify(json(me))).not.toContain(calendarId);
+    // The owner's own token reads it.
+    expect((await owner.mcp.call("get_calendar", { calendarId })).isError).toBeFalsy();
+  });
+
+  it("holds a token to its scopes: a later credential (no grants:manage) cannot list grants", async () => {
+    const { token, calendarId } = await mintThroughMcp("Scout");
+    const later = await post(t, "/v1/agent-credentials", auth(token)).send({ label: "worker" });
+    expect(later.status).toBe(200);
+    const laterToken = later.body.token as string;
+    const worker = await connect(laterToken);
+    const refused = await worker.call("list_grants", { calendarId });
+    expect(refused.isError).toBe(true);
+    expect(json(refused)).toEqual((await get(t, `/v1/calendars/${calendarId}/grants`, auth(laterToken))).body);
+    expect(json(refused)).toMatchObject({ error: { code: "insufficient_scope" } });
+    // Its calendar:write scope suffices for an event.
+    expect((await worker.call("create_event", { calendarId, ...WEEKLY })).isError).toBeFalsy();
+  });
+
+  it("replays a resent tools/call (same JSON-RPC id and arguments), while a new call acts anew", async () => {
+    const { token, calendarId, mcp } = await mintThroughMcp("Scout");
+    const message = {
+      jsonrpc: "2.0",
+      id: 41,
+      method: "tools/call",
+      params: { name: "create_event", arguments: { calendarId, ...WEEKLY } },
+    };
+    const send = async () => {
+      const res = await request(t.app)
+        .post("/mcp")
+        .set(auth(token))
+        .set("Accept", "application/json, text/event-stream")
+        .send(message);
+      expect(res.status).toBe(200);
+      const result = res.body.result as ToolResult;
+      note({ call: "create_event (raw JSON-RPC, id 41)", arguments: message.params.arguments, answer: result });
+      return result;
+    };
+    const first = await send();
+    const resent = await send();
+    expect(first._meta).toBeUndefined();
+    expect(resent._meta).toEqual({ "idempotent-replayed": true });
+    expect(resent.structuredContent).toEqual(first.structuredContent);
+
+    // The SDK client numbers its requests: the same arguments in a new call make a second event.
+    const again = await mcp.call("create_event", { calendarId, ...WEEKLY });
+    expect((again.structuredContent as { id: string }).id).not.toBe((first.structuredContent as { id: string }).id);
+
+    // An explicit idempotency_key makes a retry by the model itself a replay.
+    const keyed = { calendarId, ...WEEKLY, name: "Retro", idempotency_key: "retro-2026-11" };
+    const once = await mcp.call("create_event", keyed);
+    const twice = await mcp.call("create_event", keyed);
+    expect(twice._meta).toEqual({ "idempotent-replayed": true });
+    expect(twice.structuredContent).toEqual(once.structuredContent);
+
+    const events = await get(t, `/v1/calendars/${calendarId}/events`, auth(token));
+    expect((events.body.events as Array<{ name: string }>).map((e) => e.name).sort()).toEqual([
+      "Retro",
+      "Standup",
+      "Standup",
+    ]);
+  });
+
+  it("answers GET and DELETE /mcp 405: stateless, no event stream and no session", async () => {
+    for (const method of ["get", "delete"] as const) {
+      const res = await request(t.app)[method]("/mcp").set("Accept", "text/event-stream");
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow).toBe("POST");
+      expect(res.body.error.code).toBe("method_not_allowed");
+    }
+  });
+});
