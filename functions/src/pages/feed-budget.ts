@@ -4,7 +4,7 @@
  * (most recent first); ties by creation. Someday events never appear in a feed and take no place.
  */
 import { defaultStartsOf } from "../domain/queries/events.js";
-import { firstOccurrenceOnOrAfter, recurError } from "../domain/recurrence/index.js";
+import { firstOccurrenceOnOrAfter, lastOccurrence, recurError } from "../domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../domain/records.js";
 import { FEED_EVENT_BUDGET } from "./budgets.js";
 
@@ -59,8 +59,11 @@ function place(
   if (event.kind !== "recurring" || !event.recur || recurError(event.recur) !== null) return null;
   const starts = event.recur.starts ?? defaultStartsOf(event, calendar);
   const next = firstOccurrenceOnOrAfter(event.recur, starts, today);
-  // A series with nothing left has ended: by its `until` (a rule that never occurs is refused on write).
-  return next !== null ? { upcoming: true, date: next } : { upcoming: false, date: event.recur.until ?? starts };
+  // A series with nothing left has ended: by its `until`, or on its `count`-th occurrence (a rule
+  // that never occurs is refused on write).
+  if (next !== null) return { upcoming: true, date: next };
+  const ended = event.recur.count != null ? lastOccurrence(event.recur, starts) : event.recur.until;
+  return { upcoming: false, date: ended ?? starts };
 }
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
