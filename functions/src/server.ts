@@ -4,12 +4,10 @@
  *   PORT (default 8787), DATA_DIR (default ./.data), PUBLIC_BASE_URL (default http://localhost:PORT)
  */
 import { extname, resolve } from "node:path";
-import { createServer, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
-import express from "express";
-import { createApiApp } from "./app.js";
-import { createPagesApp } from "./pages/app.js";
-import { isHumansPath } from "./pages/humans/router.js";
+import { loadOnce } from "./lazy.js";
+import { isHumansPath } from "./pages/humans/paths.js";
 import type { Deps } from "./domain/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore } from "./storage/index.js";
@@ -59,12 +57,17 @@ export async function startLocalServer(
     cache: new ResponseCache(),
   };
   const stopSweeper = startSweeper(store, deps.clock, deps.log);
-  const api = createApiApp(deps);
-  const pages = createPagesApp(deps);
+  // Each app is built, with its modules, by the first request for it: the process starts with
+  // the store and node:http only, an API call never loads the pages (lazy.ts).
+  const api = onFirstRequest(deps, async () => (await import("./app.js")).createApiApp(deps));
+  const pages = onFirstRequest(deps, async () => (await import("./pages/app.js")).createPagesApp(deps));
   // Everything else: the static files of hosting/ (llms.txt, docs/*.md), as Firebase Hosting serves them.
-  const hosting = express()
-    .disable("x-powered-by")
-    .use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
+  const hosting = onFirstRequest(deps, async () => {
+    const { default: express } = await import("express");
+    return express()
+      .disable("x-powered-by")
+      .use(express.static(HOSTING_DIR, { setHeaders: setTextType }));
+  });
   // Each app answers its own 404s; requests are dispatched by path, as Hosting rewrites do.
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
   const server = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, (req, res) => {
@@ -82,6 +85,32 @@ export async function startLocalServer(
     await store.close();
   };
   return { server, deps, close };
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * A handler built on its first request. Should that fail (a module missing), the request is
+ * answered 503 as the deployed functions answer it (index.ts), and the next one tries again.
+ */
+function onFirstRequest(deps: Pick<Deps, "log">, build: () => Promise<Handler>): Handler {
+  const app = loadOnce(build);
+  return (req, res) => {
+    app().then(
+      (handle) => handle(req, res),
+      (err: unknown) => {
+        deps.log(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        const message = "the server could not load what this request needs; retry in a moment (see the server's log)";
+        const api = isApiPath((req.url ?? "/").split("?", 1)[0]);
+        res.writeHead(503, {
+          "Content-Type": api ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+          "Cache-Control": "no-store",
+          "Retry-After": "1",
+        });
+        res.end(api ? JSON.stringify({ error: { code: "unavailable", message } }) : `${message}\n`);
+      },
+    );
+  };
 }
 
 const HOSTING_DIR = fileURLToPath(new URL("../../hosting", import.meta.url));

@@ -46,9 +46,7 @@ import {
 
 type ClaimRequest = Request<{ token: string }>;
 
-/** Whether a path belongs to these pages (the local server and Hosting send them to the pages function). */
-export const isHumansPath = (path: string): boolean =>
-  path === "/account" || path.startsWith("/account/") || path.startsWith("/claim/");
+export { isHumansPath } from "./paths.js";
 
 export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
   const router = express.Router({ strict: true });

@@ -1,0 +1,7 @@
+/**
+ * Whether a path belongs to the claim and account pages (the local server and Hosting send them
+ * to the pages function). Its own module, so that the local server can route by path without
+ * loading the pages (docs/ARCHITECTURE.md, Performance: load on first use).
+ */
+export const isHumansPath = (path: string): boolean =>
+  path === "/account" || path.startsWith("/account/") || path.startsWith("/claim/");
