@@ -14,7 +14,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalServer } from "../../functions/src/server.js";
 import { type TestApp, testClock } from "../helpers/app.js";
-import { seedDemo, type Demo } from "./site.js";
+import { seedDemo, seedZones, type Demo } from "./site.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 /** A Tuesday, so this week's lens shows the demo's busiest days. */
@@ -67,6 +67,7 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
     origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
     // supertest speaks to the listening server: seeding goes through the real API.
     demo = await seedDemo({ app: local.server } as unknown as Pick<TestApp, "app">);
+    await seedZones({ app: local.server } as unknown as Pick<TestApp, "app">);
     expect((await request(local.server).get("/c/launch-plan")).status).toBe(200);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -175,6 +176,57 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
       }, 120_000);
     }
   }
+
+  it("draws the Berlin layer's 09:30 standup at 03:30 on the New York calendar, in every lens", async () => {
+    const ctx = await context("desktop", "light", false);
+    const quick = { timeout: 5000 };
+    try {
+      for (const lens of LENSES) {
+        const { page, refused } = await open(ctx, `/c/new-york-team?view=${lens}&date=2026-11-24`);
+        expect(refused, lens).toEqual([]);
+        expect(await page.locator(".facts").innerText(quick)).toContain("Times in America/New_York");
+        // Month, week and schedule draw each occurrence (Tuesday's here); the timeline one bar for the series.
+        const tuesday = page.locator(lens === "month" ? "td" : "section", {
+          has: page.locator('time[datetime="2026-11-24"]'),
+        });
+        const standup = (
+          lens === "timeline" ? page.locator(".lane", { has: page.locator("#lane-l-berlin-office") }) : tuesday
+        ).locator("li.ev", { hasText: "Standup" });
+        expect(await standup.count(), lens).toBe(1);
+        // The week grid shows a short event's start, its end to screen readers and in the title.
+        const when = (await standup.locator(".when").first().textContent(quick))!.replace(/\s+/g, " ");
+        expect(when, lens).toContain(lens === "week" ? "03:30 to 03:45" : "03:30–03:45");
+        expect(await standup.getAttribute("title", quick), lens).toBe(
+          lens === "month" || lens === "week" ? "03:30–03:45 Standup · layer berlin-office" : null,
+        );
+        expect(await page.locator("main").innerText(quick), lens).not.toContain("09:30");
+        await screenshot(page, `zones-${lens}-desktop-light.png`);
+        await page.close();
+      }
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+
+  it("shows a layer's whole name in a month cell where it fits, and the whole label as the chip's title", async () => {
+    const ctx = await context("desktop", "light", false);
+    try {
+      const { page } = await open(ctx, "/c/new-york-team?view=month&date=2026-11-24");
+      const chip = page.locator("td", { has: page.locator('time[datetime="2026-11-24"]') }).locator("li.ev", {
+        hasText: "Standup",
+      });
+      expect(await chip.getAttribute("title")).toBe("03:30–03:45 Standup · layer berlin-office");
+      const badge = chip.locator(".layer");
+      const cut = await badge.evaluate((el) => {
+        const box = el as unknown as { scrollWidth: number; clientWidth: number };
+        return box.scrollWidth > box.clientWidth;
+      });
+      expect(cut).toBe(false);
+      expect(await badge.innerText()).toContain("berlin-office");
+    } finally {
+      await ctx.close();
+    }
+  });
 
   it("lays the month grid out as a list on a phone, and shows art images", async () => {
     const ctx = await context("phone", "light", true);

@@ -1,5 +1,6 @@
 /** Plain page models for renderer tests: no store, no clock. */
 import { toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "../../functions/src/pages/model.js";
+import { addDays } from "../../functions/src/domain/recurrence/index.js";
 import { makeEventRecord } from "../helpers/factories.js";
 
 let counter = 0;
@@ -12,7 +13,21 @@ export function pageEvent(fields: Partial<PageEvent> & { name: string }): PageEv
   return colour === undefined ? shown : { ...shown, colour };
 }
 
-export const on = (date: string, event: PageEvent): PageOccurrence => ({ date, event });
+/**
+ * An occurrence of `event` on `date` at the event's own times, as when the page shares the
+ * event's zone (an end at or before the start is on the next day); `at` overrides the times.
+ */
+export function on(
+  date: string,
+  event: PageEvent,
+  at: Partial<Pick<PageOccurrence, "start_time" | "end_time" | "end_date">> = {},
+): PageOccurrence {
+  const { start_time = event.start_time, end_time = event.end_time } = at;
+  const overnight = start_time !== null && end_time !== null && end_time <= start_time;
+  const end_date = at.end_date !== undefined ? at.end_date : overnight ? addDays(date, 1) : null;
+  const start = start_time === null ? null : Date.parse(`${date}T${start_time}:00Z`);
+  return { date, start_time, end_time, end_date, start, event };
+}
 
 export function pageModel(fields: Partial<PageModel> = {}): PageModel {
   return {
@@ -26,6 +41,7 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     date: "2026-11-24",
     today: "2026-11-24",
     occurrences: [],
+    continuing: [],
     someday: [],
     omitted: { occurrences: 0, someday: 0 },
     noindex: false,

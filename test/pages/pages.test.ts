@@ -83,7 +83,9 @@ describe("GET /c/{slug}", () => {
     expect(week.text).toContain('<div class="week">');
     expect(week.text).toContain('<h2 id="period-heading">Nov 23 – 29, 2026</h2>');
     // Overlapping events on Thursday share the width in two lanes.
-    expect(week.text).toMatch(/lanes-2"><li class="ev is-one-off cat-\d at-13 len-4 lane-1">.*Press briefing/);
+    expect(week.text).toMatch(
+      /lanes-2"><li class="ev is-one-off cat-\d at-13 len-4 lane-1" title="[^"]*">.*Press briefing/,
+    );
 
     const schedule = await page("/c/launch-plan?view=schedule");
     expect(schedule.text).toContain('<h2 id="period-heading">Nov 22 – Dec 19, 2026</h2>');

@@ -4,7 +4,7 @@ import { describeRecur, dateRange } from "../../functions/src/pages/format.js";
 import { escapeHtml, html, trusted } from "../../functions/src/pages/html.js";
 import { renderErrorPage, renderPage } from "../../functions/src/pages/layout.js";
 import { MONTH_CELL_LIMIT } from "../../functions/src/pages/lenses/month.js";
-import { placeTimed, visibleHours } from "../../functions/src/pages/lenses/week.js";
+import { pieceOn, placeTimed, visibleHours } from "../../functions/src/pages/lenses/week.js";
 import { renderMarkdown } from "../../functions/src/pages/markdown.js";
 import { categoryColours } from "../../functions/src/pages/model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "../../functions/src/pages/period.js";
@@ -223,7 +223,7 @@ describe("month lens", () => {
       /<td class="day other-month empty"><a class="day-link" href="\?view=week&amp;date=2026-10-26"><time datetime="2026-10-26">/,
     );
     expect(page).toContain(
-      '<li class="ev is-one-off cat-0"><span class="when">' +
+      '<li class="ev is-one-off cat-0" title="09:30–10:30 Kickoff"><span class="when">' +
         '<time datetime="2026-11-23T09:30">09:30</time>–<time datetime="2026-11-23T10:30">10:30</time></span>' +
         '<span class="art">🚀</span><span class="name">Kickoff</span></li>',
     );
@@ -276,8 +276,12 @@ describe("week lens", () => {
       pageModel({ lens: "week", occurrences: [on("2026-11-23", standup), on("2026-11-24", allDay)] }),
     );
     // 08:00 to 18:00 by default: 40 rows; 09:00 is row 5; a 15-minute event is drawn half an hour long.
-    expect(page).toContain('<ol class="timed rows-40 lanes-1"><li class="ev is-one-off at-5 len-2 lane-all short">');
-    expect(page).toContain('<ul class="untimed"><li class="ev is-one-off"><span class="name">Offsite</span></li></ul>');
+    expect(page).toContain(
+      '<ol class="timed rows-40 lanes-1"><li class="ev is-one-off at-5 len-2 lane-all short" title="09:00–09:15 Standup">',
+    );
+    expect(page).toContain(
+      '<ul class="untimed"><li class="ev is-one-off" title="Offsite"><span class="name">Offsite</span></li></ul>',
+    );
     expect(count(page, '<section class="wday')).toBe(7);
     expect(page).toMatch(/<section class="wday today" aria-labelledby="day-2026-11-24">/);
     expect(count(page, /<li class="at-\d+">\d\d:00<\/li>/)).toBe(10);
@@ -286,13 +290,17 @@ describe("week lens", () => {
   it("widens the hours to the week's earliest and latest events", () => {
     const early = pageEvent({ name: "Early", date: "2026-11-23", start_time: "06:30", end_time: "07:00" });
     const late = pageEvent({ name: "Late", date: "2026-11-23", start_time: "21:00" });
-    expect(visibleHours([on("2026-11-23", early), on("2026-11-23", late)])).toEqual({ first: 6, last: 22 });
+    const pieces = [on("2026-11-23", early), on("2026-11-23", late)].map((o) => pieceOn(o, o.date));
+    expect(visibleHours(pieces)).toEqual({ first: 6, last: 22 });
     expect(visibleHours([])).toEqual({ first: 8, last: 18 });
   });
 
   it("puts overlapping events side by side in lanes", () => {
     const at = (name: string, start: string, end: string) =>
-      on("2026-11-26", pageEvent({ name, date: "2026-11-26", start_time: start, end_time: end }));
+      pieceOn(
+        on("2026-11-26", pageEvent({ name, date: "2026-11-26", start_time: start, end_time: end })),
+        "2026-11-26",
+      );
     const { placed, lanes } = placeTimed([
       at("A", "11:00", "12:00"),
       at("B", "11:30", "12:30"),

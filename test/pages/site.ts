@@ -125,3 +125,45 @@ export async function seedDemo(t: Pick<TestApp, "app">): Promise<Demo> {
   });
   return { owner, calendar, design, view };
 }
+
+export interface ZonesDemo {
+  host: Calendar;
+  berlin: Calendar;
+}
+
+/**
+ * A New York team calendar with the Berlin office as its `berlin-office` layer, around the week
+ * of Monday 2026-11-23 (both zones on standard time: Berlin is six hours ahead). Berlin's
+ * 09:30 standup is 03:30 in New York; its 05:00 calls are 23:00 the day before there.
+ */
+export async function seedZones(t: Pick<TestApp, "app">): Promise<ZonesDemo> {
+  const owner = await mintAgent(t, "Coordinator");
+  const host = await newCalendar(t, owner.auth, {
+    name: "New York team",
+    slug: "new-york-team",
+    timezone: "America/New_York",
+    visibility: "public",
+  });
+  const berlin = await newCalendar(t, owner.auth, {
+    name: "Berlin office",
+    slug: "berlin-office",
+    timezone: "Europe/Berlin",
+    visibility: "public",
+  });
+  const inBerlin = (body: Body) => newEvent(t, owner.auth, berlin.id, body);
+  await inBerlin({
+    name: "Standup",
+    recur: { type: "daily", starts: "2026-11-16" },
+    start_time: "09:30",
+    end_time: "09:45",
+    category: "team",
+  });
+  await inBerlin({ name: "Late call", date: "2026-11-26", start_time: "05:00", end_time: "05:30", category: "sales" });
+  await inBerlin({ name: "Week start call", date: "2026-11-30", start_time: "05:00", end_time: "05:30" });
+  await inBerlin({ name: "Office closed", date: "2026-11-27", category: "holiday" });
+  const inNewYork = (body: Body) => newEvent(t, owner.auth, host.id, body);
+  await inNewYork({ name: "Morning review", date: "2026-11-25", start_time: "07:00", end_time: "08:00" });
+  await inNewYork({ name: "Night shift", date: "2026-11-24", start_time: "22:00", end_time: "02:00", category: "ops" });
+  await attachLayer(t, owner.auth, host.id, berlin.id, "berlin-office");
+  return { host, berlin };
+}

@@ -5,14 +5,15 @@
  * view page shows what its filter lets through of those.
  */
 import type { Deps } from "../domain/deps.js";
-import { budgetedOccurrences, loadSourceEvents } from "../domain/queries/events.js";
+import { loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { viewDisplayFor, viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import type { CalendarRecord, EventRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
-import { PAGE_OCCURRENCE_BUDGET, PAGE_SOMEDAY_BUDGET } from "./budgets.js";
+import { PAGE_SOMEDAY_BUDGET } from "./budgets.js";
+import { drawnOccurrences, type PlacedOnPage } from "./drawn.js";
 import { categoryColours, toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "./model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";
 
@@ -59,13 +60,22 @@ async function loadShown(
     !filter || viewShows(filter, { layer, kind: event.kind, category: event.category, date: day });
 
   const loaded = await loadSourceEvents(deps, sources);
-  const colours = categoryColours(loaded.flatMap((source) => source.events.map((e) => e.category)));
+  const colours = categoryColours(
+    loaded.flatMap((source) => [...source.events, ...source.exceptions].map((e) => e.category)),
+  );
   // One PageEvent per event drawn, shared by all its occurrences (renderers cache per event).
   const pageEvents = new Map<EventRecord, PageEvent>();
   const pageEvent = (layer: string, event: EventRecord): PageEvent => {
     let made = pageEvents.get(event);
     if (!made) pageEvents.set(event, (made = toPageEvent(event, layer, colours)));
     return made;
+  };
+  // An occurrence an exception renamed or recategorised shows its own fields.
+  const shownEvent = (o: PlacedOnPage): PageEvent => {
+    const shared = pageEvent(o.layer, o.event);
+    if (o.name === shared.name && o.category === shared.category && o.notes === shared.notes) return shared;
+    const colour = o.category === null ? null : (colours.get(o.category) ?? null);
+    return { ...shared, name: o.name, category: o.category, notes: o.notes, colour };
   };
 
   // Someday events, oldest first as GET .../events lists them, up to their budget.
@@ -84,16 +94,20 @@ async function loadShown(
   // A view's dates clip the period; its other filters leave whole events out.
   const range = filter ? viewRange(filter, period.from, period.to) : { from: period.from, to: period.to };
   const drawn = range
-    ? budgetedOccurrences(loaded, range.from, range.to, PAGE_OCCURRENCE_BUDGET, (layer, event) =>
-        shows(layer, event, null),
-      )
-    : { occurrences: [], omitted: 0 };
-  const occurrences: PageOccurrence[] = drawn.occurrences.map((o) => ({
+    ? drawnOccurrences(loaded, settings.timezone, range, (layer, event) => shows(layer, event, null))
+    : { occurrences: [], continuing: [], omitted: 0 };
+  const toPage = (o: PlacedOnPage): PageOccurrence => ({
     date: o.date,
-    event: pageEvent(o.layer, o.event),
-  }));
+    start_time: o.start_time,
+    end_time: o.end_time,
+    end_date: o.end_date,
+    start: o.start,
+    event: shownEvent(o),
+  });
+  const occurrences = drawn.occurrences.map(toPage);
+  const continuing = drawn.continuing.map(toPage);
   const omitted = { occurrences: drawn.omitted, someday: somedayRecords.length - someday.length };
-  return { timezone: settings.timezone, lens, lenses, date, today, occurrences, someday, omitted };
+  return { timezone: settings.timezone, lens, lenses, date, today, occurrences, continuing, someday, omitted };
 }
 
 /** `/c/{slug}`: a public or unlisted calendar, with the layers it publishes (DECISIONS section 7). */

@@ -15,9 +15,23 @@ export type PageEvent = Pick<
   colour: number | null;
 };
 
-/** One dated happening of a one-off or recurring event. */
+/**
+ * One dated happening of a one-off or recurring event, placed in the page calendar's timezone
+ * by its instant (pages/placement.ts): a layer event from another zone shows the page's local
+ * time, and moves to the neighbouring date when its instant falls there. An all-day one keeps
+ * its own date.
+ */
 export interface PageOccurrence {
+  /** The local date it starts on in the page's zone. */
   date: string;
+  /** HH:MM in the page's zone; null when it has no time (`end_time` also when it has no end). */
+  start_time: string | null;
+  end_time: string | null;
+  /** The date it ends on when that is later than `date` (it runs past midnight); else null. */
+  end_date: string | null;
+  /** Its start instant (UTC epoch ms), null when untimed: the order within a day. */
+  start: number | null;
+  /** Name, category and notes as shown: the occurrence's own when an exception changed them. */
   event: PageEvent;
 }
 
@@ -39,8 +53,10 @@ export interface PageModel {
   /** The date the page was asked for (or today), and today in the calendar's timezone. */
   date: string;
   today: string;
-  /** Occurrences within the lens's period, by date, then time (untimed first). */
+  /** Occurrences starting within the lens's period, by date, then start instant (untimed first). */
   occurrences: PageOccurrence[];
+  /** Timed occurrences that start before the period and end within it (the week lens draws their rest). */
+  continuing: PageOccurrence[];
   /** Undated events; shown by the schedule and timeline lenses. */
   someday: PageEvent[];
   /** What the page's budgets (budgets.ts) left undrawn: occurrences of the period, someday events. */

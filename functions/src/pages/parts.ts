@@ -1,6 +1,7 @@
 /** Pieces every lens shares: an event's label (art, name, layer), its times, its colour. */
 import { html, trusted, type SafeHtml } from "./html.js";
-import type { PageEvent } from "./model.js";
+import { daysBetween } from "../domain/recurrence/index.js";
+import type { PageEvent, PageOccurrence } from "./model.js";
 
 /** Class names for an event: its kind (`is-one-off`, `is-recurring`, `is-someday`) and its category colour. */
 export const eventClasses = (event: PageEvent): string =>
@@ -43,14 +44,37 @@ export function eventLabel(event: PageEvent): SafeHtml {
   return label;
 }
 
-/** `<time>` elements for an occurrence's start and end, or "" when untimed. */
-export function timesHtml(date: string, event: PageEvent): SafeHtml | string {
-  const { start_time: start, end_time: end } = event;
+/** How many days after it starts an occurrence ends, 0 when on its date or at the next midnight. */
+function daysLater(o: PageTimes): number {
+  if (o.end_date === null) return 0;
+  const days = daysBetween(o.date, o.end_date);
+  return o.end_time === "00:00" ? days - 1 : days;
+}
+
+/** What the time labels need of an occurrence (pages show times in the page calendar's zone). */
+export type PageTimes = Pick<PageOccurrence, "date" | "start_time" | "end_time" | "end_date">;
+
+/** `<time>` elements for an occurrence's start and end ("+1" when it ends the next day), or "" when untimed. */
+export function timesHtml(o: PageTimes): SafeHtml | string {
+  const { start_time: start, end_time: end } = o;
   if (!start) return "";
-  const from = html`<time datetime="${date}T${start}">${start}</time>`;
-  return end
-    ? html`<span class="when">${from}–<time datetime="${date}T${end}">${end}</time></span>`
-    : html`<span class="when">${from}</span>`;
+  const from = html`<time datetime="${o.date}T${start}">${start}</time>`;
+  if (!end) return html`<span class="when">${from}</span>`;
+  const later = daysLater(o);
+  const mark =
+    later > 0
+      ? html`<abbr class="next-day" title="${later === 1 ? "the next day" : `${later} days later`}">+${later}</abbr>`
+      : "";
+  return html`<span class="when">${from}–<time datetime="${o.end_date ?? o.date}T${end}">${end}</time>${mark}</span>`;
+}
+
+/** "09:30–10:30 Standup · layer design": the whole label as plain text, for a `title` where a chip is cut. */
+export function plainLabel(o: PageTimes, event: PageEvent): string {
+  const later = o.start_time && o.end_time ? daysLater(o) : 0;
+  const times = o.start_time
+    ? `${o.start_time}${o.end_time ? `–${o.end_time}${later > 0 ? ` (+${later})` : ""}` : ""} `
+    : "";
+  return `${times}${event.name}${event.layer === "main" ? "" : ` · layer ${event.layer}`}`;
 }
 
 export const ALL_DAY = trusted('<span class="when all-day">All day</span>');

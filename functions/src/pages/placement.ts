@@ -31,3 +31,32 @@ export function placerFor(zone: string): (ms: number) => LocalPlace {
 
 /** The local date and HH:MM of the instant `ms` (UTC epoch milliseconds) in `zone`. */
 export const placeInstant = (ms: number, zone: string): LocalPlace => placerFor(zone)(ms);
+
+/** What placing needs of an occurrence: its own date, and its instants (null when untimed). */
+export interface Instants {
+  date: string;
+  start: number | null;
+  end: number | null;
+}
+
+/** An occurrence's date and times on the page; `end_date` only when it ends on a later date. */
+export interface PagePlace {
+  date: string;
+  start_time: string | null;
+  end_time: string | null;
+  end_date: string | null;
+}
+
+/** Places an occurrence by its instants; an untimed (all-day) one stays on its own date. */
+export function placeOccurrence(o: Instants, place: (ms: number) => LocalPlace): PagePlace {
+  if (o.start === null) return { date: o.date, start_time: null, end_time: null, end_date: null };
+  const start = place(o.start);
+  if (o.end === null) return { date: start.date, start_time: start.time, end_time: null, end_date: null };
+  const end = place(o.end);
+  return {
+    date: start.date,
+    start_time: start.time,
+    end_time: end.time,
+    end_date: end.date > start.date ? end.date : null,
+  };
+}

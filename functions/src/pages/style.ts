@@ -104,7 +104,8 @@ vertical-align:bottom}
 img.art{width:1.15em;height:1.15em;object-fit:cover;border-radius:3px;vertical-align:-.2em}
 .layer{display:inline-block;margin-left:.4em;padding:0 .45em;border:1px solid var(--line);border-radius:999px;\
 color:var(--muted);background:var(--surface);font-size:.7rem;font-weight:500;line-height:1.5;white-space:nowrap;\
-vertical-align:1px}
+max-width:calc(100% - .4em);overflow:hidden;text-overflow:ellipsis;vertical-align:text-bottom}
+.next-day{margin-left:.1em;font-size:.75em;vertical-align:.35em;text-decoration:none;cursor:help}
 .category::before{content:"";display:inline-block;width:.55em;height:.55em;border-radius:50%;background:var(--cat);\
 margin-right:.35em}
 .badge{display:inline-block;margin-left:.5em;padding:0 .5em;border-radius:999px;background:var(--accent);\
@@ -127,7 +128,7 @@ font-variant-numeric:tabular-nums;padding:0 .3rem;border-radius:999px;min-width:
 .month td.today .day-link,.month td.today>time{background:var(--accent);color:var(--accent-text)}
 .month td.today .day-link .dnum{color:var(--accent-text)}
 .events{list-style:none;margin:.25rem 0 0;padding:0;display:grid;gap:.2rem}
-.month .ev{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.month .ev{overflow:hidden}
 .more summary{cursor:pointer;font-size:.75rem;color:var(--muted);padding:.15rem .2rem;list-style:none}
 .more summary::-webkit-details-marker{display:none}
 .more[open] summary{margin-bottom:.1rem}
@@ -152,8 +153,14 @@ background-image:repeating-linear-gradient(to bottom,var(--line) 0,var(--line) 1
 transparent calc(var(--slot) * 4))}
 .timed .ev{overflow:hidden;min-height:0;margin:1px 0;line-height:1.25}
 .timed .ev .when{display:block;margin:0;font-size:.72rem}
-.timed .ev.short{white-space:nowrap;text-overflow:ellipsis}
+/* A short event is one line: the name, then the layer, take what the time leaves, cut with an ellipsis. */
+.timed .ev.short{display:flex;align-items:baseline;white-space:nowrap}
+.timed .ev.short>*{flex:none}
 .timed .ev.short .when{display:inline;margin-right:.3em}
+.timed .ev.short .name{flex:0 1 auto;min-width:2.5em;overflow:hidden;text-overflow:ellipsis}
+.timed .ev.short .layer{flex:0 20 auto;min-width:2.2em}
+.timed .ev.continues{margin-bottom:0;border-bottom-left-radius:0;border-bottom-right-radius:0}
+.timed .ev.continued{margin-top:0;border-top:1px dashed var(--cat);border-top-left-radius:0;border-top-right-radius:0}
 .lane-all{grid-column:1/-1}
 .wday .none{display:none}
 

@@ -4,7 +4,7 @@ import { dayOfMonth, monthYear, shortWeekday, WEEKDAYS } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import { dayLens, lensHref } from "../links.js";
 import type { PageModel, PageOccurrence } from "../model.js";
-import { eventClasses, eventLabel, timesHtml } from "../parts.js";
+import { eventClasses, eventLabel, plainLabel, timesHtml } from "../parts.js";
 import type { Period } from "../period.js";
 
 /** Beyond this many occurrences a day shows the first few and folds the rest. */
@@ -20,8 +20,9 @@ export function groupByDate(occurrences: readonly PageOccurrence[]): Map<string,
   return byDate;
 }
 
+// The title carries the whole label where a narrow cell cuts the chip.
 const item = (o: PageOccurrence): SafeHtml =>
-  html`<li class="${eventClasses(o.event)}">${timesHtml(o.date, o.event)}${eventLabel(o.event)}</li>`;
+  html`<li class="${eventClasses(o.event)}" title="${plainLabel(o, o.event)}">${timesHtml(o)}${eventLabel(o.event)}</li>`;
 
 function dayEvents(list: PageOccurrence[] | undefined): SafeHtml | string {
   if (!list) return "";

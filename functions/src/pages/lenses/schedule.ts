@@ -26,7 +26,7 @@ export function metaHtml(event: PageEvent): SafeHtml | string {
 }
 
 function agendaItem(o: PageOccurrence): SafeHtml {
-  return html`<li class="${eventClasses(o.event)}"><div class="agenda-time">${timesHtml(o.date, o.event) || ALL_DAY}</div>\
+  return html`<li class="${eventClasses(o.event)}"><div class="agenda-time">${timesHtml(o) || ALL_DAY}</div>\
 <div class="agenda-body"><p class="title">${eventLabel(o.event)}</p>${metaHtml(o.event)}${notesHtml(o.event.notes)}</div>\
 </li>`;
 }

@@ -1,8 +1,8 @@
 /**
  * Timeline lens: a roadmap of the period with one column per week and one lane per layer.
  * One-off events are milestones at their week; a recurring event is one bar from its first
- * to its last occurrence in the period. Someday events have their own lane at the bottom.
- * On narrow screens the lanes become lists in date order (the markup is already sorted).
+ * to its last occurrence in the period, with its time of day. Someday events have their own
+ * lane at the bottom. On narrow screens the lanes become lists in date order (the markup is already sorted).
  */
 import { addDays, dayNumber } from "../../domain/recurrence/index.js";
 import { dateRange, describeRecur, shortDate } from "../format.js";
@@ -19,7 +19,11 @@ interface Item {
   first: PageOccurrence;
   last: PageOccurrence;
   count: number;
+  /** One occurrence per distinct time of day in the page's zone (a layer from a zone with other DST dates has two). */
+  times: PageOccurrence[];
 }
+
+const timeOfDay = (o: PageOccurrence): string => `${o.start_time}|${o.end_time}|${o.end_date === null}`;
 
 /** One item per event, in order of first occurrence, grouped by layer (`main` first). */
 function lanesOf(occurrences: readonly PageOccurrence[]): Map<string, Item[]> {
@@ -29,7 +33,8 @@ function lanesOf(occurrences: readonly PageOccurrence[]): Map<string, Item[]> {
     if (item) {
       item.last = o;
       item.count++;
-    } else byEvent.set(o.event, { event: o.event, first: o, last: o, count: 1 });
+      if (!item.times.some((t) => timeOfDay(t) === timeOfDay(o))) item.times.push(o);
+    } else byEvent.set(o.event, { event: o.event, first: o, last: o, count: 1, times: [o] });
   }
   const lanes = new Map<string, Item[]>([["main", []]]);
   for (const item of byEvent.values()) {
@@ -40,6 +45,9 @@ function lanesOf(occurrences: readonly PageOccurrence[]): Map<string, Item[]> {
   if (lanes.get("main")!.length === 0) lanes.delete("main");
   return new Map([...lanes].sort(([a], [b]) => (a === "main" ? -1 : b === "main" ? 1 : a < b ? -1 : 1)));
 }
+
+const joinOr = (parts: Array<SafeHtml | string>): SafeHtml =>
+  html`${parts.map((part, i) => (i === 0 ? part : html` or ${part}`))}`;
 
 export function renderTimeline(model: PageModel, period: Period): SafeHtml {
   const origin = dayNumber(startOfWeek(period.from));
@@ -66,8 +74,9 @@ export function renderTimeline(model: PageModel, period: Period): SafeHtml {
       const first = html`<time datetime="${item.first.date}">${shortDate(item.first.date)}</time>`;
       const when =
         item.event.kind === "recurring"
-          ? html`<span class="when">${first} – <time datetime="${item.last.date}">${shortDate(item.last.date)}</time></span>`
-          : html`<span class="when">${first} ${timesHtml(item.first.date, item.event)}</span>`;
+          ? html`<span class="when">${first} – <time datetime="${item.last.date}">${shortDate(item.last.date)}</time>\
+${item.first.start_time ? html`, ${joinOr(item.times.map(timesHtml))}` : ""}</span>`
+          : html`<span class="when">${first} ${timesHtml(item.first)}</span>`;
       const repeats = item.event.recur
         ? html`<span class="repeats">${describeRecur(item.event.recur)} · ${item.count}×</span>`
         : "";

@@ -1,13 +1,15 @@
 /**
  * Week lens: seven day columns. Untimed events sit at the top; timed ones are placed on a
  * grid of quarter-hour rows (classes from the stylesheet, no inline styles, so the CSP needs
- * no 'unsafe-inline'). Overlapping events share the day's width in lanes.
+ * no 'unsafe-inline'). Overlapping events share the day's width in lanes. Times are the page
+ * calendar's (the model places every occurrence by its instant); one that runs past midnight
+ * is drawn on each day it covers (see Piece).
  */
 import { addDays } from "../../domain/recurrence/index.js";
-import { dayOfMonth, shortWeekday } from "../format.js";
+import { dayOfMonth, longDate, shortWeekday } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import type { PageModel, PageOccurrence } from "../model.js";
-import { eventClasses, eventLabel, timesHtml } from "../parts.js";
+import { eventClasses, eventLabel, plainLabel, timesHtml } from "../parts.js";
 import type { Period } from "../period.js";
 import { groupByDate } from "./month.js";
 
@@ -22,24 +24,47 @@ const MIN_SLOTS = 2;
 const SHORT_SLOTS = 3;
 
 const slotOf = (time: string): number => (+time.slice(0, 2) * 60 + +time.slice(3, 5)) / 15;
+const DAY_SLOTS = 24 * SLOTS_PER_HOUR;
 
-interface Placed {
+/**
+ * The part of an occurrence drawn on one day. An occurrence that runs past midnight (overnight,
+ * or moved there by the page's zone) is drawn to the end of its first day, marked as going on,
+ * and again from 00:00 on each later day of the week it runs into, marked as continued.
+ */
+export interface Piece {
   o: PageOccurrence;
   start: number;
   end: number;
+  /** It started on an earlier day. */
+  continued: boolean;
+  /** It goes on after this day's midnight. */
+  continues: boolean;
+}
+
+/** Whether `o` still runs after 00:00 of `date` (a later day than its start). */
+const runsInto = (o: PageOccurrence, date: string): boolean =>
+  o.end_date !== null && (o.end_date > date || (o.end_date === date && o.end_time !== "00:00"));
+
+/** The piece of a timed occurrence on `date` (its start date or a later day it runs into). */
+export function pieceOn(o: PageOccurrence, date: string): Piece {
+  const continued = date > o.date;
+  const start = continued ? 0 : Math.floor(slotOf(o.start_time!));
+  const continues = runsInto(o, addDays(date, 1));
+  let end: number;
+  if (o.end_date !== null && o.end_date > date) end = DAY_SLOTS;
+  else if (o.end_time) end = Math.ceil(slotOf(o.end_time));
+  else end = start + DEFAULT_SLOTS;
+  return { o, start, end: Math.min(DAY_SLOTS, Math.max(end, start + MIN_SLOTS)), continued, continues };
+}
+
+interface Placed extends Piece {
   lane: number;
   /** Whether it overlaps nothing, so it can take the whole width. */
   alone: boolean;
 }
 
-function span(o: PageOccurrence): { start: number; end: number } {
-  const start = Math.floor(slotOf(o.event.start_time!));
-  const natural = o.event.end_time ? Math.ceil(slotOf(o.event.end_time)) : start + DEFAULT_SLOTS;
-  return { start, end: Math.min(24 * SLOTS_PER_HOUR, Math.max(natural, start + MIN_SLOTS)) };
-}
-
-/** Greedy lane assignment over events sorted by start; `alone` marks clusters of one. */
-export function placeTimed(timed: readonly PageOccurrence[]): { placed: Placed[]; lanes: number } {
+/** Greedy lane assignment over pieces sorted by start; `alone` marks clusters of one. */
+export function placeTimed(pieces: readonly Piece[]): { placed: Placed[]; lanes: number } {
   const placed: Placed[] = [];
   const laneEnds: number[] = [];
   let cluster: Placed[] = [];
@@ -48,8 +73,9 @@ export function placeTimed(timed: readonly PageOccurrence[]): { placed: Placed[]
     if (cluster.length === 1) cluster[0].alone = true;
     cluster = [];
   };
-  for (const o of timed) {
-    const { start, end } = span(o);
+  // By start on the grid: on a day when clocks go back, a later instant can have an earlier time.
+  for (const piece of [...pieces].sort((a, b) => a.start - b.start)) {
+    const { start, end } = piece;
     if (start >= clusterEnd) {
       closeCluster();
       laneEnds.fill(0);
@@ -57,7 +83,7 @@ export function placeTimed(timed: readonly PageOccurrence[]): { placed: Placed[]
     let lane = laneEnds.findIndex((laneEnd) => laneEnd <= start);
     if (lane === -1) lane = laneEnds.length < MAX_LANES ? laneEnds.length : laneEnds.indexOf(Math.min(...laneEnds));
     laneEnds[lane] = end;
-    const p: Placed = { o, start, end, lane, alone: false };
+    const p: Placed = { ...piece, lane, alone: false };
     placed.push(p);
     cluster.push(p);
     clusterEnd = Math.max(clusterEnd, end);
@@ -66,22 +92,55 @@ export function placeTimed(timed: readonly PageOccurrence[]): { placed: Placed[]
   return { placed, lanes: Math.max(1, laneEnds.length) };
 }
 
-/** Visible hours: 08:00 to 18:00, widened to fit the week's earliest and latest events. */
-export function visibleHours(timed: readonly PageOccurrence[]): { first: number; last: number } {
+/** Visible hours: 08:00 to 18:00, widened to fit the week's earliest and latest pieces. */
+export function visibleHours(pieces: readonly Piece[]): { first: number; last: number } {
   let first = DAY_START_HOUR;
   let last = DAY_END_HOUR;
-  for (const o of timed) {
-    const { start, end } = span(o);
+  for (const { start, end } of pieces) {
     first = Math.min(first, Math.floor(start / SLOTS_PER_HOUR));
     last = Math.max(last, Math.ceil(end / SLOTS_PER_HOUR));
   }
   return { first, last };
 }
 
+/** Each day's timed pieces: its own occurrences' first pieces, and what runs into it from earlier days. */
+export function piecesByDay(
+  model: Pick<PageModel, "occurrences" | "continuing">,
+  days: string[],
+): Map<string, Piece[]> {
+  const byDay = new Map<string, Piece[]>(days.map((d) => [d, []]));
+  for (const o of [...model.continuing, ...model.occurrences]) {
+    if (!o.start_time) continue;
+    byDay.get(o.date)?.push(pieceOn(o, o.date));
+    if (o.end_date === null) continue;
+    for (const day of days) if (day > o.date && runsInto(o, day)) byDay.get(day)!.push(pieceOn(o, day));
+  }
+  return byDay;
+}
+
+/**
+ * The times of a piece: the occurrence's own on its first day, "until 02:00" on a later one.
+ * A short piece is one line: it shows its start, and its end only to screen readers (and in
+ * the chip's title), so that the name and layer keep the room.
+ */
+function pieceTimes(p: Piece, date: string, short: boolean): SafeHtml | string {
+  const o = p.o;
+  if (!p.continued && short && o.end_time) {
+    return html`<span class="when"><time datetime="${o.date}T${o.start_time}">${o.start_time}</time>\
+<span class="visually-hidden"> to <time datetime="${o.end_date ?? o.date}T${o.end_time}">${o.end_time}</time></span></span>`;
+  }
+  if (!p.continued) return timesHtml(o);
+  const end =
+    p.continues || !p.o.end_time ? "" : html` <time datetime="${date}T${p.o.end_time}">${p.o.end_time}</time>`;
+  return html`<span class="when"><span class="visually-hidden">Continued from ${longDate(p.o.date)}, </span>\
+<span aria-hidden="true">↳ </span>${end ? html`until${end}` : "all day"}</span>`;
+}
+
 export function renderWeek(model: PageModel, period: Period): SafeHtml {
+  const dates = Array.from({ length: 7 }, (_, i) => addDays(period.from, i));
   const byDate = groupByDate(model.occurrences);
-  const allTimed = model.occurrences.filter((o) => o.event.start_time);
-  const { first, last } = visibleHours(allTimed);
+  const pieces = piecesByDay(model, dates);
+  const { first, last } = visibleHours([...pieces.values()].flat());
   const rows = (last - first) * SLOTS_PER_HOUR;
   const firstSlot = first * SLOTS_PER_HOUR;
 
@@ -92,26 +151,31 @@ export function renderWeek(model: PageModel, period: Period): SafeHtml {
   }
 
   const days: SafeHtml[] = [];
-  for (let i = 0; i < 7; i++) {
-    const date = addDays(period.from, i);
+  for (const date of dates) {
     const list = byDate.get(date) ?? [];
-    const untimed = list.filter((o) => !o.event.start_time);
-    const { placed, lanes } = placeTimed(list.filter((o) => o.event.start_time));
+    const untimed = list.filter((o) => !o.start_time);
+    const { placed, lanes } = placeTimed(pieces.get(date)!);
     const isToday = date === model.today;
     const id = `day-${date}`;
     const timedItems = placed.map((p) => {
-      const short = p.end - p.start <= SHORT_SLOTS ? " short" : "";
-      const where = `at-${p.start - firstSlot + 1} len-${p.end - p.start} ${p.alone ? "lane-all" : `lane-${p.lane + 1}`}${short}`;
-      return html`<li class="${eventClasses(p.o.event)} ${where}">${timesHtml(date, p.o.event)}${eventLabel(p.o.event)}</li>`;
+      const isShort = p.end - p.start <= SHORT_SLOTS;
+      const short = isShort ? " short" : "";
+      const joins = `${p.continued ? " continued" : ""}${p.continues ? " continues" : ""}`;
+      const where = `at-${p.start - firstSlot + 1} len-${p.end - p.start} ${p.alone ? "lane-all" : `lane-${p.lane + 1}`}${short}${joins}`;
+      return html`<li class="${eventClasses(p.o.event)} ${where}" title="${plainLabel(p.o, p.o.event)}">\
+${pieceTimes(p, date, isShort)}${eventLabel(p.o.event)}</li>`;
     });
     const current = isToday ? html` aria-current="date"` : "";
-    const untimedItems = untimed.map((o) => html`<li class="${eventClasses(o.event)}">${eventLabel(o.event)}</li>`);
-    days.push(html`<section class="wday${isToday ? " today" : ""}${list.length ? "" : " empty"}" aria-labelledby="${id}">
+    const untimedItems = untimed.map(
+      (o) => html`<li class="${eventClasses(o.event)}" title="${plainLabel(o, o.event)}">${eventLabel(o.event)}</li>`,
+    );
+    const empty = list.length === 0 && placed.length === 0;
+    days.push(html`<section class="wday${isToday ? " today" : ""}${empty ? " empty" : ""}" aria-labelledby="${id}">
 <h3 class="wday-head" id="${id}"${current}>\
 <time datetime="${date}"><span class="dow">${shortWeekday(date)}</span> <span class="dnum">${dayOfMonth(date)}</span></time></h3>
 ${untimed.length ? html`<ul class="untimed">${untimedItems}</ul>` : html`<div class="untimed"></div>`}
 ${timedItems.length ? html`<ol class="timed rows-${rows} lanes-${lanes}">${timedItems}</ol>` : html`<div class="timed rows-${rows}"></div>`}
-${list.length ? "" : html`<p class="none">Nothing planned</p>`}
+${empty ? html`<p class="none">Nothing planned</p>` : ""}
 </section>`);
   }
   return html`<div class="week"><ol class="hours rows-${rows}" aria-hidden="true">${hours}</ol>${days}</div>`;
