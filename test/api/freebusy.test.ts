@@ -3,6 +3,7 @@ import { appPerTest } from "../helpers/app.js";
 import { expectError, get, type Auth } from "../helpers/http.js";
 import { attachLayer, mintAgent, newCalendar, newEvent, sharingWorld } from "../helpers/factories.js";
 import { seedScopedToken } from "../helpers/store.js";
+import { dailySeries, seedEvents } from "../helpers/big-calendar.js";
 
 const t = appPerTest();
 
@@ -191,6 +192,18 @@ describe("GET /v1/freebusy", () => {
       "2026-11-01T00:00:00-04:00/2026-11-01T01:30:00-04:00",
       "2026-11-01T01:00:00-05:00/2026-11-02T00:00:00-05:00",
     ]);
+  });
+
+  it("refuses to expand more than 50,000 occurrences in one request, naming what to narrow", async () => {
+    const owner = await mintAgent(t);
+    const calendar = (await newCalendar(t, owner, { name: "Crowded", timezone: "UTC" })).id;
+    await seedEvents(t.deps, calendar, dailySeries(800, "Daily"));
+    // About 66 days are expanded for 62 (the days around the range hold overnight occurrences).
+    const crowded = await freebusy(`calendars=${calendar}&from=2026-03-01&to=2026-05-01`, owner.auth);
+    await expectInvalid(crowded, "to");
+    expect(crowded.body.error.message).toContain("shorter range or fewer calendars");
+    const fortnight = okBody(await freebusy(`calendars=${calendar}&from=2026-03-01&to=2026-03-14`, owner.auth));
+    expect(fortnight.busy.length).toBeGreaterThan(0);
   });
 
   it("answers from the cache only while nothing changed", async () => {

@@ -121,6 +121,15 @@ export const errors = {
       { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
     ),
 
+  /** Free/busy over more occurrences than one request may expand (domain/queries/freebusy.ts). */
+  tooManyOccurrences: (limit: number) =>
+    new DomainError(
+      "invalid_request",
+      `the named calendars and their layers hold more than ${limit.toLocaleString("en-US")} occurrences ` +
+        "between `from` and `to`; ask for a shorter range or fewer calendars",
+      { field: "to", limit },
+    ),
+
   // --- calendars, sharing, layers ---------------------------------------------------------
   slugTaken: (slug: string, available: string[]) =>
     new DomainError("slug_taken", `the slug \`${slug}\` is taken; pick another, e.g. one of details.available`, {

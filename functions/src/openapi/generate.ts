@@ -64,6 +64,7 @@ const TAG_DOCS: Record<string, string> = {
   identity: "/docs/start.md",
   calendars: "/docs/start.md",
   events: "/docs/events.md",
+  freebusy: "/docs/events.md",
   grants: "/docs/sharing.md",
   "access requests": "/docs/sharing.md",
   "share views": "/docs/views-and-layers.md",

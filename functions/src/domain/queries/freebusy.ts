@@ -20,7 +20,7 @@ import type { CalendarRecord } from "../records.js";
 import { revisionsKey } from "../revision.js";
 import { loadCalendarAccess } from "./access.js";
 import { loadSourceEvents } from "./events.js";
-import { expandOccurrences, type LoadedSource } from "./occurrences.js";
+import { budgetedOccurrences, type LoadedSource } from "./occurrences.js";
 import { eventSources, type EventSource } from "./sources.js";
 
 /** Most calendars one request may name. */
@@ -91,6 +91,9 @@ export async function freeBusyScope(
   return { calendars, zone, clock, range };
 }
 
+/** Most occurrences one answer expands, all sources together: a bound on the work of one request. */
+export const MAX_BUSY_OCCURRENCES = 50_000;
+
 /** Busy time: each readable calendar's, and all of them together. */
 export interface BusyTime {
   /** Per calendar id, merged: overlapping and touching occurrences are one interval. */
@@ -99,13 +102,21 @@ export interface BusyTime {
   merged: Interval[];
 }
 
-/** The busy intervals within the range. A calendar named twice, or shown as a layer of another, is read once. */
+/**
+ * The busy intervals within the range. A calendar named twice, or shown as a layer of another,
+ * is read once. More than MAX_BUSY_OCCURRENCES occurrences in the range is 400: they are
+ * counted (arithmetic per series) before any is expanded, so a refusal costs little.
+ */
 export async function busyTime(deps: Deps, scope: FreeBusyScope): Promise<BusyTime> {
   const distinct = new Map<string, EventSource>();
   for (const named of scope.calendars) {
     if (named.calendar) for (const source of named.sources) distinct.set(source.calendar.id, source);
   }
   const loaded = await loadSourceEvents(deps, [...distinct.values()]);
+  const dates = datesAround(scope.range);
+  // With a budget of 0 nothing is expanded and every occurrence is counted as omitted.
+  const count = budgetedOccurrences(loaded, dates.from, dates.to, 0).omitted;
+  if (count > MAX_BUSY_OCCURRENCES) throw errors.tooManyOccurrences(MAX_BUSY_OCCURRENCES);
   const busyOfSource = new Map(loaded.map((source) => [source.calendar.id, busyIn(source, scope.range)]));
   const byCalendar = new Map<string, Interval[]>();
   for (const named of scope.calendars) {
@@ -116,17 +127,23 @@ export async function busyTime(deps: Deps, scope: FreeBusyScope): Promise<BusyTi
   return { byCalendar, merged: mergeIntervals([...byCalendar.values()].flat()) };
 }
 
-/** The source's timed occurrences with an end, as intervals clipped to the range. */
-export function busyIn(source: LoadedSource, range: Interval): Interval[] {
-  // Occurrences are dated in the source's zone (at most 14 hours from UTC) and last under a
-  // day or two: the dates from two days before the range's UTC start to a day after its end
-  // hold every occurrence that can overlap it; what lies outside is clipped.
+/**
+ * The dates whose occurrences can overlap the range: occurrences are dated in their
+ * calendar's zone (at most 14 hours from UTC) and last under a day or two, so from two days
+ * before the range's UTC start to a day after its end; what lies outside is clipped.
+ */
+function datesAround(range: Interval): { from: string; to: string } {
   const first = Math.max(dayNumber(FIRST_DATE), Math.floor(range.start / DAY_MS) - 2);
   const last = Math.min(dayNumber(LAST_DATE), Math.floor((range.end - 1) / DAY_MS) + 1);
+  return { from: fromDayNumber(first), to: fromDayNumber(last) };
+}
+
+/** The source's timed occurrences with an end, as intervals clipped to the range. */
+export function busyIn(source: LoadedSource, range: Interval): Interval[] {
+  const { from, to } = datesAround(range);
   const intervals: Interval[] = [];
-  for (const o of expandOccurrences([source], fromDayNumber(first), fromDayNumber(last))) {
-    if (o.start === null || o.end === null) continue;
-    intervals.push({ start: Date.parse(o.start), end: Date.parse(o.end) });
+  for (const o of budgetedOccurrences([source], from, to, Infinity).occurrences) {
+    if (o.start !== null && o.end !== null) intervals.push({ start: o.start, end: o.end });
   }
   return clipIntervals(intervals, range);
 }
