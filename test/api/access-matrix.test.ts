@@ -7,6 +7,7 @@ import type { AccessRequestRecord, AgentRecord } from "../../functions/src/domai
 import type { Role, Scope, Visibility } from "../../functions/src/domain/types.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
+import { createAccountsTestApp, Human, type AccountsTestApp } from "../helpers/accounts.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { freshKey, patch, post } from "../helpers/http.js";
 import {
@@ -501,4 +502,109 @@ describe("access matrix: ids that are paths", () => {
       "agent_id",
     ]);
   });
+});
+
+/**
+ * The humans' pages (DECISIONS section 13), as each kind of visitor: a browser with no cookie
+ * (so no CSRF value either), one signed out, the account an agent is linked to, and another
+ * account. A claim link is a capability: whoever holds an open one may see and claim its
+ * agent; once used it is 410 to everyone and names nobody. An account's agents are never
+ * visible to another account, nor revocable by it (404, as for an id that is no agent).
+ */
+describe("access matrix: claim and account pages", () => {
+  type Visitor = "no-cookie" | "signed-out" | "owner-account" | "other-account";
+  const VISITORS: Visitor[] = ["no-cookie", "signed-out", "owner-account", "other-account"];
+  let site: AccountsTestApp;
+  let visitors: Record<Visitor, Human>;
+  /** Linked to owner-account through its claim link, whose path stays here (used). */
+  let linked: { agentId: string; name: string; usedClaim: string };
+
+  const mintFor = async (name: string) => {
+    const res = await post(site, "/v1/mint").send({ name });
+    expect(res.status).toBe(200);
+    return { agentId: res.body.agent.id as string, claim: new URL(res.body.claim_url as string).pathname };
+  };
+
+  beforeAll(async () => {
+    site = createAccountsTestApp();
+    const signedOut = new Human(site);
+    await signedOut.get("/account");
+    visitors = {
+      "no-cookie": new Human(site),
+      "signed-out": signedOut,
+      "owner-account": await new Human(site).signIn(site.accounts, "uid-owner"),
+      "other-account": await new Human(site).signIn(site.accounts, "uid-other"),
+    };
+    const minted = await mintFor("Linked Agent");
+    const owner = visitors["owner-account"];
+    await owner.get(minted.claim);
+    expect((await owner.post(minted.claim)).status).toBe(303);
+    await owner.get("/account");
+    linked = { agentId: minted.agentId, name: "Linked Agent", usedClaim: minted.claim };
+  });
+  afterAll(() => site.close());
+
+  /** Each row: the status each visitor gets; no answer to anyone but the owner names the owner's agent. */
+  const ROWS: Array<{ route: string; send: (v: Human) => Promise<request.Response>; expect: Record<Visitor, number> }> =
+    [
+      {
+        route: "GET /claim/{open link}",
+        send: async (v) => v.get((await mintFor("Fresh")).claim),
+        expect: { "no-cookie": 200, "signed-out": 200, "owner-account": 200, "other-account": 200 },
+      },
+      {
+        route: "GET /claim/{used link}",
+        send: (v) => v.get(linked.usedClaim),
+        expect: { "no-cookie": 410, "signed-out": 410, "owner-account": 410, "other-account": 410 },
+      },
+      {
+        route: "POST /claim/{open link}",
+        send: async (v) => v.post((await mintFor("Fresh")).claim),
+        expect: { "no-cookie": 403, "signed-out": 401, "owner-account": 303, "other-account": 303 },
+      },
+      {
+        route: "POST /claim/{used link}",
+        send: (v) => v.post(linked.usedClaim),
+        expect: { "no-cookie": 403, "signed-out": 401, "owner-account": 410, "other-account": 410 },
+      },
+      {
+        route: "GET /account",
+        send: (v) => v.get("/account"),
+        expect: { "no-cookie": 200, "signed-out": 200, "owner-account": 200, "other-account": 200 },
+      },
+      {
+        route: "POST /account/onboard-tokens",
+        send: (v) => v.post("/account/onboard-tokens"),
+        expect: { "no-cookie": 403, "signed-out": 401, "owner-account": 200, "other-account": 200 },
+      },
+      {
+        route: "POST /account/agents/{agentId}/revoke (another account's agent, or none)",
+        send: (v) => v.post(`/account/agents/${v === visitors["owner-account"] ? "agt_none" : linked.agentId}/revoke`),
+        expect: { "no-cookie": 403, "signed-out": 401, "owner-account": 404, "other-account": 404 },
+      },
+    ];
+
+  it.each(ROWS.map((row) => [row.route, row] as const))("%s", async (_route, row) => {
+    const got: Record<string, number> = {};
+    for (const visitor of VISITORS) {
+      // A browser with no cookie gets one from its first answer: each request starts a new one.
+      const res = await row.send(visitor === "no-cookie" ? new Human(site) : visitors[visitor]);
+      got[visitor] = res.status;
+      if (visitor !== "owner-account") {
+        expect(res.text, `${visitor} must not see the owner's agent`).not.toContain(linked.agentId);
+        expect(res.text, `${visitor} must not see the owner's agent`).not.toContain(linked.name);
+      }
+    }
+    expect(got).toEqual(row.expect);
+  });
+
+  it("lists the agent on its own account's page only, and it keeps working until that account revokes it", async () => {
+    const own = await visitors["owner-account"].get("/account");
+    expect(own.text).toContain(linked.agentId);
+    expect(own.text).toContain(`action="/account/agents/${linked.agentId}/revoke"`);
+    expect(await agentOwner(linked.agentId)).toBe("uid-owner");
+    expect((await visitors["owner-account"].post(`/account/agents/${linked.agentId}/revoke`)).status).toBe(303);
+  });
+
+  const agentOwner = async (agentId: string) => (await site.deps.store.get(paths.agent(agentId)))?.data.owner_user_id;
 });
