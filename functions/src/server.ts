@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { fileURLToPath } from "node:url";
 import { loadOnce } from "./lazy.js";
 import { isHumansPath } from "./pages/humans/paths.js";
+import { startLocalAuthEmulator } from "./local-auth.js";
 import type { Deps } from "./domain/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore } from "./storage/index.js";
@@ -131,13 +132,19 @@ const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.st
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {
   const port = Number(process.env.PORT ?? 8787);
+  // Sign-in for the claim and account pages: the Firebase Auth emulator, no cloud project (local-auth.ts).
+  const auth = await startLocalAuthEmulator({ dataDir: process.env.DATA_DIR ?? "./.data", log: console.log });
   const { close } = await startLocalServer({
     port,
     dataDir: process.env.DATA_DIR ?? "./.data",
     baseUrl: process.env.PUBLIC_BASE_URL,
   });
   console.log(`Almanac listening on http://localhost:${port} (data in ${resolve(process.env.DATA_DIR ?? "./.data")})`);
-  const stop = () => void close().then(() => process.exit(0));
+  auth?.ready.then(
+    () => console.log(`Sign-in ready at http://localhost:${port}/account (Firebase Auth emulator on ${auth.host})`),
+    (err: Error) => console.log(`Sign-in is off: ${err.message}`),
+  );
+  const stop = () => void Promise.all([close(), auth?.stop()]).then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }
