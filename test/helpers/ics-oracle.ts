@@ -56,9 +56,11 @@ export function expandFeed(text: string, from: string, to: string): FeedExpansio
   const result: FeedExpansion = { occurrences: [], atDstEdges: 0, icalJsOffAtDstEdges: 0 };
 
   for (const master of vevents.filter((v) => !v.hasProperty("recurrence-id"))) {
-    const event = new ICAL.Event(master);
-    const own = overrides.filter((o) => o.getFirstPropertyValue("uid") === event.uid);
-    for (const override of own) event.relateException(override);
+    // Left to itself, ical.js relates every RECURRENCE-ID of the calendar to every event (it
+    // expects one event per calendar object, as CalDAV stores them): give it the event's own.
+    const uid = master.getFirstPropertyValue("uid");
+    const own = overrides.filter((o) => o.getFirstPropertyValue("uid") === uid);
+    const event = new ICAL.Event(master, { strictExceptions: true, exceptions: own });
     const layer = String(master.getFirstPropertyValue("x-almanac-layer") ?? "main");
     const eventId = event.uid.split("@")[0];
 

@@ -1,0 +1,261 @@
+/**
+ * Issue 12's independent check of the feeds: for every calendar of the corpus (ics-corpus.ts:
+ * six zones, and a New York calendar with two of them as layers), its `.ics` feed, fetched over
+ * HTTP and expanded by ical.js (helpers/ics-oracle.ts), gives exactly the occurrences of
+ * `GET /occurrences` over two years, paged through: the same events, dates, original dates,
+ * names, categories, and start and end instants to the millisecond.
+ */
+import type { Express } from "express";
+import request from "supertest";
+import { Temporal } from "temporal-polyfill";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createPagesApp } from "../../functions/src/pages/app.js";
+import { appPerTest } from "../helpers/app.js";
+import { attachLayer, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
+import { get, patch } from "../helpers/http.js";
+import { expandFeed, type FeedOccurrence } from "../helpers/ics-oracle.js";
+import { CORPUS_FROM, CORPUS_TO, CORPUS_ZONES, corpusEvents, plus, type CorpusZone } from "./ics-corpus.js";
+
+const t = appPerTest();
+let feeds: Express;
+beforeEach(() => {
+  feeds = createPagesApp(t.deps);
+});
+
+interface ApiOccurrence {
+  event_id: string;
+  layer: string;
+  date: string;
+  original_date: string;
+  start: string | null;
+  end: string | null;
+  name: string;
+  category: string | null;
+}
+
+/** Every occurrence in [from, to] through `/occurrences`: one request per year at most, each paged through. */
+async function allOccurrences(owner: MintedAgent, calendarId: string, from: string, to: string) {
+  const found: ApiOccurrence[] = [];
+  let pages = 0;
+  for (const [lo, hi] of yearWindows(from, to)) {
+    let cursor: string | null = null;
+    do {
+      const query = `from=${lo}&to=${hi}&limit=400${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+      const res = await get(t, `/v1/calendars/${calendarId}/occurrences?${query}`, owner.auth).expect(200);
+      found.push(...(res.body.occurrences as ApiOccurrence[]));
+      cursor = res.body.next_cursor as string | null;
+      pages++;
+    } while (cursor !== null);
+  }
+  return { occurrences: found, pages };
+}
+
+/** [from, to] cut into windows of one calendar year (the API's range is at most 366 days). */
+function yearWindows(from: string, to: string): Array<[string, string]> {
+  const windows: Array<[string, string]> = [];
+  for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year++) {
+    const lo = `${year}-01-01` < from ? from : `${year}-01-01`;
+    const hi = `${year}-12-31` > to ? to : `${year}-12-31`;
+    windows.push([lo, hi]);
+  }
+  return windows;
+}
+
+async function feedText(slug: string): Promise<string> {
+  const res = await request(feeds)
+    .get(`/c/${slug}.ics`)
+    .buffer(true)
+    .parse((r, done) => {
+      let text = "";
+      r.setEncoding("utf8");
+      r.on("data", (chunk: string) => (text += chunk));
+      r.on("end", () => done(null, text));
+    });
+  expect(res.status).toBe(200);
+  expect(res.headers["x-almanac-events-omitted"]).toBeUndefined();
+  return res.body as string;
+}
+
+/** One occurrence as one comparable line. */
+const lineOf = (o: {
+  eventId: string;
+  layer: string;
+  date: string;
+  originalDate: string;
+  start: number | null;
+  end: number | null;
+  name: string;
+  category: string | null;
+}): string =>
+  [
+    o.eventId,
+    o.layer,
+    o.originalDate,
+    o.date,
+    o.start === null ? "all-day" : new Date(o.start).toISOString(),
+    o.end === null ? "-" : new Date(o.end).toISOString(),
+    o.name,
+    o.category ?? "-",
+  ].join(" | ");
+
+const fromApi = (o: ApiOccurrence): string =>
+  lineOf({
+    eventId: o.event_id,
+    layer: o.layer,
+    date: o.date,
+    originalDate: o.original_date,
+    start: o.start === null ? null : Date.parse(o.start),
+    end: o.end === null ? null : Date.parse(o.end),
+    name: o.name,
+    category: o.category,
+  });
+
+const fromFeed = (o: FeedOccurrence): string => lineOf(o);
+
+/** What one list has that the other has not, as multisets. */
+function difference(a: string[], b: string[]): string[] {
+  const left = new Map<string, number>();
+  for (const line of b) left.set(line, (left.get(line) ?? 0) + 1);
+  const extra: string[] = [];
+  for (const line of a) {
+    const n = left.get(line) ?? 0;
+    if (n > 0) left.set(line, n - 1);
+    else extra.push(line);
+  }
+  return extra;
+}
+
+/** Whether HH:MM on `date` is skipped (gap) or repeated (overlap) in `zone`, as Intl's data has it. */
+function dstKind(zone: string, date: string, time: string): "gap" | "overlap" | "plain" {
+  const local = Temporal.PlainDateTime.from(`${date}T${time}`);
+  const earlier = local.toZonedDateTime(zone, { disambiguation: "earlier" });
+  const later = local.toZonedDateTime(zone, { disambiguation: "later" });
+  if (earlier.epochMilliseconds === later.epochMilliseconds) return "plain";
+  return earlier.toPlainDateTime().equals(local) ? "overlap" : "gap";
+}
+
+interface Built {
+  name: string;
+  calendarId: string;
+  slug: string;
+  events: number;
+  series: number;
+  exceptions: number;
+}
+
+async function buildCalendar(owner: MintedAgent, z: CorpusZone): Promise<Built> {
+  const calendar = await newCalendar(t, owner, { name: `Corpus ${z.zone}`, timezone: z.zone, visibility: "public" });
+  const built: Built = {
+    name: z.zone,
+    calendarId: calendar.id,
+    slug: calendar.slug,
+    events: 0,
+    series: 0,
+    exceptions: 0,
+  };
+  for (const spec of corpusEvents(z)) {
+    const event = await newEvent(t, owner, calendar.id, { name: spec.name, ...spec.body });
+    built.events++;
+    if (spec.body.recur) built.series++;
+    for (const { date, change } of spec.exceptions ?? []) {
+      const path = `/v1/calendars/${calendar.id}/events/${event.id}/occurrences/${date}`;
+      const res = await patch(t, path, owner.auth).send(change);
+      expect(res.status, `${z.zone} ${spec.name} ${date}: ${JSON.stringify(res.body)}`).toBe(200);
+      built.exceptions++;
+    }
+  }
+  return built;
+}
+
+describe("the feed corpus (issue 12)", () => {
+  it("has its DST edges where the zones have them", () => {
+    for (const z of CORPUS_ZONES.filter((c) => c.observesDst)) {
+      for (const date of z.gap.dates) expect(dstKind(z.zone, date, z.gap.time), `${z.zone} ${date}`).toBe("gap");
+      for (const date of z.overlap.dates)
+        expect(dstKind(z.zone, date, z.overlap.time), `${z.zone} ${date}`).toBe("overlap");
+      // The hour before the gap time, and the gap time's end, are ordinary.
+      expect(dstKind(z.zone, z.gap.dates[0], plus(z.gap.time, -60))).toBe("plain");
+    }
+  });
+
+  it(
+    "expands every calendar's feed, with an iCalendar library we did not write, to exactly its /occurrences",
+    { timeout: 300_000 },
+    async () => {
+      const owner = await mintAgent(t, "Corpus keeper");
+      const built: Built[] = [];
+      for (const z of CORPUS_ZONES) built.push(await buildCalendar(owner, z));
+
+      // A New York calendar with Berlin and Chatham as layers: one feed, three zones.
+      const host = await newCalendar(t, owner, {
+        name: "Corpus host",
+        timezone: "America/New_York",
+        visibility: "public",
+      });
+      await newEvent(t, owner, host.id, {
+        name: "Host standup",
+        recur: { type: "weekly", day: [1, 3, 5], starts: "2027-01-01" },
+        start_time: "09:30",
+        end_time: "09:45",
+      });
+      await newEvent(t, owner, host.id, {
+        name: "Host night shift",
+        recur: { type: "daily", starts: "2027-03-10", until: "2027-03-20" },
+        start_time: "23:00",
+        end_time: "07:00",
+      });
+      await attachLayer(t, owner, host.id, built[0].calendarId, "berlin");
+      await attachLayer(t, owner, host.id, built[3].calendarId, "chatham");
+      const layered: Built = {
+        name: "America/New_York + Berlin and Chatham layers",
+        calendarId: host.id,
+        slug: host.slug,
+        events: 2,
+        series: 2,
+        exceptions: 0,
+      };
+
+      let occurrences = 0;
+      let instants = 0;
+      let atDstEdges = 0;
+      let icalJsOff = 0;
+      let pages = 0;
+      for (const calendar of [...built, layered]) {
+        const text = await feedText(calendar.slug);
+        expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+        const feed = expandFeed(text, CORPUS_FROM, CORPUS_TO);
+        const api = await allOccurrences(owner, calendar.calendarId, CORPUS_FROM, CORPUS_TO);
+        const feedLines = feed.occurrences.map(fromFeed);
+        const apiLines = api.occurrences.map(fromApi);
+        expect(
+          {
+            missingFromFeed: difference(apiLines, feedLines).slice(0, 20),
+            notInApi: difference(feedLines, apiLines).slice(0, 20),
+          },
+          calendar.name,
+        ).toEqual({ missingFromFeed: [], notInApi: [] });
+        expect(feedLines.length, calendar.name).toBe(apiLines.length);
+        occurrences += apiLines.length;
+        instants += api.occurrences.reduce((n, o) => n + (o.start === null ? 0 : 1) + (o.end === null ? 0 : 1), 0);
+        atDstEdges += feed.atDstEdges;
+        icalJsOff += feed.icalJsOffAtDstEdges;
+        pages += api.pages;
+      }
+
+      const calendars = built.length + 1;
+      const events = [...built, layered].reduce((n, c) => n + c.events, 0);
+      const series = [...built, layered].reduce((n, c) => n + c.series, 0);
+      const exceptions = built.reduce((n, c) => n + c.exceptions, 0);
+      console.log(
+        `ics corpus: ${calendars} calendars (${CORPUS_ZONES.map((z) => z.zone).join(", ")}, and a New York host ` +
+          `with two of them as layers, compared again through it), ${events} events (${series} series, ` +
+          `${events - series} one-off), ` +
+          `${exceptions} exceptions; ${CORPUS_FROM}..${CORPUS_TO}: ${occurrences} occurrences compared ` +
+          `(${instants} start and end instants, ${pages} pages of /occurrences), 0 differences; ` +
+          `${atDstEdges} starts at a DST gap or overlap, of which ical.js alone would misplace ${icalJsOff}`,
+      );
+      // The corpus does reach the edges it is about.
+      expect(atDstEdges).toBeGreaterThan(100);
+    },
+  );
+});
