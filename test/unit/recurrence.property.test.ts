@@ -215,6 +215,62 @@ describe("recurrence properties", () => {
     );
   });
 
+  it("a far count-th occurrence (months or years that lack the day) matches a period-by-period walk", () => {
+    // Reference: step through the series' months (or years) with Date.UTC, counting the ones
+    // that hold the day, up to 9999-12-31. Centuries away, where the day-by-day walk cannot go.
+    const holds = (recur: Recur, y: number, m: number): number | null => {
+      const dim = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+      if (recur.type === "yearly") return recur.day! <= dim ? Date.UTC(y, m, recur.day as number) : null;
+      if (recur.week == null)
+        return recur.day === -1 ? Date.UTC(y, m, dim) : recur.day! <= dim ? Date.UTC(y, m, recur.day as number) : null;
+      const wd = (recur.day as number) % 7;
+      const sameWeekdays = [...Array(dim).keys()]
+        .map((i) => Date.UTC(y, m, i + 1))
+        .filter((t) => new Date(t).getUTCDay() === wd);
+      return (recur.week === -1 ? sameWeekdays.at(-1) : sameWeekdays[recur.week - 1]) ?? null;
+    };
+    const refNth = (recur: Recur): string | null => {
+      const s = new Date(ms(recur.starts!));
+      let seen = 0;
+      for (let k = 0; ; k += recur.interval!) {
+        const mi =
+          recur.type === "yearly"
+            ? (s.getUTCFullYear() + k) * 12 + recur.month! - 1
+            : s.getUTCFullYear() * 12 + s.getUTCMonth() + k;
+        const y = Math.floor(mi / 12);
+        if (y > 9999) return seen > 0 ? lastSeen : null;
+        const t = holds(recur, y, mi % 12);
+        if (t !== null && t >= ms(recur.starts!)) {
+          lastSeen = iso(t);
+          if (++seen === recur.count) return lastSeen;
+        }
+      }
+    };
+    let lastSeen = "";
+    const sparseArb: fc.Arbitrary<Recur> = fc
+      .record({
+        shape: fc.oneof(
+          fc.record({ type: fc.constant("monthly" as const), day: fc.constantFrom(29, 30, 31) }),
+          fc.record({
+            type: fc.constant("monthly" as const),
+            week: fc.constant(5),
+            day: fc.integer({ min: 0, max: 7 }),
+          }),
+          fc.record({ type: fc.constant("yearly" as const), month: fc.constant(2), day: fc.constant(29) }),
+        ),
+        interval: fc.integer({ min: 1, max: 60 }),
+        starts: dateArb,
+        count: fc.integer({ min: 1, max: 3000 }),
+      })
+      .map(({ shape, ...rest }) => ({ ...shape, ...rest }));
+    fc.assert(
+      fc.property(sparseArb, (recur) => {
+        expect(lastOccurrence(recur, "2026-01-01")).toBe(refNth(recur));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it("toRRule expanded by rrule-temporal gives the same dates as expandRecurrence", () => {
     fc.assert(
       fc.property(recurArb, dateArb, (recur, defaultStarts) => {

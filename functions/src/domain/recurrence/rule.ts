@@ -157,10 +157,22 @@ export function progressions(r: Rule): { first: number; step: number }[] {
   });
 }
 
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
 /**
- * Day number of the n-th occurrence (n >= 1) from `start`, ignoring `until`; Infinity if the
- * series does not reach it by 9999-12-31. Arithmetic for daily and weekly rules and for months
- * and years that always hold the day; otherwise one step per period (at most 120,000 months).
+ * After how many periods a monthly or yearly rule's pattern repeats: 400 Gregorian years are
+ * 4800 months and 146,097 days (whole weeks), so month lengths, leap days and weekdays repeat.
+ */
+function cyclePeriods(r: Rule): number {
+  const base = r.type === "monthly" ? MAX_MONTH_STEPS : MAX_YEAR_STEPS;
+  return base / gcd(base, r.interval);
+}
+
+/**
+ * Day number of the n-th occurrence (n >= 1) from `start`, ignoring `until` and 9999-12-31;
+ * Infinity if the series never occurs. Arithmetic for daily and weekly rules and for months
+ * and years that always hold the day; otherwise at most two 400-year cycles of periods are
+ * walked (one to count a cycle's occurrences, one to place the remainder), whatever `n` is.
  */
 function nthOccurrence(r: Rule, n: number): number {
   switch (r.type) {
@@ -178,23 +190,27 @@ function nthOccurrence(r: Rule, n: number): number {
     case "monthly":
     case "yearly": {
       const p0 = periodOf(r, r.start);
-      if (everyPeriodOccurs(r)) {
-        const skipFirst = inPeriod(r, p0) < r.start ? 1 : 0;
-        return inPeriod(r, p0 + (skipFirst + n - 1) * r.interval);
-      }
-      const lastPeriod = periodOf(r, LAST_DAY);
-      let seen = 0;
-      for (let p = p0; p <= lastPeriod; p += r.interval) {
-        const c = inPeriod(r, p);
-        if (c >= r.start && ++seen === n) return c; // NaN compares false
-      }
-      return Infinity;
+      /** The occurrence in the j-th period of the series (NaN when that period lacks the day). */
+      const at = (j: number) => inPeriod(r, p0 + j * r.interval);
+      const inFirst = at(0) >= r.start ? 1 : 0; // period 0 may hold a date before `start`
+      if (n <= inFirst) return at(0);
+      if (everyPeriodOccurs(r)) return at(n - inFirst);
+      // Periods 1, 2, ... repeat every `cycle` of them: count one cycle, then jump whole ones.
+      const m = n - inFirst;
+      const cycle = cyclePeriods(r);
+      let perCycle = 0;
+      for (let j = 1; j <= cycle; j++) if (!Number.isNaN(at(j)) && ++perCycle === m) return at(j);
+      if (perCycle === 0) return Infinity;
+      const skipped = Math.floor((m - 1) / perCycle); // whole cycles before the one that holds it
+      let rest = m - skipped * perCycle;
+      for (let j = 1; j <= cycle; j++) if (!Number.isNaN(at(j)) && --rest === 0) return at(skipped * cycle + j);
+      return Infinity; // unreachable: the cycle holds perCycle >= rest occurrences
     }
   }
 }
 
-// The count-th occurrence of a rule may take a step per period to find: remember the answers
-// (pure, so a cache cannot change a result; cleared when full to stay bounded).
+// The count-th occurrence of a monthly or yearly rule may take up to 9,600 steps to find:
+// remember the answers (pure, so a cache cannot change a result; cleared when full).
 const nthCache = new Map<string, number>();
 const NTH_CACHE_SIZE = 10_000;
 
