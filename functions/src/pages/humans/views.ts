@@ -54,7 +54,7 @@ const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value=
 
 /** Who is signed in, and the sign-out button. */
 function signedInAs(ctx: PageContext & { account: Account }): SafeHtml {
-  return html`<div class="who actions">Signed in as <strong>${ctx.account.email ?? ctx.account.uid}</strong>.
+  return html`<div class="who actions">Signed in as <strong>${ctx.account.email ?? ctx.account.uid}</strong>
 <form class="inline-form" method="post" action="/account/sign-out">${csrfField(ctx.csrf)}\
 <button class="button quiet" type="submit">Sign out</button></form></div>`;
 }
