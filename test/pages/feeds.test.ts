@@ -11,6 +11,7 @@ import { createPagesApp } from "../../functions/src/pages/app.js";
 import { appPerTest } from "../helpers/app.js";
 import { del, patch, post } from "../helpers/http.js";
 import { grantRole, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
+import { expandFeed } from "../helpers/ics-oracle.js";
 
 const t = appPerTest();
 let feeds: Express;
@@ -21,6 +22,7 @@ beforeEach(() => {
 interface Occ {
   event_id: string;
   date: string;
+  original_date: string;
   start: string | null;
   end: string | null;
 }
@@ -146,6 +148,48 @@ describe("GET /c/{slug}.ics", () => {
     const parsedDates = expand(monthly, "2026-11-01T00:00:00Z", "2027-10-31T00:00:00Z").map((d) => d.slice(0, 10));
     expect(parsedDates).toEqual(monthDates);
     expect(parsedDates.slice(0, 4)).toEqual(["2026-11-30", "2026-12-31", "2027-01-31", "2027-02-28"]);
+  });
+
+  it("raises SEQUENCE when a time changes, and writes exceptions as EXDATE and RECURRENCE-ID overrides", async () => {
+    const series = await newEvent(t, owner, calendarId, {
+      name: "Night job",
+      recur: { type: "daily", starts: "2027-03-26", until: "2027-03-31" },
+      start_time: "02:30",
+      end_time: "03:00",
+    });
+    const sequences = async () => (await fetchFeed(`/c/${slug}.ics`)).text.match(/\r\nSEQUENCE:\d+/g);
+    expect(await sequences()).toEqual(["\r\nSEQUENCE:0"]);
+    const eventPath = `/v1/calendars/${calendarId}/events/${series.id}`;
+    await patch(t, eventPath, owner.auth).send({ name: "Night batch" }).expect(200);
+    expect(await sequences()).toEqual(["\r\nSEQUENCE:0"]); // a new name is no new time
+    await patch(t, eventPath, owner.auth).send({ end_time: "03:15" }).expect(200);
+    expect(await sequences()).toEqual(["\r\nSEQUENCE:1"]);
+
+    const occurrence = (date: string) => `${eventPath}/occurrences/${date}`;
+    await patch(t, occurrence("2027-03-27"), owner.auth).send({ cancelled: true }).expect(200);
+    await patch(t, occurrence("2027-03-29"), owner.auth).send({ start_time: "22:00", end_time: "01:00" }).expect(200);
+    const { text } = await fetchFeed(`/c/${slug}.ics`);
+    expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+    const lines = text.split("\r\n");
+    expect(lines).toContain("EXDATE;TZID=Europe/Berlin:20270327T023000");
+    expect(lines).toContain("RECURRENCE-ID;TZID=Europe/Berlin:20270329T023000");
+    expect(lines.filter((l) => l.startsWith("DURATION:"))).toEqual(["DURATION:PT45M", "DURATION:PT180M"]);
+    expect(lines.filter((l) => l.startsWith("SEQUENCE:"))).toEqual(["SEQUENCE:1", "SEQUENCE:2"]);
+    expect(text).not.toMatch(/\r\nDTEND[;:]/);
+
+    // What a client expands is what /occurrences says, ends included (02:30 does not exist on the 28th).
+    const expanded = expandFeed(text, "2027-03-01", "2027-04-30").occurrences;
+    const api = (await occurrences(calendarId, "2027-03-01", "2027-04-30")).filter((o) => o.event_id === series.id);
+    expect(
+      expanded.map((o) => [o.date, iso(new Date(o.start!).toISOString()), iso(new Date(o.end!).toISOString())]),
+    ).toEqual(api.map((o) => [o.date, iso(o.start!), iso(o.end!)]));
+    expect(api.map((o) => o.start)).toEqual([
+      "2027-03-26T02:30:00+01:00",
+      "2027-03-28T03:30:00+02:00",
+      "2027-03-29T22:00:00+02:00",
+      "2027-03-30T02:30:00+02:00",
+      "2027-03-31T02:30:00+02:00",
+    ]);
   });
 
   it("answers 304 to a matching If-None-Match, and a new ETag once the calendar changes", async () => {
