@@ -14,6 +14,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { expectFreeBusyOk, seedFreeBusy } from "./freebusy.mjs";
 import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchRoundTrips, printRoundTrips } from "./round-trips.mjs";
 import { benchOccurrences } from "./occurrences.mjs";
@@ -159,6 +160,10 @@ async function run() {
     await expectOk(pageUrl);
     cases.push(await measureCase("GET /c/{slug} month (500 events)", { url: pageUrl }));
 
+    const freeBusyUrl = await seedFreeBusy(origin, data.token);
+    await expectFreeBusyOk(freeBusyUrl, data.token);
+    cases.push(await measureCase("GET /v1/freebusy (3 calendars x 200 events)", { url: freeBusyUrl, headers: auth }));
+
     rss = peakRssMb(almanac.pid);
   } finally {
     await almanac.stop();
@@ -184,6 +189,7 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrip
     ["/v1/me >= 60% of Express", byName("GET /v1/me").vs_express, ">=", 0.6],
     ["event write >= 25% of Express", byName("POST event").vs_express, ">=", 0.25],
     ["month page >= 20% of Express", byName("GET /c/").vs_express, ">=", 0.2],
+    ["free/busy (3 calendars x 200 events) >= 30% of Express", byName("GET /v1/freebusy").vs_express, ">=", 0.3],
     ["occurrences (1,000 rules x 366 days) < 50 ms", occurrences.median_ms, "<", 50],
     [
       "occurrence page (20 layers x 1,000 daily series, a year, limit 1,000) < 100 ms",
