@@ -260,6 +260,7 @@ const ROWS: Record<string, Row> = {
     access: "read",
     cell: async () => ({ query: "from=2026-11-01&to=2026-12-31" }),
   },
+  "GET /v1/calendars/{calendarId}/changes": { access: "read", cell: async () => ({}) },
 
   // Grants
   "GET /v1/calendars/{calendarId}/grants": { access: "owner", scope: "grants:manage", cell: async () => ({}) },

@@ -97,7 +97,10 @@ describe("one transaction per write", () => {
     expect(created.every((r) => r.status === 200)).toBe(true);
     const written = log.flatMap((tx) => tx.writes);
     expect(written).not.toContain(paths.calendar(owner.calendarId));
-    const shardsWritten = new Set(written.filter((p) => p.startsWith(`${paths.shards(owner.calendarId)}/`)));
+    const underShards = written.filter((p) => p.startsWith(`${paths.shards(owner.calendarId)}/`));
+    const shardsWritten = new Set(underShards.filter((p) => !p.includes("/changes/")));
+    // Each write records its change for the change feed beside its shard, in the same transaction.
+    expect(underShards.filter((p) => p.includes("/changes/"))).toHaveLength(24);
     // 24 writes over 8 shards: all on one shard has odds of 8 in 8^24.
     expect(shardsWritten.size).toBeGreaterThan(1);
     expect(shardsWritten.size).toBeLessThanOrEqual(SHARDS);

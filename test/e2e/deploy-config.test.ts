@@ -34,8 +34,8 @@ describe("firestore.indexes.json", () => {
     expect(() => new FirestoreApi().validateSpec(spec)).not.toThrow();
   });
 
-  it("purges idempotency records, claim links and onboard tokens on their `purge_at` Timestamp", () => {
-    for (const collection of ["idempotency", "claims", "onboard_tokens"]) {
+  it("purges idempotency records, claim links, onboard tokens and change-feed changes on their `purge_at` Timestamp", () => {
+    for (const collection of ["idempotency", "claims", "onboard_tokens", "changes"]) {
       // A TTL field is written with ever later instants and never queried: no index on it.
       expect(override(collection, "purge_at"), collection).toEqual({
         collectionGroup: collection,

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   "already_granted",
   "already_resolved",
   "idempotency_key_in_use",
+  "cursor_expired",
   "payload_too_large",
   "unsupported_media_type",
   "idempotency_key_reused",
@@ -119,6 +120,20 @@ export const errors = {
       "invalid_request",
       "query: `cursor` is not one this endpoint gave out; send the `next_cursor` of the previous page, or omit it to start over",
       { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
+    ),
+  /** A change-feed `cursor` this calendar's feed did not give out (domain/queries/changes.ts). */
+  badChangeCursor: () =>
+    new DomainError(
+      "invalid_request",
+      "query: `cursor` is not one this calendar's change feed gave out; send the `cursor` of the previous answer, or omit it to start from now",
+      { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
+    ),
+  /** A change-feed cursor older than the 7-day retention, or behind a change already purged. */
+  cursorExpired: () =>
+    new DomainError(
+      "cursor_expired",
+      "this cursor is older than the change feed's 7-day retention and changes after it are gone; " +
+        "start again without `cursor`, and re-read the calendar's events (GET .../events) to catch up",
     ),
 
   /** Free/busy over more occurrences than one request may expand (domain/queries/freebusy.ts). */

@@ -4,6 +4,7 @@ import { isIdOf, type IdPrefix } from "./ids.js";
 import type {
   AccessRequestRecord,
   AgentRecord,
+  ChangeRecord,
   CalendarRecord,
   ClaimRecord,
   CredentialRecord,
@@ -59,6 +60,7 @@ export interface RecordIn {
   "calendars/layers": LayerRecord;
   "calendars/hosts": HostLinkRecord;
   "calendars/shards": ShardRecord;
+  "calendars/shards/changes": ChangeRecord;
 }
 type Shape = keyof RecordIn;
 
@@ -83,6 +85,7 @@ const SHAPES = {
   "calendars/layers": true,
   "calendars/hosts": true,
   "calendars/shards": true,
+  "calendars/shards/changes": true,
 } satisfies Record<Shape, true>;
 
 export const COLLECTIONS: readonly string[] = Object.keys(SHAPES);
@@ -128,6 +131,11 @@ const exceptionKey = (eventId: string, originalDate: string): string => {
 const shardNumber = (n: number): string => {
   if (!Number.isInteger(n) || n < 0 || n > 255) throw errors.invalidId("record");
   return String(n);
+};
+
+const changeNumber = (seq: number): string => {
+  if (!Number.isSafeInteger(seq) || seq < 1) throw errors.invalidId("record");
+  return String(seq);
 };
 
 /** `calendars/events` with ids [c, e] is `calendars/c/events/e`; with [c] the collection `calendars/c/events`. */
@@ -184,4 +192,9 @@ export const paths = {
   /** Where event writes keep a calendar's revision and event count (domain/revision.ts). */
   shards: (calendarId: string) => collection("calendars/shards", id("cal", calendarId)),
   shard: (calendarId: string, n: number) => doc("calendars/shards", id("cal", calendarId), shardNumber(n)),
+  /** The changes numbered on one shard (domain/commands/changes.ts), by their number. */
+  changes: (calendarId: string, n: number) =>
+    collection("calendars/shards/changes", id("cal", calendarId), shardNumber(n)),
+  change: (calendarId: string, n: number, seq: number) =>
+    doc("calendars/shards/changes", id("cal", calendarId), shardNumber(n), changeNumber(seq)),
 };

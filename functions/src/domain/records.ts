@@ -241,4 +241,37 @@ export interface ShardRecord {
   revision: string;
   /** May go below zero: only the sum over the shards is the calendar's. */
   event_count: number;
+  /** The number of the last change recorded on this shard (domain/commands/changes.ts); absent = 0. */
+  change_seq?: number;
+}
+
+export const CHANGE_TYPES = [
+  "event.created",
+  "event.updated",
+  "event.deleted",
+  "exception.changed",
+  "calendar.updated",
+  "layer.attached",
+  "layer.detached",
+] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+
+/**
+ * calendars/{calendarId}/shards/{n}/changes/{seq}: one change of the calendar, written in the
+ * transaction of the write that made it, numbered on its shard (domain/commands/changes.ts).
+ */
+export interface ChangeRecord {
+  /** Its number on its shard: 1, 2, 3... without gaps. */
+  seq: number;
+  shard: number;
+  type: ChangeType;
+  /** The event's id, or the calendar's (calendar.updated), or the layer's (layer.*). */
+  id: string;
+  at: string;
+  /** The event as the write left it (event.created, event.updated; the series for exception.changed). */
+  event?: EventRecord;
+  /** exception.changed: the occurrence's original date. */
+  original_date?: string;
+  /** At the 7-day retention: a TTL policy on Firestore, the sweep on SQLite (domain/retention.ts). */
+  purge_at: Date;
 }

@@ -28,19 +28,27 @@ export const firstShard = (calendarId: string): { path: DocRef<ShardRecord>; dat
 
 export interface DrawnShard {
   path: DocRef<ShardRecord>;
+  /** Which shard (0..SHARDS-1): the change feed numbers changes per shard (domain/commands/changes.ts). */
+  index: number;
   count: number;
+  /** The number of the shard's last change; recordChange raises it, touchShard writes it. */
+  changeSeq: number;
+  /** Written: a change recorded after touchShard would be lost, so recordChange refuses. */
+  touched?: boolean;
 }
 
 /** Draws the shard an event write lands on and reads it in the write's transaction (reads come first). */
 export async function drawShard(tx: Transaction, calendarId: string): Promise<DrawnShard> {
-  const path = paths.shard(calendarId, Math.floor(Math.random() * SHARDS));
+  const index = Math.floor(Math.random() * SHARDS);
+  const path = paths.shard(calendarId, index);
   const stored = await tx.get(path);
-  return { path, count: stored?.data.event_count ?? 0 };
+  return { path, index, count: stored?.data.event_count ?? 0, changeSeq: stored?.data.change_seq ?? 0 };
 }
 
 /** Gives the shard a new revision and moves the calendar's event count by `delta`. */
 export function touchShard(tx: Transaction, shard: DrawnShard, delta = 0): void {
-  tx.set(shard.path, { revision: newRevision(), event_count: shard.count + delta });
+  tx.set(shard.path, { revision: newRevision(), event_count: shard.count + delta, change_seq: shard.changeSeq });
+  shard.touched = true;
 }
 
 /**

@@ -99,6 +99,11 @@ const WIRE: Record<ErrorCode, CodeOnTheWire> = {
     help: "a request with this `Idempotency-Key` is still running; retry after `Retry-After`",
     headers: retryInAMoment,
   },
+  cursor_expired: {
+    status: 410,
+    help: "the change-feed cursor is older than the 7-day retention; start again without `cursor`",
+    docs: "/docs/events.md",
+  },
   payload_too_large: { status: 413, help: "the body is over 64 KiB" },
   unsupported_media_type: { status: 415, help: "the body is not sent as `application/json`" },
   idempotency_key_reused: {

@@ -1,5 +1,6 @@
 import type { AnyRoute } from "../http/route.js";
 import { calendarRoutes } from "./calendars.js";
+import { changeRoutes } from "./changes.js";
 import { credentialRoutes } from "./credentials.js";
 import { eventRoutes } from "./events.js";
 import { freeBusyRoutes } from "./freebusy.js";
@@ -18,6 +19,7 @@ export const apiRoutes: AnyRoute[] = [
   ...eventRoutes,
   ...freeBusyRoutes,
   ...exceptionRoutes,
+  ...changeRoutes,
   ...grantRoutes,
   ...accessRequestRoutes,
   ...viewRoutes,

@@ -3,12 +3,13 @@ import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import { takeQuota, writeCounter } from "../quotas.js";
-import { newRevision } from "../revision.js";
+import { drawShard, newRevision, touchShard } from "../revision.js";
 import { claimSlug } from "../slugs.js";
 import type { CalendarRecord } from "../records.js";
 import type { Lens } from "../types.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
 import { readAgent } from "./identity.js";
+import { recordChange } from "./changes.js";
 
 /** Any of the creation fields; null clears purpose and default_view, and null or [] views mean all lenses. */
 export type CalendarPatch = Partial<NewCalendar>;
@@ -51,7 +52,8 @@ export async function createCalendar(deps: Deps, actor: Actor, input: NewCalenda
 export async function updateCalendar(deps: Deps, calendarId: string, patch: CalendarPatch): Promise<CalendarRecord> {
   const nowIso = deps.clock().toISOString();
   return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get(paths.calendar(calendarId));
+    // The shard carries the change feed's number for this change (domain/commands/changes.ts).
+    const [doc, shard] = await Promise.all([tx.get(paths.calendar(calendarId)), drawShard(tx, calendarId)]);
     if (!doc) throw errors.notFound("calendar");
     const current = doc.data;
     const next: CalendarRecord = {
@@ -82,6 +84,8 @@ export async function updateCalendar(deps: Deps, calendarId: string, patch: Cale
     next.revision = newRevision();
     tx.set(doc.path, next);
     if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id });
+    recordChange(tx, deps, calendarId, shard, { type: "calendar.updated", id: calendarId });
+    touchShard(tx, shard);
     return next;
   });
 }

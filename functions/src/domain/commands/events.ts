@@ -10,6 +10,7 @@ import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
 import { isPlannedDate } from "../queries/occurrences.js";
 import { exceptionsOf } from "./exceptions.js";
+import { recordChange } from "./changes.js";
 import type { CalendarRecord, EventRecord } from "../records.js";
 
 /**
@@ -40,6 +41,7 @@ export async function createEvent(
       updated_at: nowIso,
     };
     tx.create(paths.event(calendar.id, event.id), { ...event, sort_key: eventSortKey(event) });
+    recordChange(tx, deps, calendar.id, shard, { type: "event.created", id: event.id, event });
     touchShard(tx, shard, counted);
     return event;
   });
@@ -74,6 +76,7 @@ export async function updateEvent(
     for (const e of exceptions) {
       if (next.kind !== "recurring" || !isPlannedDate(next, calendar, e.data.original_date)) tx.delete(e.path);
     }
+    recordChange(tx, deps, calendar.id, shard, { type: "event.updated", id: next.id, event: next });
     touchShard(tx, shard);
     return next;
   });
@@ -94,6 +97,7 @@ export async function deleteEvent(deps: Deps, calendarId: string, eventId: strin
     if (!event) throw errors.notFound("event");
     tx.delete(event.path);
     for (const e of exceptions) tx.delete(e.path);
+    recordChange(tx, deps, calendarId, shard, { type: "event.deleted", id: event.id });
     touchShard(tx, shard, released);
     return event.id;
   });

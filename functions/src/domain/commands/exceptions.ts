@@ -6,6 +6,7 @@ import { paths } from "../paths.js";
 import { isPlannedDate } from "../queries/occurrences.js";
 import { quotaLimits } from "../quotas.js";
 import { drawShard, touchShard } from "../revision.js";
+import { recordChange } from "./changes.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
 
 /**
@@ -101,6 +102,12 @@ export async function patchOccurrence(
       updated_at: nowIso,
     };
     tx.set(paths.exception(calendar.id, eventId, originalDate), next);
+    recordChange(tx, deps, calendar.id, shard, {
+      type: "exception.changed",
+      id: eventId,
+      event,
+      original_date: originalDate,
+    });
     touchShard(tx, shard);
     return next;
   });
@@ -114,12 +121,15 @@ export async function restoreOccurrence(
   originalDate: string,
 ): Promise<string> {
   return deps.store.runTransaction(async (tx) => {
-    const [exception, shard] = await Promise.all([
+    const [exception, shard, event] = await Promise.all([
       tx.get(paths.exception(calendar.id, eventId, originalDate)),
       drawShard(tx, calendar.id),
+      tx.get(paths.event(calendar.id, eventId)), // for the change feed, which shows the series
     ]);
     if (!exception) throw errors.notFound(`exception on ${originalDate}: this occurrence is as its series has it`);
     tx.delete(exception.path);
+    const change = { type: "exception.changed", id: eventId, event: event?.data, original_date: originalDate } as const;
+    recordChange(tx, deps, calendar.id, shard, change);
     touchShard(tx, shard);
     return `${eventId}/${originalDate}`;
   });

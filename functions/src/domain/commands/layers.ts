@@ -3,6 +3,8 @@ import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import type { HostLinkRecord, LayerRecord } from "../records.js";
+import { drawShard, touchShard } from "../revision.js";
+import { recordChange } from "./changes.js";
 
 export const MAX_LAYERS = 20;
 
@@ -20,11 +22,17 @@ export async function attachLayer(
   const targetId = input.calendar_id;
   if (targetId === hostId) throw errors.layerDepth("a calendar cannot be a layer of itself");
   return deps.store.runTransaction(async (tx) => {
-    const [hostLayers, targetLayers, hostIsLayer] = await Promise.all([
+    const [hostLayers, targetLayers, hostIsLayer, shard] = await Promise.all([
       tx.query(paths.layers(hostId)),
       tx.query(paths.layers(targetId), { limit: 1 }),
       tx.query(paths.hosts(hostId), { limit: 1 }),
+      drawShard(tx, hostId), // the change feed's number for this change (domain/commands/changes.ts)
     ]);
+    const attached = (layer: LayerRecord) => {
+      recordChange(tx, deps, hostId, shard, { type: "layer.attached", id: layer.id });
+      touchShard(tx, shard);
+      return layer;
+    };
     const existing = hostLayers.find((l) => l.data.calendar_id === targetId);
     const keyHolder = hostLayers.find((l) => l.data.key === input.key && l.data.calendar_id !== targetId);
     const keyTaken = () => errors.keyTaken(input.key, keyHolder!.data.id);
@@ -32,7 +40,7 @@ export async function attachLayer(
       if (existing.data.key === input.key) return existing.data;
       if (keyHolder) throw keyTaken();
       tx.update(existing.path, { key: input.key });
-      return { ...existing.data, key: input.key };
+      return attached({ ...existing.data, key: input.key });
     }
     if (targetLayers.length > 0) throw errors.layerDepth("that calendar has layers of its own");
     if (hostIsLayer.length > 0) throw errors.layerDepth("this calendar is itself a layer of another calendar");
@@ -48,17 +56,19 @@ export async function attachLayer(
     const link: HostLinkRecord = { host_calendar_id: hostId, layer_id: layer.id, created_at: now };
     tx.create(paths.layer(hostId, layer.id), layer);
     tx.create(paths.host(targetId, hostId), link);
-    return layer;
+    return attached(layer);
   });
 }
 
 /** Removes the link and its reverse link; the attached calendar is untouched. */
 export async function detachLayer(deps: Deps, hostId: string, layerId: string): Promise<LayerRecord> {
   return deps.store.runTransaction(async (tx) => {
-    const layer = await tx.get(paths.layer(hostId, layerId));
+    const [layer, shard] = await Promise.all([tx.get(paths.layer(hostId, layerId)), drawShard(tx, hostId)]);
     if (!layer) throw errors.notFound("layer");
     tx.delete(layer.path);
     tx.delete(paths.host(layer.data.calendar_id, hostId));
+    recordChange(tx, deps, hostId, shard, { type: "layer.detached", id: layerId });
+    touchShard(tx, shard);
     return layer.data;
   });
 }

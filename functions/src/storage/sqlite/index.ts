@@ -11,6 +11,7 @@ import {
   DocumentMissingError,
   ReadAfterWriteError,
   splitPath,
+  StorePathError,
   type DocData,
   type Layout,
   type QuerySpec,
@@ -119,14 +120,17 @@ export class SqliteStore implements Store, UncheckedStore {
   }
 
   /**
-   * Deletes the documents of a top-level collection whose Date field `field` is at or before
-   * `now`, and returns how many went. Should a group-commit batch be open, the DELETE joins it.
+   * Deletes the documents of a collection group (every collection of that name, top-level or
+   * nested, as Firestore's TTL policies apply) whose Date field `field` is at or before `now`,
+   * and returns how many went. Should a group-commit batch be open, the DELETE joins it.
    */
-  purgeExpired(collection: string, field: string, now: Date): number {
-    checkCollectionPath(collection, this.layout);
+  purgeExpired(group: string, field: string, now: Date): number {
+    if (!/^[a-z_]+$/.test(group)) throw new StorePathError(`not a collection group name: ${group}`);
     const instant = `json_extract(data, '$.${checkedField(field)}."$date"')`;
-    const sql = `DELETE FROM docs WHERE collection = ? AND ${instant} IS NOT NULL AND ${instant} <= ?`;
-    const removed = this.stmt(sql).run(collection, now.toISOString()).changes;
+    const inGroup = "(collection = ? OR substr(collection, -length(?)) = ?)";
+    const sql = `DELETE FROM docs WHERE ${inGroup} AND ${instant} IS NOT NULL AND ${instant} <= ?`;
+    const nested = `/${group}`;
+    const removed = this.stmt(sql).run(group, nested, nested, now.toISOString()).changes;
     if (removed > 0) this.parsed.clear();
     return removed;
   }

@@ -1,0 +1,315 @@
+/**
+ * The change feed (issue 14, DECISIONS 14): GET /v1/calendars/{id}/changes. Every write that
+ * changes what a calendar shows is one change, recorded in the write's transaction; a reader
+ * following the cursor sees each once, in order; `wait` long-polls; cursors expire after 7
+ * days; the route reads like GET .../events.
+ */
+import { performance } from "node:perf_hooks";
+import { describe, expect, it } from "vitest";
+import { paths } from "../../functions/src/domain/paths.js";
+import { SHARDS } from "../../functions/src/domain/revision.js";
+import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
+import { startSweeper } from "../../functions/src/storage/sqlite/sweep.js";
+import { appPerTest, createTestApp, testClock } from "../helpers/app.js";
+import { attachLayer, grantRole, mintAgent, newCalendar, newEvent, patchCalendar } from "../helpers/factories.js";
+import { del, expectError, get, patch, type Auth } from "../helpers/http.js";
+
+/** The injected clock, one millisecond later at every reading: writes made one after another get rising times. */
+function tickingClock() {
+  const clock = testClock();
+  return Object.assign(
+    () => {
+      clock.advance(1);
+      return clock();
+    },
+    { advance: clock.advance, set: clock.set },
+  );
+}
+
+const t = appPerTest(() => createTestApp({ clock: tickingClock() }));
+const DAY = 24 * 60 * 60 * 1000;
+const SHARD_NUMBERS = Array.from({ length: SHARDS }, (_, n) => n);
+
+interface Change {
+  seq: number;
+  type: string;
+  id: string;
+  at: string;
+  event?: { id: string; name: string } & Record<string, unknown>;
+  original_date?: string;
+}
+interface Page {
+  changes: Change[];
+  cursor: string;
+}
+
+async function changes(calendarId: string, auth: Auth | undefined, query: Record<string, string | number> = {}) {
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  return get(t, `/v1/calendars/${calendarId}/changes${search ? `?${search}` : ""}`, auth);
+}
+
+async function page(calendarId: string, auth: Auth | undefined, query: Record<string, string | number> = {}) {
+  const res = await changes(calendarId, auth, query);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as Page;
+}
+
+describe("the change feed", () => {
+  it("starts with no changes and the current cursor, then shows every kind of write once, in order", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    const start = await page(cal, owner.auth);
+    expect(start.changes).toEqual([]);
+    expect(typeof start.cursor).toBe("string");
+
+    const one = await newEvent(t, owner, cal, { name: "Dentist", date: "2026-12-01" });
+    const series = await newEvent(t, owner, cal, { name: "Standup", recur: { type: "daily" }, start_time: "09:00" });
+    await patch(t, `/v1/calendars/${cal}/events/${one.id}`, owner.auth).send({ name: "Dentist (moved)" }).expect(200);
+    await patch(t, `/v1/calendars/${cal}/events/${series.id}/occurrences/2026-11-25`, owner.auth)
+      .send({ cancelled: true })
+      .expect(200);
+    await del(t, `/v1/calendars/${cal}/events/${series.id}/occurrences/2026-11-25`, owner.auth).expect(200);
+    await del(t, `/v1/calendars/${cal}/events/${one.id}`, owner.auth).expect(200);
+    await patchCalendar(t, owner, cal, { name: "Renamed" });
+    const other = await newCalendar(t, owner, { name: "Holidays" });
+    const layer = await attachLayer(t, owner, cal, other.id, "holidays");
+    await del(t, `/v1/calendars/${cal}/layers/${layer.id}`, owner.auth).expect(200);
+
+    const read = await page(cal, owner.auth, { cursor: start.cursor });
+    expect(read.changes.map((c) => [c.type, c.id, c.event?.name ?? null, c.original_date ?? null])).toEqual([
+      ["event.created", one.id, "Dentist", null],
+      ["event.created", series.id, "Standup", null],
+      ["event.updated", one.id, "Dentist (moved)", null],
+      ["exception.changed", series.id, "Standup", "2026-11-25"],
+      ["exception.changed", series.id, "Standup", "2026-11-25"],
+      ["event.deleted", one.id, null, null],
+      ["calendar.updated", cal, null, null],
+      ["layer.attached", layer.id, null, null],
+      ["layer.detached", layer.id, null, null],
+    ]);
+    // seq counts the changes passed, one by one; `event` is the event as GET shows it.
+    const seqs = read.changes.map((c) => c.seq);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0] + i));
+    const shown = await get(t, `/v1/calendars/${cal}/events/${series.id}`, owner.auth).expect(200);
+    expect(read.changes[1].event).toEqual(shown.body);
+    for (const c of read.changes) expect(Date.parse(c.at)).toBeGreaterThan(0);
+
+    // The returned cursor is past them all; a PATCH that changes nothing is no change.
+    await patchCalendar(t, owner, cal, { name: "Renamed" });
+    expect((await page(cal, owner.auth, { cursor: read.cursor })).changes).toEqual([]);
+  });
+
+  it("pages by limit, and each page's cursor goes on where it stopped", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    let cursor = (await page(cal, owner.auth)).cursor;
+    const made: string[] = [];
+    for (let i = 0; i < 25; i++) made.push((await newEvent(t, owner, cal, { name: `E${i}` })).id);
+    const seen: Change[] = [];
+    for (;;) {
+      const next = await page(cal, owner.auth, { cursor, limit: 7 });
+      expect(next.changes.length).toBeLessThanOrEqual(7);
+      seen.push(...next.changes);
+      cursor = next.cursor;
+      if (next.changes.length === 0) break;
+    }
+    expect(seen.map((c) => c.id)).toEqual(made);
+    expect(seen.map((c) => c.seq)).toEqual(made.map((_, i) => seen[0].seq + i));
+  });
+
+  it("1,000 writes from 4 concurrent writers: a reader following the cursor sees each exactly once, in order", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    const WRITERS = 4;
+    const PER_WRITER = 250;
+    const writers = [owner.auth];
+    for (let w = 1; w < WRITERS; w++) {
+      const agent = await mintAgent(t, `Writer ${w}`);
+      await grantRole(t, owner, cal, agent.agentId, "writer");
+      writers.push(agent.auth);
+    }
+    const start = (await page(cal, owner.auth)).cursor;
+
+    /** Each write's key as the feed shows it, and when it was sent and answered. */
+    interface Write {
+      key: string;
+      writer: number;
+      sent: number;
+      answered: number;
+    }
+    const writes: Write[] = [];
+    const keyOf = (c: Pick<Change, "type" | "id" | "event">) => `${c.type} ${c.id} ${c.event?.name ?? ""}`;
+
+    async function writer(w: number): Promise<void> {
+      const auth = writers[w];
+      let eventId = "";
+      for (let i = 0; i < PER_WRITER; i++) {
+        const label = `w${w}-${i}`;
+        const sent = performance.now();
+        let key: string;
+        if (i % 5 === 0) {
+          eventId = (await newEvent(t, { auth }, cal, { name: label })).id;
+          key = keyOf({ type: "event.created", id: eventId, event: { id: eventId, name: label } });
+        } else if (i % 5 === 4) {
+          await del(t, `/v1/calendars/${cal}/events/${eventId}`, auth).expect(200);
+          key = keyOf({ type: "event.deleted", id: eventId });
+        } else {
+          await patch(t, `/v1/calendars/${cal}/events/${eventId}`, auth).send({ name: label }).expect(200);
+          key = keyOf({ type: "event.updated", id: eventId, event: { id: eventId, name: label } });
+        }
+        writes.push({ key, writer: w, sent, answered: performance.now() });
+      }
+    }
+
+    const seen: Change[] = [];
+    let writing = true;
+    async function reader(): Promise<void> {
+      let cursor = start;
+      while (writing || seen.length < WRITERS * PER_WRITER) {
+        const next = await page(cal, owner.auth, { cursor, limit: 37, wait: 1 });
+        seen.push(...next.changes);
+        cursor = next.cursor;
+        if (!writing && next.changes.length === 0) break;
+      }
+    }
+
+    const reading = reader();
+    await Promise.all(writers.map((_, w) => writer(w)));
+    writing = false;
+    await reading;
+
+    const keys = seen.map(keyOf);
+    const duplicates = keys.length - new Set(keys).size;
+    const position = new Map(keys.map((k, i) => [k, i]));
+    const missing = writes.filter((w) => !position.has(w.key)).length;
+    // In order: a write answered before another was sent is seen before it (each writer's own order included).
+    let outOfOrder = 0;
+    for (const a of writes) {
+      for (const b of writes) {
+        if (a.answered < b.sent && position.get(a.key)! > position.get(b.key)!) outOfOrder++;
+      }
+    }
+    const seqGaps = seen.filter((c, i) => i > 0 && c.seq !== seen[i - 1].seq + 1).length;
+    console.log(
+      `change feed: ${writes.length} writes from ${WRITERS} writers; reader saw ${seen.length} changes, ` +
+        `${duplicates} duplicates, ${missing} missing, ${outOfOrder} out of order, ${seqGaps} seq gaps`,
+    );
+    expect(writes.length).toBe(WRITERS * PER_WRITER);
+    expect(seen.length).toBe(WRITERS * PER_WRITER);
+    expect([duplicates, missing, outOfOrder, seqGaps]).toEqual([0, 0, 0, 0]);
+  }, 120_000);
+
+  it("wait holds the answer until a change arrives, and answers within 100 ms of the write", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    let cursor = (await page(cal, owner.auth)).cursor;
+    const latencies: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      let answeredAt = 0;
+      const waiting = page(cal, owner.auth, { cursor, wait: 20 }).then((p) => {
+        answeredAt = performance.now();
+        return p;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30)); // the reader is waiting by now
+      expect(answeredAt).toBe(0);
+      const event = await newEvent(t, owner, cal, { name: `Wake ${i}` });
+      const written = performance.now();
+      const answer = await waiting;
+      expect(answer.changes.map((c) => c.id)).toEqual([event.id]);
+      latencies.push(Math.max(0, answeredAt - written));
+      cursor = answer.cursor;
+    }
+    const max = Math.max(...latencies);
+    console.log(`change feed: wait answered at most ${max.toFixed(1)} ms after the write's answer (10 waits)`);
+    expect(max).toBeLessThan(100);
+  });
+
+  it("wait with nothing to report answers empty once the time passes, with a cursor that still follows", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    const start = await page(cal, owner.auth);
+    const empty = await page(cal, owner.auth, { cursor: start.cursor, wait: 0.2 });
+    expect(empty.changes).toEqual([]);
+    const event = await newEvent(t, owner, cal);
+    expect((await page(cal, owner.auth, { cursor: empty.cursor })).changes.map((c) => c.id)).toEqual([event.id]);
+  });
+
+  it("a cursor older than 7 days is 410 cursor_expired; so is one behind a change already past retention", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    const old = (await page(cal, owner.auth)).cursor;
+    t.clock.advance(7 * DAY - 1000);
+    expect((await page(cal, owner.auth, { cursor: old })).changes).toEqual([]);
+    t.clock.advance(2000);
+    expectError(await changes(cal, owner.auth, { cursor: old }), 410, "cursor_expired");
+
+    // Fresh cursors, but the reader took one change of two and came back after the other's retention.
+    const before = (await page(cal, owner.auth)).cursor;
+    await newEvent(t, owner, cal, { name: "First" });
+    await newEvent(t, owner, cal, { name: "Second" });
+    t.clock.advance(6 * DAY);
+    const first = await page(cal, owner.auth, { cursor: before, limit: 1 });
+    expect(first.changes.map((c) => c.event?.name)).toEqual(["First"]);
+    t.clock.advance(DAY + 1000);
+    expectError(await changes(cal, owner.auth, { cursor: first.cursor }), 410, "cursor_expired");
+
+    // The sweep purges expired changes (Firestore: the TTL policy); the cursor stays expired, a new one works.
+    const kept = async () => {
+      const shards = await Promise.all(SHARD_NUMBERS.map((n) => t.deps.store.query(paths.changes(cal, n))));
+      return shards.flat().map((d) => d.data.event?.name);
+    };
+    expect((await kept()).sort()).toEqual(["First", "Second"]);
+    startSweeper(t.deps.store as SqliteStore, t.deps.clock, () => {})();
+    expect(await kept()).toEqual([]);
+    expectError(await changes(cal, owner.auth, { cursor: first.cursor }), 410, "cursor_expired");
+    const fresh = await page(cal, owner.auth);
+    const third = await newEvent(t, owner, cal, { name: "Third" });
+    expect((await page(cal, owner.auth, { cursor: fresh.cursor })).changes.map((c) => c.id)).toEqual([third.id]);
+  });
+
+  it("a reader whose grant is revoked gets 404, like any stranger to a private calendar", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const reader = await mintAgent(t, "Reader");
+    const cal = (await newCalendar(t, owner, { visibility: "private" })).id;
+    const grant = await grantRole(t, owner, cal, reader.agentId, "reader");
+    const cursor = (await page(cal, reader.auth)).cursor;
+    await newEvent(t, owner, cal);
+    expect((await page(cal, reader.auth, { cursor })).changes).toHaveLength(1);
+    await del(t, `/v1/calendars/${cal}/grants/${grant.id}`, owner.auth).expect(200);
+    expectError(await changes(cal, reader.auth, { cursor }), 404, "not_found");
+    expectError(await changes(cal, reader.auth, { cursor, wait: 5 }), 404, "not_found");
+  });
+
+  it("climbs 401 -> 400 (limit, wait, cursor named) -> 404 -> 200 on a private calendar", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const stranger = await mintAgent(t, "Stranger");
+    const cal = (await newCalendar(t, owner, { visibility: "private" })).id;
+    expectError(await changes(cal, { Authorization: "Bearer svc_agent_nope" }), 401, "unauthorized");
+    const cursor = (await page(cal, owner.auth)).cursor;
+    for (const [query, field] of [
+      [{ limit: 0 }, "limit"],
+      [{ limit: 1001 }, "limit"],
+      [{ limit: "ten" }, "limit"],
+      [{ wait: 61 }, "wait"],
+      [{ wait: -1 }, "wait"],
+      [{ since: 1 }, "since"],
+    ] as const) {
+      const res = await changes(cal, stranger.auth, query);
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.field, JSON.stringify(query)).toBe(field);
+    }
+    // The cursor is judged after access (a stranger learns nothing from it): broken, forged
+    // or another calendar's, it is 400 for a reader.
+    const elsewhere = (await page(stranger.calendarId, stranger.auth)).cursor;
+    const forged = Buffer.from(JSON.stringify([cal, Date.now(), [9, 0, 0, 0, 0, 0, 0, 0]])).toString("base64url");
+    for (const bad of ["not-a-cursor", elsewhere, forged]) {
+      expectError(await changes(cal, stranger.auth, { cursor: bad }), 404, "not_found");
+      const res = await changes(cal, owner.auth, { cursor: bad });
+      expectError(res, 400, "invalid_request");
+      expect(res.body.error.details.field).toBe("cursor");
+    }
+    expectError(await changes(cal, stranger.auth, { cursor }), 404, "not_found");
+    expectError(await changes(cal, undefined, { cursor }), 404, "not_found");
+    expect((await page(cal, owner.auth, { cursor })).changes).toEqual([]);
+  });
+});
