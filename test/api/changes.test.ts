@@ -163,10 +163,14 @@ describe("the change feed", () => {
 
     const seen: Change[] = [];
     let writing = true;
+    let pages = 0;
+    let pagesWhileWriting = 0;
     async function reader(): Promise<void> {
       let cursor = start;
       while (writing || seen.length < WRITERS * PER_WRITER) {
         const next = await page(cal, owner.auth, { cursor, limit: 37, wait: 1 });
+        pages++;
+        if (writing && next.changes.length > 0) pagesWhileWriting++;
         seen.push(...next.changes);
         cursor = next.cursor;
         if (!writing && next.changes.length === 0) break;
@@ -192,11 +196,13 @@ describe("the change feed", () => {
     const seqGaps = seen.filter((c, i) => i > 0 && c.seq !== seen[i - 1].seq + 1).length;
     console.log(
       `change feed: ${writes.length} writes from ${WRITERS} writers; reader saw ${seen.length} changes, ` +
-        `${duplicates} duplicates, ${missing} missing, ${outOfOrder} out of order, ${seqGaps} seq gaps`,
+        `${duplicates} duplicates, ${missing} missing, ${outOfOrder} out of order, ${seqGaps} seq gaps; ` +
+        `${pages} reads, ${pagesWhileWriting} of them with changes while the writers wrote`,
     );
     expect(writes.length).toBe(WRITERS * PER_WRITER);
     expect(seen.length).toBe(WRITERS * PER_WRITER);
     expect([duplicates, missing, outOfOrder, seqGaps]).toEqual([0, 0, 0, 0]);
+    expect(pagesWhileWriting).toBeGreaterThan(1); // the reader followed along, not only at the end
   }, 120_000);
 
   it("wait holds the answer until a change arrives, and answers within 100 ms of the write", async () => {
