@@ -220,10 +220,10 @@ describe("recurrence properties", () => {
     // that hold the day, up to 9999-12-31. Centuries away, where the day-by-day walk cannot go.
     const holds = (recur: Recur, y: number, m: number): number | null => {
       const dim = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-      if (recur.type === "yearly") return recur.day! <= dim ? Date.UTC(y, m, recur.day as number) : null;
-      if (recur.week == null)
-        return recur.day === -1 ? Date.UTC(y, m, dim) : recur.day! <= dim ? Date.UTC(y, m, recur.day as number) : null;
-      const wd = (recur.day as number) % 7;
+      const day = recur.day as number;
+      if (recur.type === "yearly") return day <= dim ? Date.UTC(y, m, day) : null;
+      if (recur.week == null) return day === -1 ? Date.UTC(y, m, dim) : day <= dim ? Date.UTC(y, m, day) : null;
+      const wd = day % 7;
       const sameWeekdays = [...Array(dim).keys()]
         .map((i) => Date.UTC(y, m, i + 1))
         .filter((t) => new Date(t).getUTCDay() === wd);
@@ -232,6 +232,7 @@ describe("recurrence properties", () => {
     const refNth = (recur: Recur): string | null => {
       const s = new Date(ms(recur.starts!));
       let seen = 0;
+      let lastSeen = "";
       for (let k = 0; ; k += recur.interval!) {
         const mi =
           recur.type === "yearly"
@@ -246,7 +247,6 @@ describe("recurrence properties", () => {
         }
       }
     };
-    let lastSeen = "";
     const sparseArb: fc.Arbitrary<Recur> = fc
       .record({
         shape: fc.oneof(

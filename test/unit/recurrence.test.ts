@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Recur } from "../../functions/src/domain/types.js";
+import { describeRecur } from "../../functions/src/pages/format.js";
 import {
   addDays,
   countOccurrences,
@@ -541,5 +542,17 @@ describe("invalid rules", () => {
     expect(() => expand({ type: "daily" }, "2026-02-30", "2026-03-31")).toThrow(RangeError);
     expect(() => firstOccurrenceOnOrAfter({ type: "daily" }, DS, "2026-13-01")).toThrow(RangeError);
     expect(() => expand({ type: "daily" }, "2026-01-01", "2026-01-31", "nope")).toThrow(RangeError);
+  });
+});
+
+describe("describeRecur (the pages' label) names the new shapes", () => {
+  it("weekday lists in week order, positions, counts", () => {
+    expect(describeRecur({ type: "weekly", day: [5, 1, 3] })).toBe("every week on Monday, Wednesday and Friday");
+    expect(describeRecur({ type: "weekly", day: [0, 6], interval: 2 })).toBe("every 2 weeks on Saturday and Sunday");
+    expect(describeRecur({ type: "monthly", week: 2, day: 2 })).toBe("every month on the second Tuesday");
+    expect(describeRecur({ type: "monthly", week: -1, day: 5, count: 12 })).toBe(
+      "every month on the last Friday, 12 times",
+    );
+    expect(describeRecur({ type: "daily", count: 1 })).toBe("every day, 1 time");
   });
 });
