@@ -25,10 +25,13 @@ const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
 const HAS_FIREBASE = existsSync(FIREBASE);
 /** Firebase's own Firestore emulator (Java 21) instead of @firestore-emulator/server. */
 const REAL_FIRESTORE = process.env.ALMANAC_E2E_FIRESTORE === "emulator";
-const ONLY = REAL_FIRESTORE ? "functions,hosting,firestore" : "functions,hosting";
+// The Auth emulator signs a person in on the claim and account pages (it needs no Java).
+const ONLY = REAL_FIRESTORE ? "functions,hosting,auth,firestore" : "functions,hosting,auth";
 const STEP = { timeout: 120_000 };
 /** The Hosting emulator's origin, on a port picked when the test starts. */
 let HOSTING = "";
+/** The Auth emulator's origin. */
+let AUTH = "";
 /** firebase.json with free ports, beside it in the repository (the CLI takes paths relative to its config file). */
 let configFile: string | undefined;
 
@@ -53,7 +56,7 @@ async function freePorts(count: number): Promise<number[]> {
  */
 async function writeEmulatorConfig(): Promise<string> {
   const config = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8"));
-  const [hosting, functions, hub, logging, eventarc, tasks, firestorePort, websocket] = await freePorts(8);
+  const [hosting, functions, hub, logging, eventarc, tasks, firestorePort, websocket, auth] = await freePorts(9);
   config.emulators = {
     ...config.emulators,
     hosting: { host: "127.0.0.1", port: hosting },
@@ -63,9 +66,11 @@ async function writeEmulatorConfig(): Promise<string> {
     eventarc: { host: "127.0.0.1", port: eventarc },
     tasks: { host: "127.0.0.1", port: tasks },
     firestore: { host: "127.0.0.1", port: firestorePort, websocketPort: websocket },
+    auth: { host: "127.0.0.1", port: auth },
     ui: { enabled: false },
   };
   HOSTING = `http://127.0.0.1:${hosting}`;
+  AUTH = `http://127.0.0.1:${auth}`;
   const file = join(ROOT, `firebase.e2e-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
@@ -306,6 +311,70 @@ describe.skipIf(!HAS_FIREBASE)(
       expect(feed.status).toBe(308);
       expect(feed.headers.get("location")).toBe(`/c/${slug}-renamed.ics`);
       expect((await http(feed.headers.get("location")!)).status).toBe(200);
+    });
+
+    it("claims an agent through the /claim and /account rewrites, signed in on the Auth emulator", STEP, async () => {
+      const minted = await json(await postJson("/v1/mint", { name: "E2E claimer" }));
+      const claimPath = new URL(minted.claim_url as string).pathname;
+      expect(minted.claim_url).toBe(`${HOSTING}${claimPath}`);
+      // A browser's cookie jar of one: Hosting passes `__session`, and only it, to the function.
+      let cookie = "";
+      let csrf = "";
+      const browse = async (path: string, init: RequestInit = {}) => {
+        const res = await http(path, { ...init, headers: { ...init.headers, ...(cookie ? { Cookie: cookie } : {}) } });
+        const set = res.headers.getSetCookie().find((c) => c.startsWith("__session="));
+        if (set) cookie = set.split(";")[0];
+        const text = await res.text();
+        csrf = /(?:data-csrf|name="csrf" value)="([0-9a-f]{64})"/.exec(text)?.[1] ?? csrf;
+        return { status: res.status, text, headers: res.headers };
+      };
+      const form = (fields: Record<string, string>): RequestInit => ({
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf, ...fields }),
+      });
+
+      const page = await browse(claimPath);
+      expect(page.status, page.text.slice(0, 300)).toBe(200);
+      expect(page.text).toContain("<h1>E2E claimer</h1>");
+      // private: Hosting passes a Set-Cookie only then.
+      expect(page.headers.get("cache-control")).toBe("private, no-store");
+      expect(page.headers.get("content-security-policy")).toContain(`connect-src 'self' ${AUTH}`);
+      expect((await browse("/account")).status).toBe(200);
+
+      // Signed in as the browser module does it, by an email link, over the emulator's REST API.
+      const email = "e2e@example.com";
+      const identity = (op: string, body: object) =>
+        fetch(`${AUTH}/identitytoolkit.googleapis.com/v1/accounts:${op}?key=fake-api-key`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      await identity("sendOobCode", {
+        requestType: "EMAIL_SIGNIN",
+        email,
+        continueUrl: `${HOSTING}${claimPath}`,
+        canHandleCodeInApp: true,
+      });
+      const codes = (await (await fetch(`${AUTH}/emulator/v1/projects/demo-almanac/oobCodes`)).json()) as {
+        oobCodes: Array<{ email: string; oobCode: string }>;
+      };
+      const oobCode = codes.oobCodes.filter((c) => c.email === email).pop()!.oobCode;
+      const { idToken } = (await (await identity("signInWithEmailLink", { email, oobCode })).json()) as {
+        idToken: string;
+      };
+      const session = await browse("/account/session", form({ id_token: idToken }));
+      expect(session.status, session.text).toBe(204);
+
+      const signedIn = await browse(claimPath);
+      expect(signedIn.text).toContain(email);
+      const confirm = await browse(claimPath, form({}));
+      expect(confirm.status, confirm.text.slice(0, 300)).toBe(303);
+      const account = await browse(confirm.headers.get("location")!);
+      expect(account.text).toContain("E2E claimer is linked to your account.");
+      expect((await browse(claimPath)).status).toBe(410);
+      const me = await json(await http("/v1/me", { headers: { Authorization: `Bearer ${minted.token}` } }));
+      expect(me.agent.claimed).toBe(true);
     });
 
     it("serves /openapi.json through the api function", STEP, async () => {

@@ -36,7 +36,7 @@ describe("the claim page", () => {
     expect(res.text).toContain(`href="/c/${minted.slug}"`);
     expect(res.text).toContain('id="signin"');
     expect(res.text).not.toContain(`action="${minted.claimPath}"`);
-    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.headers["cache-control"]).toBe("private, no-store");
     expect(res.headers["referrer-policy"]).toBe("no-referrer");
     expect(res.headers["x-robots-tag"]).toBe("noindex");
     const csp = res.headers["content-security-policy"];

@@ -217,11 +217,14 @@ function contentSecurityPolicy(config: BrowserAuthConfig | null): string {
   return directives.join("; ");
 }
 
-/** Never cached or indexed; no referrer, so a claim link never leaves in a Referer header. */
+/**
+ * Never cached or indexed; no referrer, so a claim link never leaves in a Referer header.
+ * `private` too: Firebase Hosting drops the Set-Cookie of an answer whose Cache-Control lacks it.
+ */
 const baseHeaders: RequestHandler[] = [
   helmet({ contentSecurityPolicy: false, referrerPolicy: { policy: "no-referrer" } }),
   (_req, res, next) => {
-    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Cache-Control", "private, no-store");
     res.setHeader("X-Robots-Tag", "noindex");
     next();
   },
