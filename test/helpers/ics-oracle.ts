@@ -62,11 +62,12 @@ export function expandFeed(text: string, from: string, to: string): FeedExpansio
     const own = overrides.filter((o) => o.getFirstPropertyValue("uid") === uid);
     const event = new ICAL.Event(master, { strictExceptions: true, exceptions: own });
     const layer = String(master.getFirstPropertyValue("x-almanac-layer") ?? "main");
-    const eventId = event.uid.split("@")[0];
+    const { eventId, movedFrom } = idsOf(event.uid);
 
     if (!event.isRecurring()) {
       const details = event.getOccurrenceDetails(event.startDate);
       const occurrence = toOccurrence(details, eventId, layer, result);
+      if (movedFrom !== null) occurrence.originalDate = movedFrom;
       if (occurrence.date >= from && occurrence.date <= to) result.occurrences.push(occurrence);
       continue;
     }
@@ -91,6 +92,19 @@ export function expandFeed(text: string, from: string, to: string): FeedExpansio
       compare(a.originalDate, b.originalDate),
   );
   return result;
+}
+
+/**
+ * The event id in a UID. A share view's occurrence moved in from outside its cut series is an
+ * event of its own, UID `{eventId}_{YYYYMMDD}@host` (pages/ics-exceptions.ts): it is read back
+ * as that event's occurrence of that original date.
+ */
+function idsOf(uid: string): { eventId: string; movedFrom: string | null } {
+  const local = uid.split("@")[0];
+  const moved = /^(.+)_(\d{4})(\d{2})(\d{2})$/.exec(local);
+  return moved
+    ? { eventId: moved[1], movedFrom: `${moved[2]}-${moved[3]}-${moved[4]}` }
+    : { eventId: local, movedFrom: null };
 }
 
 function toOccurrence(

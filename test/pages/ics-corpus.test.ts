@@ -11,7 +11,7 @@ import { Temporal } from "temporal-polyfill";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { appPerTest } from "../helpers/app.js";
-import { attachLayer, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
+import { attachLayer, mintAgent, newCalendar, newEvent, newView, type MintedAgent } from "../helpers/factories.js";
 import { get, patch } from "../helpers/http.js";
 import { expandFeed, type FeedOccurrence } from "../helpers/ics-oracle.js";
 import { CORPUS_FROM, CORPUS_TO, CORPUS_ZONES, corpusEvents, plus, type CorpusZone } from "./ics-corpus.js";
@@ -61,9 +61,9 @@ function yearWindows(from: string, to: string): Array<[string, string]> {
   return windows;
 }
 
-async function feedText(slug: string): Promise<string> {
+async function feedText(slug: string, kind: "c" | "v" = "c"): Promise<string> {
   const res = await request(feeds)
-    .get(`/c/${slug}.ics`)
+    .get(`/${kind}/${slug}.ics`)
     .buffer(true)
     .parse((r, done) => {
       let text = "";
@@ -220,6 +220,7 @@ describe("the feed corpus (issue 12)", () => {
       let atDstEdges = 0;
       let icalJsOff = 0;
       let pages = 0;
+      let viewOccurrences = 0;
       for (const calendar of [...built, layered]) {
         const text = await feedText(calendar.slug);
         expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
@@ -242,6 +243,30 @@ describe("the feed corpus (issue 12)", () => {
         pages += api.pages;
       }
 
+      // Share views cut the series to their dates (COUNT becomes UNTIL, a moved DTSTART, occurrences
+      // moved in or out): their feeds give /occurrences of exactly those dates.
+      const cuts: Array<[Built, string, string]> = [
+        [built[0], "2027-03-20", "2027-10-31"],
+        [built[3], "2027-02-03", "2028-04-02"],
+        [built[5], "2027-05-05", "2027-12-30"],
+      ];
+      for (const [calendar, from, to] of cuts) {
+        const view = await newView(t, owner, calendar.calendarId, { name: `Cut ${from}`, filter: { from, to } });
+        const feed = expandFeed(await feedText(view.slug, "v"), CORPUS_FROM, CORPUS_TO);
+        const api = await allOccurrences(owner, calendar.calendarId, from, to);
+        const feedLines = feed.occurrences.map(fromFeed);
+        const apiLines = api.occurrences.map(fromApi);
+        const name = `${calendar.name} view ${from}..${to}`;
+        expect(
+          {
+            missingFromFeed: difference(apiLines, feedLines).slice(0, 20),
+            notInApi: difference(feedLines, apiLines).slice(0, 20),
+          },
+          name,
+        ).toEqual({ missingFromFeed: [], notInApi: [] });
+        viewOccurrences += apiLines.length;
+      }
+
       const calendars = built.length + 1;
       const events = [...built, layered].reduce((n, c) => n + c.events, 0);
       const series = [...built, layered].reduce((n, c) => n + c.series, 0);
@@ -252,7 +277,8 @@ describe("the feed corpus (issue 12)", () => {
           `${events - series} one-off), ` +
           `${exceptions} exceptions; ${CORPUS_FROM}..${CORPUS_TO}: ${occurrences} occurrences compared ` +
           `(${instants} start and end instants, ${pages} pages of /occurrences), 0 differences; ` +
-          `${atDstEdges} starts at a DST gap or overlap, of which ical.js alone would misplace ${icalJsOff}`,
+          `${atDstEdges} starts at a DST gap or overlap, of which ical.js alone would misplace ${icalJsOff}; ` +
+          `and ${cuts.length} share views' feeds (${viewOccurrences} occurrences), 0 differences`,
       );
       // The corpus does reach the edges it is about.
       expect(atDstEdges).toBeGreaterThan(100);
