@@ -67,7 +67,8 @@ describe("POST /v1/mint", () => {
       created_at: "2026-11-22T10:00:00.000Z",
       expires_at: "2026-11-29T10:00:00.000Z",
       used_at: null,
-      purge_at: new Date("2026-11-29T10:00:00.000Z"), // a Timestamp on Firestore, for its TTL policy
+      // A Timestamp on Firestore, for its TTL policy: 30 days past expiry, so that the page can say "expired".
+      purge_at: new Date("2026-12-29T10:00:00.000Z"),
     });
     const stored = await t.deps.store.get<TokenRecord>(paths.token(sha256(token)));
     expect(stored?.data).toMatchObject({ agent_id: agent.id, credential_id: credential.id, revoked_at: null });

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
+import type { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { createAccountsTestApp, fakeAccountAuth, Human, type AccountsTestApp } from "../helpers/accounts.js";
 import { expectError, get, post } from "../helpers/http.js";
 
@@ -76,9 +77,15 @@ describe("the claim page", () => {
     expect((await new Human(t).get(`/claim/svc_claim_${"x".repeat(43)}`)).status).toBe(404);
     expect((await new Human(t).get("/claim/nonsense")).status).toBe(404);
     t.clock.advance(7 * 24 * 3600 * 1000);
+    // The sweep (SQLite's stand-in for Firestore's TTL) keeps an expired link 30 days more: it says "expired".
+    const sweep = () => (t.deps.store as SqliteStore).purgeExpired("claims", "purge_at", t.clock());
+    expect(sweep()).toBe(0);
     const expired = await new Human(t).get(minted.claimPath);
     expect(expired.status).toBe(410);
     expect(expired.text).toContain("This claim link has expired");
+    t.clock.advance(30 * 24 * 3600 * 1000);
+    expect(sweep()).toBe(1);
+    expect((await new Human(t).get(minted.claimPath)).status).toBe(404);
   });
 
   it("refuses a confirm without the form's CSRF value (403), or signed out (401)", async () => {

@@ -12,6 +12,8 @@ import { createCalendarInTx } from "./create-calendar.js";
 /** A claim link is good for 7 days, an onboard token for 30 minutes (SPEC, limits). */
 export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const ONBOARD_TTL_MS = 30 * 60 * 1000;
+/** An expired claim link is kept this long past its expiry, so that opening it says "expired" (410), not 404. */
+export const CLAIM_KEPT_AFTER_EXPIRY_MS = 30 * 24 * 60 * 60 * 1000;
 const LATER_SCOPES: Scope[] = ["agent:read", "calendar:read", "calendar:write"];
 
 export interface MintInput {
@@ -59,7 +61,7 @@ export async function mint(deps: Deps, input: MintInput): Promise<Minted> {
         created_at: nowIso,
         expires_at: expires.toISOString(),
         used_at: null,
-        purge_at: expires,
+        purge_at: new Date(expires.getTime() + CLAIM_KEPT_AFTER_EXPIRY_MS),
       };
       tx.create(paths.claim(sha256(claimToken)), claim);
     }
