@@ -39,7 +39,9 @@ function changesOfYear(zone: string, year: number): Change[] {
   const cached = years.get(key);
   if (cached) return cached;
   const tz = IANAZone.create(zone);
-  const offsetOf = tz.isValid ? (ts: number) => tz.offset(ts) : () => 0;
+  // Local mean time (zones before about 1900) has offsets with seconds, which ISO 8601 cannot
+  // write: the nearest whole minute, so every instant prints exactly as `local` and `offset`.
+  const offsetOf = tz.isValid ? (ts: number) => Math.round(tz.offset(ts)) : () => 0;
   const first = (daysFromCivil(year, 1, 1) - 2) * DAY_MS;
   const last = (daysFromCivil(year + 1, 1, 1) + 2) * DAY_MS;
   const changes: Change[] = [{ at: -Infinity, offset: offsetOf(first) }];
