@@ -44,7 +44,9 @@ interface Page {
 }
 
 async function changes(calendarId: string, auth: Auth | undefined, query: Record<string, string | number> = {}) {
-  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const search = new URLSearchParams(
+    Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+  ).toString();
   return get(t, `/v1/calendars/${calendarId}/changes${search ? `?${search}` : ""}`, auth);
 }
 
