@@ -11,7 +11,6 @@ import { presentEvent, presentOccurrence } from "../presenters/events.js";
 import { calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
 import { eventRecord, occurrenceRecord } from "./schemas/events.js";
 
-
 // Ranges of day, week, month, interval and count depend on the type; domain/events/rules.ts
 // checks them with recurError. A `recur` that is not an object at all ("weekly") is shown the shape.
 const recur = z
@@ -76,7 +75,21 @@ const fields = {
   art: art.nullable().optional(),
 };
 
-const createBody = z.strictObject({ name: trimmedName(200), ...fields });
+const createBody = z.strictObject({ name: trimmedName(200), ...fields }).meta({
+  examples: [
+    {
+      name: "Standup",
+      recur: { type: "weekly", day: [1, 2, 3, 4, 5] },
+      start_time: "09:30",
+      end_time: "09:45",
+      category: "team",
+    },
+    // An end_time earlier than start_time ends the next day.
+    { name: "Night deploy window", date: "2027-01-15", start_time: "22:00", end_time: "02:00" },
+    { name: "Release review", recur: { type: "monthly", week: -1, day: 5, count: 6 }, start_time: "15:00" },
+    { name: "Public beta" },
+  ],
+});
 const patchBody = z.strictObject({ name: trimmedName(200).optional(), ...fields });
 
 const eventParams = z.object({ calendarId: idOf("cal"), eventId: idOf("evt") });
