@@ -127,8 +127,11 @@ export async function seedDemo(t: Pick<TestApp, "app">): Promise<Demo> {
 }
 
 export interface ZonesDemo {
+  owner: MintedAgent;
   host: Calendar;
   berlin: Calendar;
+  /** Berlin's daily 09:30 standup. */
+  standup: { id: string };
 }
 
 /**
@@ -151,7 +154,7 @@ export async function seedZones(t: Pick<TestApp, "app">): Promise<ZonesDemo> {
     visibility: "public",
   });
   const inBerlin = (body: Body) => newEvent(t, owner.auth, berlin.id, body);
-  await inBerlin({
+  const standup = await inBerlin({
     name: "Standup",
     recur: { type: "daily", starts: "2026-11-16" },
     start_time: "09:30",
@@ -165,5 +168,5 @@ export async function seedZones(t: Pick<TestApp, "app">): Promise<ZonesDemo> {
   await inNewYork({ name: "Morning review", date: "2026-11-25", start_time: "07:00", end_time: "08:00" });
   await inNewYork({ name: "Night shift", date: "2026-11-24", start_time: "22:00", end_time: "02:00", category: "ops" });
   await attachLayer(t, owner.auth, host.id, berlin.id, "berlin-office");
-  return { host, berlin };
+  return { owner, host, berlin, standup };
 }

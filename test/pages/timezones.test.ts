@@ -7,11 +7,13 @@
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { appPerTest } from "../helpers/app.js";
-import { createSiteTestApp, seedZones } from "./site.js";
+import { patch } from "../helpers/http.js";
+import { createSiteTestApp, seedZones, type ZonesDemo } from "./site.js";
 
 const t = appPerTest(createSiteTestApp); // today is Sunday 2026-11-22
+let zones: ZonesDemo;
 beforeEach(async () => {
-  await seedZones(t);
+  zones = await seedZones(t);
 });
 
 async function page(query: string): Promise<string> {
@@ -20,11 +22,12 @@ async function page(query: string): Promise<string> {
   return res.text;
 }
 
-/** The markup of one day: a month cell, or a week or schedule day section. */
+/** The markup of one day: a month cell, or a week or schedule day section ("" for a day the schedule leaves out). */
 function day(text: string, date: string): string {
   const section = text.indexOf(`aria-labelledby="day-${date}"`);
   if (section >= 0) return text.slice(section, text.indexOf("</section>", section));
   const label = text.indexOf(`<time datetime="${date}">`);
+  if (label < 0 && text.includes('<div class="agenda">')) return "";
   expect(label, date).toBeGreaterThan(0);
   return text.slice(text.lastIndexOf("<td", label), text.indexOf("</td>", label));
 }
@@ -119,6 +122,27 @@ describe("a New York calendar with a Berlin layer", () => {
       const text = await page(`view=${lens}&date=2026-11-24`);
       expect(names(day(text, "2026-11-24")), lens).toContain("Night shift");
       expect(names(day(text, "2026-11-25")), lens).not.toContain("Night shift");
+    }
+  });
+
+  it("honours a layer's exceptions: a cancelled occurrence vanishes, a moved one shows its new name and time", async () => {
+    const occurrence = (date: string) =>
+      patch(t, `/v1/calendars/${zones.berlin.id}/events/${zones.standup.id}/occurrences/${date}`, zones.owner.auth);
+    expect((await occurrence("2026-11-24").send({ cancelled: true })).status).toBe(200);
+    // Thursday's moves to Friday 16:00 in Berlin: 10:00 in New York.
+    const moved = await occurrence("2026-11-26").send({
+      date: "2026-11-27",
+      start_time: "16:00",
+      end_time: "16:30",
+      name: "Retro",
+    });
+    expect(moved.status, moved.text).toBe(200);
+    for (const lens of ["month", "week", "schedule"]) {
+      const text = await page(`view=${lens}&date=2026-11-24`);
+      expect(names(day(text, "2026-11-24")), lens).not.toContain("Standup");
+      expect(names(day(text, "2026-11-26")), lens).not.toContain("Standup");
+      expect(names(day(text, "2026-11-26")), lens).not.toContain("Retro");
+      expect(day(text, "2026-11-27"), lens).toMatch(/<time datetime="2026-11-27T10:00">10:00<\/time>.*Retro/);
     }
   });
 });

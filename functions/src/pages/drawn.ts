@@ -1,11 +1,13 @@
 /**
  * The occurrences a page draws, placed in the page calendar's timezone (DECISIONS section 9).
- * A layer from another zone can have an occurrence dated the day before or after the period
- * in its own zone that falls inside the period in the page's, so those edge days are expanded
- * too, for such layers only (and the day before for overnight events, whose end the week lens
- * draws): a calendar whose sources share its zone is expanded over exactly its period, and
- * its budget note counts exactly.
- */
+ * A layer from another zone can have an occurrence dated a day (two across the date line)
+ * before or after the period in its own zone that falls inside the period in the page's, so
+ * those edge days are expanded too, for such layers only, and the day before for overnight
+ * events, whose end the week lens draws. A calendar whose sources share its zone is expanded
+ * over exactly its period, and its budget note counts exactly; with layers in other zones the
+ * edge days share what the budget leaves, and their undrawn occurrences count as omitted
+ * (a few of which would have fallen outside the period). */
+import { IANAZone } from "luxon";
 import { budgetedOccurrences, type LoadedSource, type PlacedOccurrence } from "../domain/queries/occurrences.js";
 import { addDays } from "../domain/recurrence/index.js";
 import type { EventRecord } from "../domain/records.js";
@@ -43,20 +45,34 @@ export function drawnOccurrences(
   range: { from: string; to: string },
   include: (layer: string, event: EventRecord) => boolean,
 ): Drawn {
-  const foreign = new Set(sources.filter((s) => s.calendar.timezone !== zone).map((s) => s.layer));
+  const foreign = sources.filter((s) => s.calendar.timezone !== zone);
+  const foreignLayers = new Set(foreign.map((s) => s.layer));
   const main = budgetedOccurrences(sources, range.from, range.to, PAGE_OCCURRENCE_BUDGET, include);
   const found: PlacedOccurrence[] = [...main.occurrences];
   let omitted = main.omitted;
-  const edge = (date: string, crosses: (layer: string, event: EventRecord) => boolean) => {
+  const edge = (from: string, to: string, crosses: (layer: string, event: EventRecord) => boolean) => {
     const budget = Math.max(0, PAGE_OCCURRENCE_BUDGET - found.length);
-    const more = budgetedOccurrences(sources, date, date, budget, (l, e) => crosses(l, e) && include(l, e));
+    const more = budgetedOccurrences(sources, from, to, budget, (l, e) => crosses(l, e) && include(l, e));
     found.push(...more.occurrences);
     omitted += more.omitted;
   };
+  // How many days a layer's date can be off the page's for one instant: 1 between most zones,
+  // 2 across the date line's far ends (Kiritimati, +14, and Pago Pago, -11). Offsets are read
+  // once a day: a zone changes offset at most a few times a year.
+  const reach = reachOf(
+    zone,
+    foreign.map((s) => s.calendar.timezone),
+    range,
+  );
   const nightly = overnightEvents(sources);
-  if (foreign.size > 0 || nightly.size > 0)
-    edge(addDays(range.from, -1), (l, e) => foreign.has(l) || nightly.has(`${l}|${e.id}`));
-  if (foreign.size > 0) edge(addDays(range.to, 1), (l) => foreign.has(l));
+  // Before: what a zone's offset brings in, and a day more for what runs past midnight into the period.
+  if (foreign.length > 0 || nightly.size > 0)
+    edge(
+      addDays(range.from, -reach - 1),
+      addDays(range.from, -1),
+      (l, e) => foreignLayers.has(l) || nightly.has(`${l}|${e.id}`),
+    );
+  if (reach > 0) edge(addDays(range.to, 1), addDays(range.to, reach), (l) => foreignLayers.has(l));
 
   const place = placerFor(zone);
   const occurrences: PlacedOnPage[] = [];
@@ -76,6 +92,28 @@ export function drawnOccurrences(
   occurrences.sort(byInstant);
   continuing.sort(byInstant);
   return { occurrences, continuing, omitted };
+}
+
+const DAY_MINUTES = 24 * 60;
+
+/** A zone's offset in minutes at midnight UTC of each day of the range and the day after. */
+function dailyOffsets(zone: string, range: { from: string; to: string }): number[] {
+  const tz = IANAZone.create(zone);
+  const offsets: number[] = [];
+  for (let date = range.from; date <= addDays(range.to, 1); date = addDays(date, 1))
+    offsets.push(tz.isValid ? tz.offset(Date.parse(`${date}T00:00:00Z`)) : 0); // as placerFor reads an unknown zone
+  return offsets;
+}
+
+/** Whole days by which the page's local date and a layer zone's can differ for one instant over the range. */
+function reachOf(pageZone: string, zones: Iterable<string>, range: { from: string; to: string }): number {
+  const page = dailyOffsets(pageZone, range);
+  let most = 0;
+  for (const zone of new Set(zones)) {
+    const other = dailyOffsets(zone, range);
+    for (let i = 0; i < page.length; i++) most = Math.max(most, Math.abs(page[i] - other[i]));
+  }
+  return Math.ceil(most / DAY_MINUTES);
 }
 
 /** Whether an occurrence that started earlier is still running on `date` (an end at 00:00 is not). */
