@@ -14,6 +14,9 @@ import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { benchColdStart, rssMb } from "./cold-start.mjs";
+import { benchFeedRender } from "./feed-render.mjs";
+import { benchMemory } from "./memory.mjs";
 import { expectFreeBusyOk, seedFreeBusy } from "./freebusy.mjs";
 import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchRoundTrips, printRoundTrips } from "./round-trips.mjs";
@@ -73,7 +76,9 @@ async function measure(name, options, duration = DURATION, warmup = WARMUP) {
 
 /** Fails loudly when a case's request does not answer 200 before it is measured. */
 async function expectOk(url, init) {
-  const res = await fetch(url, init);
+  const res = await fetch(url, init).catch((err) => {
+    throw new Error(`${init?.method ?? "GET"} ${url} failed: ${err.cause?.message ?? err.message}`);
+  });
   if (res.status !== 200)
     throw new Error(`${init?.method ?? "GET"} ${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
 }
@@ -123,6 +128,10 @@ async function run() {
     const t0 = performance.now();
     const data = await seed(almanac.origin);
     console.log(`seeded through the API in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // Idle: everything loaded and seeded (each app built by its first request), nothing running.
+    await expectOk(`${almanac.origin}/c/${data.feedSlug}.ics`);
+    await new Promise((done) => setTimeout(done, 2000));
+    const idleRss = rssMb(almanac.pid);
     const { origin } = almanac;
     const auth = { authorization: `Bearer ${data.token}` };
 
@@ -164,7 +173,12 @@ async function run() {
     await expectFreeBusyOk(freeBusyUrl, data.token);
     cases.push(await measureCase("GET /v1/freebusy (3 calendars x 200 events)", { url: freeBusyUrl, headers: auth }));
 
-    rss = peakRssMb(almanac.pid);
+    const feedUrl = `${origin}/c/${data.feedSlug}.ics`;
+    await expectOk(feedUrl);
+    cases.push(await measureCase("GET /c/{slug}.ics feed (200 events)", { url: feedUrl }));
+    cases.push(await measureMixed(origin, data, auth));
+
+    rss = { idle_mb: idleRss, peak_mb: peakRssMb(almanac.pid) };
   } finally {
     await almanac.stop();
     await express.stop();
@@ -173,14 +187,69 @@ async function run() {
 
   const occurrences = await benchOccurrences();
   const occurrencePages = await benchOccurrencePages();
+  const feedRender = await benchFeedRender();
   const coldStart = coldStartMs();
+  const firstAnswer = await benchColdStart();
+  const memory = benchMemory();
   const roundTrips = await benchRoundTrips();
-  return { cases, occurrences, occurrencePages, coldStart, rss, roundTrips };
+  return { cases, occurrences, occurrencePages, feedRender, coldStart, firstAnswer, memory, rss, roundTrips };
 }
 
-function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrips }) {
+/**
+ * Feeds fetched at CONNECTIONS connections while one event of the feed changes every
+ * MIXED_WRITE_EVERY_MS (so the feed is rendered again, not only answered from the cache),
+ * and `/v1/me` asked on 4 connections of its own: how long the cheap request waits.
+ */
+const MIXED_WRITE_EVERY_MS = 250;
+async function measureMixed(origin, data, auth) {
+  // The feed's load runs in a worker thread: its 32 connections would otherwise delay this
+  // process's own reading of /v1/me answers, and the wait measured would be the client's.
+  const feed = { url: `${origin}/c/${data.feedSlug}.ics`, connections: CONNECTIONS, workers: 1 };
+  const me = { url: `${origin}/v1/me`, headers: auth, connections: 4 };
+  const events = await (await fetch(`${origin}/v1/calendars/${data.feedCalendarId}/events`, { headers: auth })).json();
+  const target = `${origin}/v1/calendars/${data.feedCalendarId}/events/${events.events[0].id}`;
+  let n = 0;
+  const writeErrors = [];
+  const writer = setInterval(() => {
+    void fetch(target, {
+      method: "PATCH",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ notes: `Changed ${++n} times during the mixed case.` }),
+    })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.status !== 200) writeErrors.push(`answered ${res.status}`);
+      })
+      .catch((err) => writeErrors.push(err.cause?.message ?? err.message));
+  }, MIXED_WRITE_EVERY_MS);
+  try {
+    await Promise.all([autocannon({ ...feed, duration: WARMUP }), autocannon({ ...me, duration: WARMUP })]);
+    const [feedResult, meResult] = await Promise.all([
+      autocannon({ ...feed, duration: DURATION }),
+      autocannon({ ...me, duration: DURATION }),
+    ]);
+    if (feedResult.non2xx + meResult.non2xx > 0) throw new Error("mixed case: some answers were not 200");
+    if (writeErrors.length > 0) throw new Error(`mixed case: writes failed: ${writeErrors.slice(0, 3).join("; ")}`);
+    return {
+      name: "mixed: GET /v1/me (4 conn.) during feed fetches + a write every 250 ms",
+      requests_per_s: Math.round(meResult.requests.average),
+      p50_ms: meResult.latency.p50,
+      p99_ms: meResult.latency.p99,
+      requests: meResult.requests.total,
+      failed: meResult.errors + meResult.timeouts + feedResult.errors + feedResult.timeouts,
+      feed_requests_per_s: Math.round(feedResult.requests.average),
+      feed_p99_ms: feedResult.latency.p99,
+      writes: n,
+    };
+  } finally {
+    clearInterval(writer);
+  }
+}
+
+function report({ cases, occurrences, occurrencePages, feedRender, coldStart, firstAnswer, memory, rss, roundTrips }) {
   const express = cases[0].requests_per_s;
   for (const c of cases) c.vs_express = Math.round((c.requests_per_s / (c.express_now_per_s ?? express)) * 100) / 100;
+  const mixed = byNamePrefix(cases, "mixed");
   const byName = (prefix) => cases.find((c) => c.name.startsWith(prefix));
 
   const targets = [
@@ -197,9 +266,14 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrip
       "<",
       100,
     ],
+    ["feed render (200 events) <= 5 ms", feedRender.median_ms, "<=", 5],
+    ["feed (200 events) p99 < 100 ms", byName("GET /c/{slug}.ics").p99_ms, "<", 100],
+    ["/v1/me p99 during feed fetches < 20 ms", mixed.p99_ms, "<", 20],
     ["cold start (import functions/lib/index.js) < 400 ms", coldStart, "<", 400],
-    ["server peak RSS < 250 MB", rss, "<", 250],
-  ].map(([target, value, op, limit]) => ({ target, value, limit, pass: op === "<" ? value < limit : value >= limit }));
+    ["process start to first answer (functions/lib/server.js) <= 300 ms", firstAnswer.first_answer_ms, "<=", 300],
+    ["server idle RSS <= 90 MB", rss.idle_mb, "<=", 90],
+    ["server peak RSS <= 150 MB", rss.peak_mb, "<=", 150],
+  ].map(([target, value, op, limit]) => ({ target, value, limit, pass: PASSES[op](value, limit) }));
 
   const rows = cases.map((c) => [
     c.name,
@@ -214,8 +288,9 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrip
     [
       `\noccurrences: ${occurrences.median_ms} ms`,
       `occurrence page: ${occurrencePages.first_page_median_ms} ms (later ${occurrencePages.later_page_median_ms} ms)`,
-      `cold start: ${coldStart} ms`,
-      `server peak RSS: ${rss} MB`,
+      `feed render: ${feedRender.median_ms} ms`,
+      `cold start: ${coldStart} ms (import), ${firstAnswer.first_answer_ms} ms (start to first answer)`,
+      `server RSS: idle ${rss.idle_mb} MB, peak ${rss.peak_mb} MB`,
       `load average now: ${loadavg()[0].toFixed(2)}\n`,
     ].join("   "),
   );
@@ -236,15 +311,24 @@ function report({ cases, occurrences, occurrencePages, coldStart, rss, roundTrip
     occurrence_pages: occurrencePages,
     // The baseline of bench/round-trips.mjs --before is kept from the file written last.
     round_trips: { date: new Date().toISOString(), ...roundTrips, before: BASELINE_ROUND_TRIPS },
+    feed_render: feedRender,
     cold_start_ms: coldStart,
-    peak_rss_mb: rss,
+    first_answer: firstAnswer,
+    idle_rss_mb: rss.idle_mb,
+    peak_rss_mb: rss.peak_mb,
+    memory_by_part: memory,
     targets,
   };
   writeFileSync(join(HERE, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  console.log("\nmemory of a fresh process, part by part (bench/memory.mjs):");
+  console.table(memory);
   console.log("\nstore round trips per request (before: bench/round-trips.mjs --before):\n");
   printRoundTrips(roundTrips, BASELINE_ROUND_TRIPS);
   console.log("\nwrote bench/results.json");
 }
+
+const PASSES = { "<": (v, l) => v < l, "<=": (v, l) => v <= l, ">=": (v, l) => v >= l };
+const byNamePrefix = (cases, prefix) => cases.find((c) => c.name.startsWith(prefix));
 
 function printTable(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -2,8 +2,10 @@
 //   - a public calendar with 200 events of every kind (the events-read case);
 //   - a public calendar with 500 events in and around March 2027, a third of them recurring
 //     (the month-page case);
+//   - a public calendar of 200 events in Europe/Berlin (bench/feed-events.mjs, the feed cases);
 //   - the minted calendar, which the write case fills.
 import { randomUUID } from "node:crypto";
+import { FEED_TIMEZONE, feedEvents } from "./feed-events.mjs";
 
 const READ_EVENTS = 200;
 const PAGE_EVENTS = 500;
@@ -85,13 +87,21 @@ export async function seed(origin) {
     visibility: "public",
     timezone: "Europe/Berlin",
   });
+  const feed = await call(origin, "POST", "/v1/calendars", token, {
+    name: "Bench feed",
+    visibility: "public",
+    timezone: FEED_TIMEZONE,
+  });
   await postEvents(origin, token, read.id, readEvents());
   await postEvents(origin, token, page.id, pageEvents());
+  await postEvents(origin, token, feed.id, feedEvents());
   return {
     token,
     readCalendarId: read.id,
     writeCalendarId: minted.calendar.id,
     pageSlug: page.slug,
     pageDate: `${PAGE_MONTH}-15`,
+    feedCalendarId: feed.id,
+    feedSlug: feed.slug,
   };
 }

@@ -44,7 +44,11 @@ process.send({ port: server.address().port });
 // bench/profile.mjs: a CPU profile of the load only, not of the start or the seeding.
 let session;
 process.on("message", async (m) => {
-  if (m.profile === "start") {
+  // bench/run.mjs: what the idle process's memory is made of.
+  if (m.memory) {
+    if (m.memory === "gc") globalThis.gc?.();
+    process.send({ memory: process.memoryUsage() });
+  } else if (m.profile === "start") {
     const { Session } = await import("node:inspector/promises");
     session = new Session();
     session.connect();

@@ -1,0 +1,86 @@
+// Cold start as a person meets it (issue 15): `node functions/lib/server.js` (the `npm start`
+// path, after the build) from process start to the first answered request, and the memory of
+// that fresh process. Median of RUNS fresh processes, each on a fresh data directory.
+//   node bench/cold-start.mjs   (after npm run build; BENCH_LIB=<dir> for another build)
+// The Firebase Auth emulator that `npm start` starts beside the server (local-auth.ts) is off
+// here: it is a separate process of firebase-tools, not the server's start.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const RUNS = 7;
+const LIB = process.env.BENCH_LIB ?? new URL("../functions/lib", import.meta.url).pathname;
+
+export async function freePort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+/** Resident set of a process now, in MB (Linux). */
+export function rssMb(pid, field = "VmRSS") {
+  const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+  return Math.round(kb / 1024);
+}
+
+/**
+ * Spawns `command`, then asks `url` every 2 ms until it answers (any status): milliseconds
+ * from the spawn to that answer, and the process's RSS then. Stops the process.
+ */
+export async function timeToFirstAnswer(command, args, env, url, init) {
+  const t0 = performance.now();
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "ignore" });
+  const exited = new Promise((done) => child.once("exit", done));
+  let failed = false;
+  void exited.then(() => (failed = true));
+  try {
+    for (;;) {
+      if (failed) throw new Error(`${command} ${args.join(" ")} exited before answering`);
+      try {
+        const res = await fetch(url, init);
+        await res.arrayBuffer();
+        const ms = performance.now() - t0;
+        return { ms, rss_mb: rssMb(child.pid), status: res.status };
+      } catch {
+        await new Promise((done) => setTimeout(done, 2));
+      }
+    }
+  } finally {
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+/** Process start to the first answer of `GET /v1/me` (401 without a token: the API answering). */
+export async function benchColdStart(runs = RUNS) {
+  const samples = [];
+  for (let i = 0; i < runs; i++) {
+    const dataDir = mkdtempSync(join(tmpdir(), "almanac-cold-"));
+    const port = await freePort();
+    try {
+      samples.push(
+        await timeToFirstAnswer(
+          process.execPath,
+          [join(LIB, "server.js")],
+          { PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off" },
+          `http://127.0.0.1:${port}/v1/me`,
+        ),
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return {
+    first_answer_ms: Math.round(median(samples.map((s) => s.ms))),
+    rss_after_first_answer_mb: median(samples.map((s) => s.rss_mb)),
+    runs,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchColdStart());
