@@ -4,13 +4,18 @@
  * following the cursor sees each once, in order; `wait` long-polls; cursors expire after 7
  * days; the route reads like GET .../events.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { SHARDS } from "../../functions/src/domain/revision.js";
+import { startLocalServer } from "../../functions/src/server.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { startSweeper } from "../../functions/src/storage/sqlite/sweep.js";
-import { appPerTest, createTestApp, testClock } from "../helpers/app.js";
+import { appPerTest, createTestApp, testClock, type TestApp } from "../helpers/app.js";
 import { attachLayer, grantRole, mintAgent, newCalendar, newEvent, patchCalendar } from "../helpers/factories.js";
 import { del, expectError, get, patch, type Auth } from "../helpers/http.js";
 
@@ -240,6 +245,25 @@ describe("the change feed", () => {
     expect(empty.changes).toEqual([]);
     const event = await newEvent(t, owner, cal);
     expect((await page(cal, owner.auth, { cursor: empty.cursor })).changes.map((c) => c.id)).toEqual([event.id]);
+  });
+
+  it("on the local server, a long wait outlives the socket limits meant for slow requests (npm start)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "almanac-changes-"));
+    // Limits far shorter than the wait: they bound receiving a request, not answering it.
+    const timeouts = { headersMs: 400, requestMs: 500, keepAliveMs: 200, checkIntervalMs: 100 };
+    const local = await startLocalServer({ port: 0, dataDir, log: () => {}, timeouts });
+    try {
+      const origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
+      const owner = await mintAgent({ app: local.server as unknown as TestApp["app"] }, "Owner");
+      const url = `${origin}/v1/calendars/${owner.calendarId}/changes`;
+      const start = (await (await fetch(url, { headers: owner.auth })).json()) as Page;
+      const held = await fetch(`${url}?cursor=${start.cursor}&wait=1.5`, { headers: owner.auth });
+      expect(held.status).toBe(200);
+      expect(((await held.json()) as Page).changes).toEqual([]);
+    } finally {
+      await local.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("a cursor older than 7 days is 410 cursor_expired; so is one behind a change already past retention", async () => {
