@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 
 const RUNS = 7;
 const LIB = process.env.BENCH_LIB ?? new URL("../functions/lib", import.meta.url).pathname;
@@ -67,7 +68,7 @@ export async function benchColdStart(runs = RUNS) {
       samples.push(
         await timeToFirstAnswer(
           process.execPath,
-          [join(LIB, "server.js")],
+          [...SERVER_NODE_FLAGS, join(LIB, "server.js")],
           { PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off" },
           `http://127.0.0.1:${port}/v1/me`,
         ),

@@ -23,6 +23,7 @@ import autocannon from "autocannon";
 import autocannonMethods from "autocannon/lib/httpMethods.js";
 import { freePort, rssMb, timeToFirstAnswer } from "./cold-start.mjs";
 import { FEED_RANGE, FEED_TIMEZONE, feedEvents } from "./feed-events.mjs";
+import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 
 if (!autocannonMethods.includes("REPORT")) autocannonMethods.push("REPORT");
 
@@ -268,7 +269,7 @@ async function run() {
   );
   const almanacServer = await startProcess(
     process.execPath,
-    () => [SERVER_JS],
+    () => [...SERVER_NODE_FLAGS, SERVER_JS],
     (port) => ({
       PORT: String(port),
       DATA_DIR: join(work, "almanac"),

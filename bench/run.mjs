@@ -17,6 +17,7 @@ import autocannon from "autocannon";
 import { benchColdStart, rssMb } from "./cold-start.mjs";
 import { benchFeedRender } from "./feed-render.mjs";
 import { benchMemory } from "./memory.mjs";
+import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 import { expectFreeBusyOk, seedFreeBusy } from "./freebusy.mjs";
 import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchRoundTrips, printRoundTrips } from "./round-trips.mjs";
@@ -38,6 +39,8 @@ const INDEX_URL = new URL("../functions/lib/index.js", import.meta.url).href;
 /** Starts `bench/servers.mjs <kind>` in a child process and waits for its port. */
 async function startServer(kind, env = {}) {
   const child = fork(join(HERE, "servers.mjs"), [kind], {
+    // The local server runs with the flags `npm start` gives it.
+    execArgv: kind === "almanac" ? SERVER_NODE_FLAGS : [],
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
