@@ -45,7 +45,6 @@ const note = (entry: Record<string, unknown>) =>
 interface ToolResult {
   isError?: boolean;
   content: Array<{ type: string; text: string }>;
-  structuredContent?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
 }
 
@@ -75,7 +74,7 @@ async function mintThroughMcp(name: string) {
   const anonymous = await connect();
   const minted = await anonymous.call("mint_agent", { name });
   expect(minted.isError).toBeFalsy();
-  const body = minted.structuredContent as { token: string; calendar: { id: string }; agent: { id: string } };
+  const body = json(minted) as { token: string; calendar: { id: string }; agent: { id: string } };
   return { token: body.token, calendarId: body.calendar.id, agentId: body.agent.id, mcp: await connect(body.token) };
 }
 
@@ -108,7 +107,7 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     const { token, calendarId, mcp } = await mintThroughMcp("Scout");
     const created = await mcp.call("create_event", { calendarId, ...WEEKLY });
     expect(created.isError).toBeFalsy();
-    const event = created.structuredContent as { id: string; kind: string; recur: { type: string; day: number } };
+    const event = json(created) as { id: string; kind: string; recur: { type: string; day: number } };
     expect(event).toMatchObject({ kind: "recurring", recur: { type: "weekly", day: 1 }, name: "Standup" });
 
     const range = { from: "2026-11-23", to: "2026-12-20" };
@@ -117,9 +116,20 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     const rest = await get(t, `/v1/calendars/${calendarId}/occurrences?from=${range.from}&to=${range.to}`, auth(token));
     expect(rest.status).toBe(200);
     expect(json(occurrences)).toEqual(rest.body);
-    expect(occurrences.structuredContent).toEqual(rest.body);
     const dates = (rest.body.occurrences as Array<{ date: string; start_time: string }>).map((o) => o.date);
     expect(dates).toEqual(["2026-11-23", "2026-11-30", "2026-12-07", "2026-12-14"]);
+
+    // find_free_time (GET /v1/freebusy/slots) works around it: the half hour before, then after.
+    const slotArgs = { calendars: calendarId, from: "2026-11-23", to: "2026-11-23", minutes: 30, hours: "09:00-11:00" };
+    const slots = await mcp.call("find_free_time", { ...slotArgs, timezone: "UTC" });
+    const restSlots = await get(
+      t,
+      `/v1/freebusy/slots?${new URLSearchParams({ ...slotArgs, minutes: "30", timezone: "UTC" }).toString()}`,
+      auth(token),
+    );
+    expect(restSlots.status).toBe(200);
+    expect(json(slots)).toEqual(restSlots.body);
+    expect(restSlots.body.slots).toHaveLength(2);
 
     const one = await mcp.call("get_event", { calendarId, eventId: event.id });
     expect(json(one)).toEqual((await get(t, `/v1/calendars/${calendarId}/events/${event.id}`, auth(token))).body);
@@ -158,7 +168,7 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
   it("shows a stranger's token no private calendar, exactly as REST does", async () => {
     const owner = await mintThroughMcp("Owner");
     const secret = await owner.mcp.call("create_calendar", { name: "Secret plans", visibility: "private" });
-    const calendarId = (secret.structuredContent as { id: string }).id;
+    const calendarId = (json(secret) as { id: string }).id;
     await owner.mcp.call("create_event", { calendarId, ...WEEKLY });
 
     const stranger = await mintThroughMcp("Stranger");
@@ -219,18 +229,18 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     const resent = await send();
     expect(first._meta).toBeUndefined();
     expect(resent._meta).toEqual({ "idempotent-replayed": true });
-    expect(resent.structuredContent).toEqual(first.structuredContent);
+    expect(resent.content).toEqual(first.content);
 
     // The SDK client numbers its requests: the same arguments in a new call make a second event.
     const again = await mcp.call("create_event", { calendarId, ...WEEKLY });
-    expect((again.structuredContent as { id: string }).id).not.toBe((first.structuredContent as { id: string }).id);
+    expect(json(again).id).not.toBe(json(first).id);
 
     // An explicit idempotency_key makes a retry by the model itself a replay.
     const keyed = { calendarId, ...WEEKLY, name: "Retro", idempotency_key: "retro-2026-11" };
     const once = await mcp.call("create_event", keyed);
     const twice = await mcp.call("create_event", keyed);
     expect(twice._meta).toEqual({ "idempotent-replayed": true });
-    expect(twice.structuredContent).toEqual(once.structuredContent);
+    expect(twice.content).toEqual(once.content);
 
     const events = await get(t, `/v1/calendars/${calendarId}/events`, auth(token));
     expect((events.body.events as Array<{ name: string }>).map((e) => e.name).sort()).toEqual([

@@ -85,6 +85,13 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
       "Use to answer what is on a calendar between two dates: recurring events expanded to each date and the " +
       "calendar's layers included, sorted by start.",
   },
+  "GET /v1/calendars/{calendarId}/changes": {
+    name: "list_changes",
+    use:
+      "Use to learn what changed since you last looked, instead of re-reading everything: call it once without " +
+      "`cursor` to get the current one, keep each answer's `cursor` for the next call; `wait` (up to 60 s) holds " +
+      "the call until something changes.",
+  },
   "GET /v1/freebusy": {
     name: "get_free_busy",
     use:

@@ -5,12 +5,13 @@
  * never an SSE stream. Loaded on the first /mcp request only (mcp/mount.ts), so the SDK stays
  * out of the cold start of every other request.
  */
-import type { Express, Request, RequestHandler } from "express";
+import type { Express, Request, RequestHandler, Response } from "express";
 // The low-level Server, not McpServer: tools here carry ready JSON Schemas (built once, from
 // the REST schemas), and their arguments are validated by the REST operation itself, so that
 // a bad argument is REST's error code; McpServer would validate zod shapes first with its own.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -40,24 +41,34 @@ export function mcpHandler(app: Express, deps: Pick<Deps, "log">, routes: readon
   const tools = buildTools(routes);
   const listed = { tools: tools.map((tool) => tool.listed) };
   const byName = new Map(tools.map((tool) => [tool.listed.name, tool]));
+  // One for all requests: the SDK server builds an Ajv instance of its own otherwise, on every
+  // request here (a server per request), and uses it only for elicitation, which we never send.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   return async (req, res) => {
-    const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new Server(SERVER_INFO, {
+      capabilities: { tools: {} },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator,
+    });
     server.setRequestHandler(ListToolsRequestSchema, () => listed);
     server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): Promise<CallToolResult> => {
       const tool = byName.get(params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${params.name}; tools/list names them all`);
       return callTool(app, tool, params.arguments ?? {}, callerOf(req, extra.requestId));
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    transport.onerror = (err) => deps.log(`mcp transport: ${err.message}`, { severity: "WARNING" });
-    res.on("close", () => {
-      void transport.close();
-      void server.close();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
     });
+    transport.onerror = (err) => deps.log(`mcp transport: ${err.message}`, { severity: "WARNING" });
+    // Not closed after the answer: closing builds a "connection closed" error for requests
+    // still waiting, and there are none; both objects go with the request.
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      // Express has read and parsed the body already: the web request carries only the headers.
+      const answer = await transport.handleRequest(webRequestOf(req), { parsedBody: req.body });
+      await sendWebResponse(res, answer);
     } catch (err) {
       logUnexpected(deps.log, "mcp request", err);
       if (!res.headersSent) {
@@ -71,6 +82,31 @@ export function mcpHandler(app: Express, deps: Pick<Deps, "log">, routes: readon
   };
 }
 
+/**
+ * The SDK's web-standard transport, fed and answered by hand: the SDK's Node wrapper converts
+ * through @hono/node-server, which streams the answer out of a native Response (web streams),
+ * a large share of a call's time; here the answer is one JSON text written at once.
+ */
+function webRequestOf(req: Request): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  return new globalThis.Request(`http://${req.get("host") ?? "localhost"}${req.originalUrl}`, {
+    method: req.method,
+    headers,
+  });
+}
+
+async function sendWebResponse(res: Response, answer: globalThis.Response): Promise<void> {
+  const body = answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined;
+  res.statusCode = answer.status;
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  // end(), not send(): the JSON-RPC answer is the SDK's, not one of the API's documented operations.
+  res.end(body);
+}
+
 const callerOf = (req: Request, requestId: string | number): Caller => ({
   authorization: req.get("authorization"),
   clientAddress: req.ip,
@@ -78,9 +114,9 @@ const callerOf = (req: Request, requestId: string | number): Caller => ({
 });
 
 /**
- * The REST answer as a tool result: a success is the JSON as text and as structured content
- * (its schema is the tool's outputSchema); an error is `isError` with REST's error envelope,
- * so the model reads the same code and message an HTTP client would.
+ * The REST answer as a tool result: its JSON as text, with `isError` for an error (REST's
+ * envelope, so the model reads the code and message an HTTP client would), and `_meta` saying
+ * when a write was answered by a replay.
  */
 async function callTool(
   app: Express,
@@ -89,11 +125,9 @@ async function callTool(
   caller: Caller,
 ): Promise<CallToolResult> {
   const answer = await dispatch(app, tool, args, caller);
-  const content = [{ type: "text" as const, text: answer.json }];
-  if (answer.status !== 200) return { content, isError: true };
   return {
-    content,
-    structuredContent: JSON.parse(answer.json) as Record<string, unknown>,
+    content: [{ type: "text", text: answer.json }],
+    ...(answer.status !== 200 ? { isError: true } : {}),
     ...(answer.replayed ? { _meta: { "idempotent-replayed": true } } : {}),
   };
 }

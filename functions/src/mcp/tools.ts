@@ -1,9 +1,14 @@
 /**
  * MCP tools derived from the route definitions (DECISIONS section 14): one tool per API
  * operation, its arguments the operation's path parameters, query parameters and body fields
- * flattened into one object, its input and output schemas the JSON Schemas of the same zod
- * schemas that validate the REST request and check its response. No SDK import here: the
- * tool list is plain data, built once per process when /mcp is first used.
+ * flattened into one object, its input schema the JSON Schema of the same zod schemas that
+ * validate the REST request. No SDK import here: the tool list is plain data, built once per
+ * process when /mcp is first used.
+ *
+ * No outputSchema: a result is the API's JSON answer as text, which every MCP client shows
+ * the model, and /openapi.json describes it. Declaring one would oblige each result to carry
+ * the same JSON a second time as structuredContent: parsed, serialized and sent twice, which
+ * measured at about a third of a list_occurrences call's CPU time.
  */
 import { z } from "zod";
 import { documentedScopes, type AnyRoute } from "../http/route.js";
@@ -11,7 +16,7 @@ import { TOOL_CATALOG, operationKey, type ToolEntry } from "./catalog.js";
 
 type JsonSchema = Record<string, unknown>;
 
-/** A JSON Schema of an object, as MCP wants a tool's input and output. */
+/** A JSON Schema of an object, as MCP wants a tool's input. */
 export interface ObjectSchema {
   [key: string]: unknown;
   type: "object";
@@ -25,7 +30,6 @@ export interface ListedTool {
   title: string;
   description: string;
   inputSchema: ObjectSchema;
-  outputSchema: ObjectSchema;
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
 }
 
@@ -71,9 +75,9 @@ function toolOf(route: AnyRoute, { name, use, pathArguments = {} }: ToolEntry): 
     param,
     argument: pathArguments[param] ?? param,
   }));
-  const params = objectSchema(route.params, "input");
-  const query = objectSchema(route.query, "input");
-  const body = objectSchema(route.body, "input");
+  const params = objectSchema(route.params);
+  const query = objectSchema(route.query);
+  const body = objectSchema(route.body);
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const add = (schemas: Record<string, JsonSchema>, isRequired: (key: string) => boolean) => {
@@ -116,7 +120,6 @@ function toolOf(route: AnyRoute, { name, use, pathArguments = {} }: ToolEntry): 
         ...(required.length > 0 ? { required } : {}),
         additionalProperties: false,
       },
-      outputSchema: objectSchema(route.response, "output") ?? { type: "object", properties: {} },
       annotations: {
         readOnlyHint: route.method === "get",
         destructiveHint: route.method === "delete",
@@ -136,11 +139,11 @@ function toolOf(route: AnyRoute, { name, use, pathArguments = {} }: ToolEntry): 
  * the REST validation, which every call goes through. `$schema` is left out: MCP clients
  * validate with their own draft.
  */
-function objectSchema(schema: z.ZodType | undefined, io: "input" | "output"): ObjectSchema | null {
+function objectSchema(schema: z.ZodType | undefined): ObjectSchema | null {
   if (!schema) return null;
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   if (json.type !== "object" || typeof json.properties !== "object") {
-    throw new Error("an MCP tool needs object schemas for its path, query, body and response");
+    throw new Error("an MCP tool needs object schemas for its path, query and body");
   }
   return json as ObjectSchema;
 }

@@ -1,0 +1,114 @@
+// The MCP case of the bench (issue 14): `tools/call list_occurrences` over POST /mcp, one
+// JSON-RPC request per HTTP request with the bearer token, as an MCP client sends it once
+// initialized (the server is stateless). bench/run.mjs measures it beside the other cases;
+// `node bench/mcp.mjs` measures it alone (with an adjacent Express baseline and the same
+// read over REST), without touching bench/results.json. Needs the build, like run.mjs.
+//   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> as in run.mjs.
+import { fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { seed } from "./seed.mjs";
+
+/** A month of the read calendar: 200 events, a fifth of them weekly. */
+const RANGE = { from: "2027-03-01", to: "2027-03-31" };
+
+function callMessage(data) {
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "list_occurrences", arguments: { calendarId: data.readCalendarId, ...RANGE } },
+  };
+}
+
+/** The autocannon options of the case (POST /mcp, JSON answer). */
+export function mcpListOccurrences(origin, data) {
+  return {
+    url: origin,
+    requests: [
+      {
+        method: "POST",
+        path: "/mcp",
+        headers: {
+          authorization: `Bearer ${data.token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify(callMessage(data)),
+      },
+    ],
+  };
+}
+
+/** Fails loudly unless the call answers a tool result that is no error, with occurrences in it. */
+export async function expectMcpOk(origin, data) {
+  const { requests } = mcpListOccurrences(origin, data);
+  const res = await fetch(`${origin}/mcp`, { method: "POST", headers: requests[0].headers, body: requests[0].body });
+  const text = await res.text();
+  const result = res.status === 200 ? JSON.parse(text).result : undefined;
+  if (!result || result.isError || !Array.isArray(result.structuredContent?.occurrences)) {
+    throw new Error(`MCP tools/call list_occurrences answered ${res.status}: ${text.slice(0, 300)}`);
+  }
+}
+
+/** The REST request the tool call makes, for comparison. */
+export const restListOccurrences = (origin, data) => ({
+  url: `${origin}/v1/calendars/${data.readCalendarId}/occurrences?from=${RANGE.from}&to=${RANGE.to}`,
+  headers: { authorization: `Bearer ${data.token}` },
+});
+
+// Alone: `node bench/mcp.mjs`.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.env.RATE_LIMITS ??= "off";
+  const duration = Number(process.env.BENCH_DURATION ?? 10);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  const start = async (kind, env = {}) => {
+    const child = fork(join(here, "servers.mjs"), [kind], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    const port = await new Promise((done, fail) => {
+      child.once("message", (m) => done(m.port));
+      child.once("exit", (code) => fail(new Error(`${kind} server exited with ${code}`)));
+    });
+    return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
+  };
+  const measure = async (name, options) => {
+    await autocannon({ connections, ...options, duration: Math.min(2, duration) });
+    const r = await autocannon({ connections, ...options, duration });
+    if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} answers were not 200`);
+    return { name, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99 };
+  };
+  const dataDir = mkdtempSync(join(tmpdir(), "almanac-bench-mcp-"));
+  const express = await start("express");
+  const almanac = await start("almanac", { DATA_DIR: dataDir });
+  try {
+    const data = await seed(almanac.origin);
+    await expectMcpOk(almanac.origin, data);
+    const rows = [];
+    for (const [name, options] of [
+      ["REST GET occurrences, a month (token)", restListOccurrences(almanac.origin, data)],
+      ["MCP tools/call list_occurrences, a month (token)", mcpListOccurrences(almanac.origin, data)],
+    ]) {
+      const baseline = await measure("express hello", { url: `${express.origin}/` });
+      const row = await measure(name, options);
+      rows.push({ ...row, express_now_per_s: baseline.requests_per_s });
+    }
+    for (const r of rows) {
+      const share = Math.round((r.requests_per_s / r.express_now_per_s) * 100);
+      console.log(
+        `${r.name}: ${r.requests_per_s} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms; ` +
+          `Express hello then ${r.express_now_per_s} req/s: ${share}%`,
+      );
+    }
+  } finally {
+    almanac.stop();
+    express.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
