@@ -116,13 +116,6 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
     use: "Use to undo update_occurrence: that date goes back to what the series says.",
     pathArguments: { date: "original_date" },
   },
-  "GET /v1/calendars/{calendarId}/changes": {
-    name: "list_changes",
-    use:
-      "Use to learn what others changed in a calendar since you last looked, instead of re-reading it: call it once " +
-      "without `cursor` to get one, then pass the answer's `cursor` each time (with `wait` in seconds to hold the " +
-      "call until something changes).",
-  },
   "GET /v1/calendars/{calendarId}/grants": {
     name: "list_grants",
     use: "Use to see who holds which role on a calendar you own.",
