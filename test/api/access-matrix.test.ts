@@ -262,6 +262,25 @@ const ROWS: Record<string, Row> = {
   },
   "GET /v1/calendars/{calendarId}/changes": { access: "read", cell: async () => ({}) },
 
+  // Free/busy: calendars named in the query, each judged as a read of its own
+  "GET /v1/freebusy": {
+    access: "read",
+    // A calendar the caller may not read is `{"error": "not_found"}` in its entry: never a refusal.
+    cell: async (w) => ({
+      query: `calendars=${Object.values(w.calendars)
+        .map((c) => c.id)
+        .join(",")}&from=2026-11-01&to=2026-11-30`,
+    }),
+  },
+  "GET /v1/freebusy/slots": {
+    access: "read",
+    cell: async (w) => ({
+      query: `calendars=${w.calendars.public.id},${w.calendars.private.id}&from=2026-11-01&to=2026-11-30&minutes=30`,
+    }),
+    // Every calendar must be readable (one left out would look free): 404 without a grant on the private one.
+    instead: (caller) => (ROLE_OF[caller] === null ? [404, "not_found"] : undefined),
+  },
+
   // Grants
   "GET /v1/calendars/{calendarId}/grants": { access: "owner", scope: "grants:manage", cell: async () => ({}) },
   "POST /v1/calendars/{calendarId}/grants": {
