@@ -120,17 +120,24 @@ export class SqliteStore implements Store, UncheckedStore {
   }
 
   /**
-   * Deletes the documents of a collection group (every collection of that name, top-level or
-   * nested, as Firestore's TTL policies apply) whose Date field `field` is at or before `now`,
-   * and returns how many went. Should a group-commit batch be open, the DELETE joins it.
+   * Deletes the documents of a collection group (as Firestore's TTL policies apply: the
+   * top-level collection of that name when the layout has one, else every nested collection of
+   * that name) whose Date field `field` is at or before `now`, and returns how many went.
+   * Should a group-commit batch be open, the DELETE joins it.
    */
   purgeExpired(group: string, field: string, now: Date): number {
     if (!/^[a-z_]+$/.test(group)) throw new StorePathError(`not a collection group name: ${group}`);
     const instant = `json_extract(data, '$.${checkedField(field)}."$date"')`;
-    const inGroup = "(collection = ? OR substr(collection, -length(?)) = ?)";
-    const sql = `DELETE FROM docs WHERE ${inGroup} AND ${instant} IS NOT NULL AND ${instant} <= ?`;
-    const nested = `/${group}`;
-    const removed = this.stmt(sql).run(group, nested, nested, now.toISOString()).changes;
+    const expired = `${instant} IS NOT NULL AND ${instant} <= ?`;
+    // A top-level collection of the layout is read through the primary key; a nested group
+    // (`calendars/{id}/shards/{n}/changes`) needs a scan of the table's collection names.
+    const removed = this.layout.has(group)
+      ? this.stmt(`DELETE FROM docs WHERE collection = ? AND ${expired}`).run(group, now.toISOString()).changes
+      : this.stmt(`DELETE FROM docs WHERE substr(collection, -length(?)) = ? AND ${expired}`).run(
+          `/${group}`,
+          `/${group}`,
+          now.toISOString(),
+        ).changes;
     if (removed > 0) this.parsed.clear();
     return removed;
   }
