@@ -1,7 +1,8 @@
 // Profiles the local server under one bench case: `node bench/profile.mjs <case> [seconds]`,
-// case = events | me | write | page. Seeds, then records a CPU profile of the load only
-// (node:inspector in the server process), prints the functions with the most self time and
-// leaves the .cpuprofile in bench/profiles/ (open it in Chrome DevTools or speedscope).
+// case = events | me | write | page | feed (BENCH_LIB=<dir> profiles another build). Seeds, then
+// records a CPU profile of the load only (node:inspector in the server process), prints the
+// functions with the most self time and leaves the .cpuprofile in bench/profiles/ (open it in
+// Chrome DevTools or speedscope).
 import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,6 +12,8 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { seed } from "./seed.mjs";
 
+// As bench/run.mjs: the service, not its rate limits (the seeding alone writes 900 events).
+process.env.RATE_LIMITS ??= "off";
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const [name = "events", seconds = "8"] = process.argv.slice(2);
 const profileDir = join(HERE, "profiles");
@@ -30,6 +33,7 @@ const cases = {
   events: { url: `${origin}/v1/calendars/${data.readCalendarId}/events` },
   me: { url: `${origin}/v1/me`, headers: auth },
   page: { url: `${origin}/c/${data.pageSlug}?view=month&date=${data.pageDate}` },
+  feed: { url: `${origin}/c/${data.feedSlug}.ics` },
   write: {
     url: origin,
     requests: [
