@@ -6,5 +6,12 @@ import { readFileSync } from "node:fs";
 
 const start = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).scripts.start;
 
+/** BENCH_NODE_FLAGS="" (or other flags) measures a build from before these flags as it ran then. */
 export const SERVER_NODE_FLAGS =
-  /node ((?:--[\w-]+(?:=\S+)? )*)functions\/lib\/server\.js/.exec(start)?.[1].trim().split(/\s+/).filter(Boolean) ?? [];
+  process.env.BENCH_NODE_FLAGS !== undefined
+    ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean)
+    : (/node ((?:--[\w-]+(?:=\S+)? )*)functions\/lib\/server\.js/
+        .exec(start)?.[1]
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean) ?? []);

@@ -34,7 +34,9 @@ const ADJACENT_BASELINE = Math.max(1, Math.round(DURATION / 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const COLD_START_RUNS = 7;
 const HERE = fileURLToPath(new URL(".", import.meta.url));
-const INDEX_URL = new URL("../functions/lib/index.js", import.meta.url).href;
+const INDEX_URL = process.env.BENCH_LIB
+  ? `file://${process.env.BENCH_LIB}/index.js`
+  : new URL("../functions/lib/index.js", import.meta.url).href;
 
 /** Starts `bench/servers.mjs <kind>` in a child process and waits for its port. */
 async function startServer(kind, env = {}) {
