@@ -252,6 +252,19 @@ describe.skipIf(!HAS_FIREBASE)(
       expect(again.status).toBe(304);
     });
 
+    it("answers free/busy and free slots through the api function", STEP, async () => {
+      const auth = { headers: { Authorization: `Bearer ${token}` } };
+      const range = `calendars=${calendarId}&from=2027-01-04&to=2027-01-04`;
+      const busy = await json(await http(`/v1/freebusy?${range}`, auth));
+      const standup = { start: "2027-01-04T09:30:00+01:00", end: "2027-01-04T09:45:00+01:00" };
+      expect(busy).toEqual({ calendars: { [calendarId]: { busy: [standup] } }, busy: [standup] });
+      const free = await json(await http(`/v1/freebusy/slots?${range}&minutes=30`, auth));
+      expect(free.slots).toEqual([
+        { start: "2027-01-04T09:00:00+01:00", end: "2027-01-04T09:30:00+01:00" },
+        { start: "2027-01-04T09:45:00+01:00", end: "2027-01-04T17:00:00+01:00" },
+      ]);
+    });
+
     it("serves the calendar feed with the series as an RRULE, and 304 for its ETag", STEP, async () => {
       const res = await http(`/c/${slug}.ics`);
       const text = await res.text();
