@@ -390,6 +390,19 @@ describe.skipIf(!HAS_FIREBASE)(
       expect(me.agent.claimed).toBe(true);
     });
 
+    it("follows the change feed through the api function: a waiting read is answered by a write", STEP, async () => {
+      const auth = { headers: { Authorization: `Bearer ${token}` } };
+      const start = await json(await http(`/v1/calendars/${calendarId}/changes`, auth));
+      expect(start.changes).toEqual([]);
+      const waiting = http(`/v1/calendars/${calendarId}/changes?cursor=${start.cursor}&wait=20`, auth);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const made = await json(await postJson(`/v1/calendars/${calendarId}/events`, { name: "E2E change" }, token));
+      const woken = await json(await waiting);
+      expect(woken.changes.map((c: { type: string; id: string }) => [c.type, c.id])).toEqual([
+        ["event.created", made.id],
+      ]);
+    });
+
     it("serves /openapi.json through the api function", STEP, async () => {
       const doc = await json(await http("/openapi.json"));
       expect(doc.openapi).toMatch(/^3\.1/);
