@@ -142,6 +142,8 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
   const pages = () => [
     ...LENSES.map((lens) => ({ name: `calendar-${lens}`, path: `/c/launch-plan?view=${lens}` })),
     { name: "view-schedule", path: `/v/${demo.view.slug}` },
+    // A layer in another zone, an overnight event continued the next day, short chips with layer badges.
+    { name: "zones-week", path: "/c/new-york-team?view=week&date=2026-11-24" },
   ];
 
   for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
@@ -193,9 +195,9 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
           lens === "timeline" ? page.locator(".lane", { has: page.locator("#lane-l-berlin-office") }) : tuesday
         ).locator("li.ev", { hasText: "Standup" });
         expect(await standup.count(), lens).toBe(1);
-        // The week grid shows a short event's start, its end to screen readers and in the title.
+        // Its times as text (the week grid shows a short event's end only to screen readers and in the title).
         const when = (await standup.locator(".when").first().textContent(quick))!.replace(/\s+/g, " ");
-        expect(when, lens).toContain(lens === "week" ? "03:30 to 03:45" : "03:30–03:45");
+        expect(when, lens).toContain("03:30–03:45");
         expect(await standup.getAttribute("title", quick), lens).toBe(
           lens === "month" || lens === "week" ? "03:30–03:45 Standup · layer berlin-office" : null,
         );
@@ -225,6 +227,25 @@ describe.skipIf(!existsSync(CHROMIUM))("public pages in chromium", () => {
       expect(await badge.innerText()).toContain("berlin-office");
     } finally {
       await ctx.close();
+    }
+  });
+
+  it("keeps a short week chip to one line on the grid, and shows its end time in the phone's list", async () => {
+    for (const [size, position] of [
+      ["desktop", "absolute"],
+      ["phone", "static"],
+    ] as const) {
+      const ctx = await context(size, "light", false);
+      try {
+        const { page } = await open(ctx, "/c/new-york-team?view=week&date=2026-11-24");
+        const standup = page
+          .locator("section", { has: page.locator('time[datetime="2026-11-24"]') })
+          .locator("li.ev.short", { hasText: "Standup" });
+        expect(await computed(standup.locator(".until"), "position"), size).toBe(position);
+        expect(await standup.locator(".name").isVisible(), size).toBe(true);
+      } finally {
+        await ctx.close();
+      }
     }
   });
 

@@ -7,6 +7,7 @@ import { MONTH_CELL_LIMIT } from "../../functions/src/pages/lenses/month.js";
 import { pieceOn, placeTimed, visibleHours } from "../../functions/src/pages/lenses/week.js";
 import { renderMarkdown } from "../../functions/src/pages/markdown.js";
 import { categoryColours } from "../../functions/src/pages/model.js";
+import { plainLabel, timesHtml } from "../../functions/src/pages/parts.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "../../functions/src/pages/period.js";
 import { movedLocation } from "../../functions/src/pages/redirects.js";
 import { STYLESHEET, STYLESHEET_NAME } from "../../functions/src/pages/style.js";
@@ -317,6 +318,42 @@ describe("week lens", () => {
   });
 });
 
+describe("overnight occurrences", () => {
+  const shift = pageEvent({ name: "Night shift", date: "2026-11-22", start_time: "22:00", end_time: "02:00" });
+
+  it("mark an end on the next day with +1, and none for an end at midnight", () => {
+    expect(timesHtml(on("2026-11-24", shift)).toString()).toBe(
+      '<span class="when"><time datetime="2026-11-24T22:00">22:00</time>–<time datetime="2026-11-25T02:00">02:00</time>' +
+        '<abbr class="next-day" title="the next day">+1</abbr></span>',
+    );
+    const midnight = on("2026-11-24", shift, { end_time: "00:00" });
+    expect(timesHtml(midnight).toString()).not.toContain("next-day");
+    expect(plainLabel(on("2026-11-24", shift), shift)).toBe("22:00–02:00 (+1) Night shift");
+  });
+
+  it("continue on the week's first day from the day before, from 00:00 to their end", () => {
+    const page = renderPage(pageModel({ lens: "week", continuing: [on("2026-11-22", shift)] }));
+    const monday = page.slice(
+      page.indexOf('aria-labelledby="day-2026-11-23"'),
+      page.indexOf('aria-labelledby="day-2026-11-24"'),
+    );
+    // The grid opens at 00:00: the piece takes the first eight quarter hours.
+    expect(monday).toContain(
+      '<li class="ev is-one-off at-1 len-8 lane-all continued" title="22:00–02:00 (+1) Night shift">',
+    );
+    expect(monday).toContain('until <time datetime="2026-11-23T02:00">02:00</time>');
+    expect(page).not.toContain('aria-labelledby="day-2026-11-22"');
+  });
+
+  it("are drawn to midnight and on every later day they run into", () => {
+    // 23 hours from 23:00, placed in a zone where that crosses two midnights (a 23-hour day).
+    const long = on("2026-11-23", shift, { start_time: "23:00", end_time: "00:30", end_date: "2026-11-25" });
+    expect(pieceOn(long, "2026-11-23")).toMatchObject({ start: 92, end: 96, continued: false, continues: true });
+    expect(pieceOn(long, "2026-11-24")).toMatchObject({ start: 0, end: 96, continued: true, continues: true });
+    expect(pieceOn(long, "2026-11-25")).toMatchObject({ start: 0, end: 2, continued: true, continues: false });
+  });
+});
+
 describe("schedule lens", () => {
   it("groups occurrences by day with notes as Markdown, then lists someday events", () => {
     const briefing = pageEvent({
@@ -384,6 +421,34 @@ describe("timeline lens", () => {
         '<ul class="lane-items"><li class="ev is-someday"><span class="name">Idea</span></li></ul>',
     );
     expect(page).toContain('<li class="c-5 now">23</li>'); // today's week on the scale
+  });
+
+  it("gives a series bar its time of day, each one once when the page's zone shifts it", () => {
+    const standup = pageEvent({
+      name: "Standup",
+      kind: "recurring",
+      recur: { type: "daily" },
+      start_time: "03:30",
+      end_time: "03:45",
+      layer: "berlin",
+    });
+    const page = renderPage(
+      pageModel({
+        lens: "timeline",
+        date: "2027-03-01",
+        occurrences: [
+          on("2027-03-12", standup),
+          on("2027-03-13", standup),
+          on("2027-03-15", standup, { start_time: "04:30", end_time: "04:45" }),
+          on("2027-03-16", standup, { start_time: "04:30", end_time: "04:45" }),
+        ],
+      }),
+    );
+    expect(page).toContain(
+      '<time datetime="2027-03-16">Mar 16</time>, <span class="when"><time datetime="2027-03-12T03:30">03:30</time>–' +
+        '<time datetime="2027-03-12T03:45">03:45</time></span> or <span class="when"><time datetime="2027-03-15T04:30">' +
+        '04:30</time>–<time datetime="2027-03-15T04:45">04:45</time></span></span>',
+    );
   });
 });
 

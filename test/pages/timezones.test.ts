@@ -35,11 +35,11 @@ function day(text: string, date: string): string {
 const names = (markup: string): string[] =>
   [...markup.matchAll(/<span class="name">([^<]*)<\/span>/g)].map((m) => m[1]);
 
-/** The times of an occurrence as a lens draws them: a short one in the week grid shows its end to screen readers only. */
+/** The times of an occurrence as a lens draws them: the week grid sets a short one's end apart (to hide it). */
 function times(lens: string, date: string, start: string, end: string): string {
   const from = `<time datetime="${date}T${start}">${start}</time>`;
-  const to = `<time datetime="${date}T${end}">${end}</time>`;
-  return lens === "week" ? `${from}<span class="visually-hidden"> to ${to}</span>` : `${from}–${to}`;
+  const to = `–<time datetime="${date}T${end}">${end}</time>`;
+  return lens === "week" ? `${from}<span class="until">${to}</span>` : `${from}${to}`;
 }
 
 describe("a New York calendar with a Berlin layer", () => {

@@ -54,8 +54,11 @@ function daysLater(o: PageTimes): number {
 /** What the time labels need of an occurrence (pages show times in the page calendar's zone). */
 export type PageTimes = Pick<PageOccurrence, "date" | "start_time" | "end_time" | "end_date">;
 
-/** `<time>` elements for an occurrence's start and end ("+1" when it ends the next day), or "" when untimed. */
-export function timesHtml(o: PageTimes): SafeHtml | string {
+/**
+ * `<time>` elements for an occurrence's start and end ("+1" when it ends the next day), or ""
+ * when untimed. `endApart` wraps the end in `<span class="until">`, which the stylesheet may hide.
+ */
+export function timesHtml(o: PageTimes, endApart = false): SafeHtml | string {
   const { start_time: start, end_time: end } = o;
   if (!start) return "";
   const from = html`<time datetime="${o.date}T${start}">${start}</time>`;
@@ -65,7 +68,8 @@ export function timesHtml(o: PageTimes): SafeHtml | string {
     later > 0
       ? html`<abbr class="next-day" title="${later === 1 ? "the next day" : `${later} days later`}">+${later}</abbr>`
       : "";
-  return html`<span class="when">${from}–<time datetime="${o.end_date ?? o.date}T${end}">${end}</time>${mark}</span>`;
+  const until = html`–<time datetime="${o.end_date ?? o.date}T${end}">${end}</time>${mark}`;
+  return html`<span class="when">${from}${endApart ? html`<span class="until">${until}</span>` : until}</span>`;
 }
 
 /** "09:30–10:30 Standup · layer design": the whole label as plain text, for a `title` where a chip is cut. */

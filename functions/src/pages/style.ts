@@ -159,6 +159,7 @@ transparent calc(var(--slot) * 4))}
 .timed .ev.short .when{display:inline;margin-right:.3em}
 .timed .ev.short .name{flex:0 1 auto;min-width:2.5em;overflow:hidden;text-overflow:ellipsis}
 .timed .ev.short .layer{flex:0 20 auto;min-width:2.2em}
+.timed .ev.short .until{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .timed .ev.continues{margin-bottom:0;border-bottom-left-radius:0;border-bottom-right-radius:0}
 .timed .ev.continued{margin-top:0;border-top:1px dashed var(--cat);border-top-left-radius:0;border-top-right-radius:0}
 .lane-all{grid-column:1/-1}
@@ -224,6 +225,7 @@ background:var(--surface);padding-bottom:.3rem}
 .timed{display:block;background:none;padding:0 .5rem}
 .timed .ev{margin:.2rem 0}
 .timed .ev .when{display:inline}
+.timed .ev.short .until{position:static;width:auto;height:auto;overflow:visible;clip:auto}
 .wday.empty .untimed,.wday.empty .timed{display:none}
 .wday .none{display:block;margin:0;padding:0 .75rem .3rem;color:var(--muted);font-size:.85rem}
 .timeline{display:block;overflow:visible}

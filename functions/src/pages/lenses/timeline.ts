@@ -75,7 +75,7 @@ export function renderTimeline(model: PageModel, period: Period): SafeHtml {
       const when =
         item.event.kind === "recurring"
           ? html`<span class="when">${first} – <time datetime="${item.last.date}">${shortDate(item.last.date)}</time>\
-${item.first.start_time ? html`, ${joinOr(item.times.map(timesHtml))}` : ""}</span>`
+${item.first.start_time ? html`, ${joinOr(item.times.map((o) => timesHtml(o)))}` : ""}</span>`
           : html`<span class="when">${first} ${timesHtml(item.first)}</span>`;
       const repeats = item.event.recur
         ? html`<span class="repeats">${describeRecur(item.event.recur)} · ${item.count}×</span>`

@@ -120,16 +120,12 @@ export function piecesByDay(
 
 /**
  * The times of a piece: the occurrence's own on its first day, "until 02:00" on a later one.
- * A short piece is one line: it shows its start, and its end only to screen readers (and in
- * the chip's title), so that the name and layer keep the room.
+ * On the grid a short piece is one line: the stylesheet shows its end only to screen readers
+ * (it is in the chip's title too), so that the name and layer keep the room.
  */
 function pieceTimes(p: Piece, date: string, short: boolean): SafeHtml | string {
   const o = p.o;
-  if (!p.continued && short && o.end_time) {
-    return html`<span class="when"><time datetime="${o.date}T${o.start_time}">${o.start_time}</time>\
-<span class="visually-hidden"> to <time datetime="${o.end_date ?? o.date}T${o.end_time}">${o.end_time}</time></span></span>`;
-  }
-  if (!p.continued) return timesHtml(o);
+  if (!p.continued) return timesHtml(o, short);
   const end =
     p.continues || !p.o.end_time ? "" : html` <time datetime="${date}T${p.o.end_time}">${p.o.end_time}</time>`;
   return html`<span class="when"><span class="visually-hidden">Continued from ${longDate(p.o.date)}, </span>\
