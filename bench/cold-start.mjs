@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 
 const RUNS = 7;
+const REPO = new URL("..", import.meta.url).pathname;
 const LIB = process.env.BENCH_LIB ?? new URL("../functions/lib", import.meta.url).pathname;
 
 export async function freePort() {
@@ -29,12 +30,22 @@ export function rssMb(pid, field = "VmRSS") {
 }
 
 /**
+ * CPU time a process has used so far, in ms (Linux, /proc/{pid}/stat utime + stime): on a
+ * machine shared with other work, steadier than the wall-clock time.
+ */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+}
+const CLOCK_TICKS = 100;
+
+/**
  * Spawns `command`, then asks `url` every 2 ms until it answers (any status): milliseconds
- * from the spawn to that answer, and the process's RSS then. Stops the process.
+ * from the spawn to that answer, and the process's CPU time and RSS then. Stops the process.
  */
 export async function timeToFirstAnswer(command, args, env, url, init) {
   const t0 = performance.now();
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "ignore" });
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "ignore", cwd: REPO });
   const exited = new Promise((done) => child.once("exit", done));
   let failed = false;
   void exited.then(() => (failed = true));
@@ -45,7 +56,7 @@ export async function timeToFirstAnswer(command, args, env, url, init) {
         const res = await fetch(url, init);
         await res.arrayBuffer();
         const ms = performance.now() - t0;
-        return { ms, rss_mb: rssMb(child.pid), status: res.status };
+        return { ms, cpu_ms: cpuMs(child.pid), rss_mb: rssMb(child.pid), status: res.status };
       } catch {
         await new Promise((done) => setTimeout(done, 2));
       }
@@ -58,28 +69,50 @@ export async function timeToFirstAnswer(command, args, env, url, init) {
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
-/** Process start to the first answer of `GET /v1/me` (401 without a token: the API answering). */
-export async function benchColdStart(runs = RUNS) {
+/**
+ * Baselines started and asked the same way in the same run, since this machine's speed drifts:
+ * a bare node:http server and an Express app, each answering the same path.
+ */
+const BASELINES = {
+  node: `import { createServer } from "node:http";
+createServer((_req, res) => res.end("{}")).listen(Number(process.env.PORT), "127.0.0.1");`,
+  express: `import express from "express";
+express().get("/v1/me", (_req, res) => res.status(401).json({})).listen(Number(process.env.PORT), "127.0.0.1");`,
+};
+
+async function medianStart(command, args, extraEnv = {}, runs = RUNS) {
   const samples = [];
   for (let i = 0; i < runs; i++) {
     const dataDir = mkdtempSync(join(tmpdir(), "almanac-cold-"));
     const port = await freePort();
     try {
-      samples.push(
-        await timeToFirstAnswer(
-          process.execPath,
-          [...SERVER_NODE_FLAGS, join(LIB, "server.js")],
-          { PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off" },
-          `http://127.0.0.1:${port}/v1/me`,
-        ),
-      );
+      const env = { PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off", ...extraEnv };
+      samples.push(await timeToFirstAnswer(command, args, env, `http://127.0.0.1:${port}/v1/me`));
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
   return {
-    first_answer_ms: Math.round(median(samples.map((s) => s.ms))),
-    rss_after_first_answer_mb: median(samples.map((s) => s.rss_mb)),
+    ms: Math.round(median(samples.map((s) => s.ms))),
+    cpu_ms: median(samples.map((s) => s.cpu_ms)),
+    rss_mb: median(samples.map((s) => s.rss_mb)),
+  };
+}
+
+/**
+ * Process start to the first answer of `GET /v1/me` (401 without a token: the API answering),
+ * medians of `runs` fresh processes, beside the two baselines.
+ */
+export async function benchColdStart(runs = RUNS) {
+  const almanac = await medianStart(process.execPath, [...SERVER_NODE_FLAGS, join(LIB, "server.js")], {}, runs);
+  const node = await medianStart(process.execPath, ["--input-type=module", "-e", BASELINES.node], {}, runs);
+  const express = await medianStart(process.execPath, ["--input-type=module", "-e", BASELINES.express], {}, runs);
+  return {
+    first_answer_ms: almanac.ms,
+    first_answer_cpu_ms: almanac.cpu_ms,
+    rss_after_first_answer_mb: almanac.rss_mb,
+    node_http_hello: node,
+    express_hello: express,
     runs,
   };
 }

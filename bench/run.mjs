@@ -294,7 +294,9 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
       `\noccurrences: ${occurrences.median_ms} ms`,
       `occurrence page: ${occurrencePages.first_page_median_ms} ms (later ${occurrencePages.later_page_median_ms} ms)`,
       `feed render: ${feedRender.median_ms} ms`,
-      `cold start: ${coldStart} ms (import), ${firstAnswer.first_answer_ms} ms (start to first answer)`,
+      `cold start: ${coldStart} ms (import), ${firstAnswer.first_answer_ms} ms (start to first answer, ` +
+        `${firstAnswer.first_answer_cpu_ms} ms CPU; node:http hello ${firstAnswer.node_http_hello.ms} ms, ` +
+        `Express hello ${firstAnswer.express_hello.ms} ms)`,
       `server RSS: idle ${rss.idle_mb} MB, peak ${rss.peak_mb} MB`,
       `load average now: ${loadavg()[0].toFixed(2)}\n`,
     ].join("   "),
