@@ -35,6 +35,14 @@ describe("instantFormatter", () => {
     expect(at("Australia/Lord_Howe", "2026-07-01", "12:00")).toBe("2026-07-01T12:00:00+10:30");
   });
 
+  it("writes an offset of local mean time (in seconds, before standard time) to the whole minute", () => {
+    // Kiritimati ran at -10:29:20 before 1901.
+    expect(at("Pacific/Kiritimati", "0001-01-01", "23:00")).toBe("0001-01-01T23:00:00-10:29");
+    const f = instantFormatter("Pacific/Kiritimati", "0001-01-01", "0001-01-01");
+    expect(f.at(Date.parse("0001-01-02T09:29:00Z") + 60 * 60_000)).toBe("0001-01-02T00:00:00-10:29");
+    expect(at("Europe/Berlin", "1800-06-01", "12:00")).toBe("1800-06-01T12:00:00+00:53");
+  });
+
   it("agrees with luxon on the instant and offset for any zone, date and time", () => {
     fc.assert(
       fc.property(

@@ -36,7 +36,9 @@ function zoneYear(zone: string, year: number): ZoneYear {
   let cached = zoneYears.get(key);
   if (cached) return cached;
   const tz = IANAZone.create(zone);
-  const offsetOf = tz.isValid ? (ts: number) => tz.offset(ts) : () => 0;
+  // Before standard time, zones ran on local mean time with offsets in seconds (Kiritimati in 0001:
+  // -10:29:20); an ISO offset holds whole minutes, so every offset is rounded to the minute.
+  const offsetOf = tz.isValid ? (ts: number) => Math.round(tz.offset(ts)) : () => 0;
   const first = (daysFromCivil(year, 1, 1) - 2) * DAY;
   const last = (daysFromCivil(year + 1, 1, 1) + 2) * DAY;
   const initial = offsetOf(first);
