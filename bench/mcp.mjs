@@ -13,7 +13,7 @@ import autocannon from "autocannon";
 import { seed } from "./seed.mjs";
 
 /** A month of the read calendar: 200 events, a fifth of them weekly. */
-const RANGE = { from: "2027-03-01", to: "2027-03-31" };
+const RANGE = { from: process.env.MCP_FROM ?? "2027-03-01", to: process.env.MCP_TO ?? "2027-03-31" };
 
 function callMessage(data) {
   return {

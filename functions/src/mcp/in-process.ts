@@ -70,7 +70,8 @@ export function serveInProcess(listener: Listener, request: InProcessRequest): P
       return res;
     }) as ServerResponse["end"];
     res.once("finish", () => {
-      resolve({ status: res.statusCode, headers: res.getHeaders(), body: Buffer.concat(chunks).toString("utf8") });
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      resolve({ status: res.statusCode, headers: res.getHeaders(), body: body.toString("utf8") });
     });
     try {
       listener(req, res);
