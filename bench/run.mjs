@@ -19,6 +19,7 @@ import { benchFeedRender } from "./feed-render.mjs";
 import { benchMemory } from "./memory.mjs";
 import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 import { expectFreeBusyOk, seedFreeBusy } from "./freebusy.mjs";
+import { expectMcpOk, mcpListOccurrences } from "./mcp.mjs";
 import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchRoundTrips, printRoundTrips } from "./round-trips.mjs";
 import { benchOccurrences } from "./occurrences.mjs";
@@ -178,6 +179,9 @@ async function run() {
     await expectFreeBusyOk(freeBusyUrl, data.token);
     cases.push(await measureCase("GET /v1/freebusy (3 calendars x 200 events)", { url: freeBusyUrl, headers: auth }));
 
+    await expectMcpOk(origin, data);
+    cases.push(await measureCase("MCP tools/call list_occurrences (a month, token)", mcpListOccurrences(origin, data)));
+
     const feedUrl = `${origin}/c/${data.feedSlug}.ics`;
     await expectOk(feedUrl);
     cases.push(await measureCase("GET /c/{slug}.ics feed (200 events)", { url: feedUrl }));
@@ -264,6 +268,7 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
     ["event write >= 25% of Express", byName("POST event").vs_express, ">=", 0.25],
     ["month page >= 20% of Express", byName("GET /c/").vs_express, ">=", 0.2],
     ["free/busy (3 calendars x 200 events) >= 30% of Express", byName("GET /v1/freebusy").vs_express, ">=", 0.3],
+    ["MCP tools/call list_occurrences >= 20% of Express", byName("MCP tools/call").vs_express, ">=", 0.2],
     ["occurrences (1,000 rules x 366 days) < 50 ms", occurrences.median_ms, "<", 50],
     [
       "occurrence page (20 layers x 1,000 daily series, a year, limit 1,000) < 100 ms",
