@@ -11,8 +11,8 @@ import type { RenderedCache } from "../../functions/src/domain/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { FEED_EVENT_BUDGET } from "../../functions/src/pages/budgets.js";
 import { appPerTest } from "../helpers/app.js";
-import { seedEvents } from "../helpers/big-calendar.js";
-import { mintAgent, newEvent, newView, type MintedAgent } from "../helpers/factories.js";
+import { seedEvents, seedLayeredHost } from "../helpers/big-calendar.js";
+import { mintAgent, newCalendar, newEvent, newView, type MintedAgent } from "../helpers/factories.js";
 import { patch } from "../helpers/http.js";
 
 const t = appPerTest(); // the clock starts at 2026-11-22T10:00Z
@@ -80,6 +80,17 @@ describe("a calendar's feed", () => {
     await get(path).expect(200);
     await patch(t, `/v1/calendars/${owner.calendarId}`, owner.auth).send({ visibility: "private" }).expect(200);
     await get(path).expect(404);
+  });
+
+  it("is cached with many layers too, whose revisions alone would make a key too long to keep", async () => {
+    const host = await newCalendar(t, owner, { name: "Host", visibility: "public" });
+    const create = (name: string) => newCalendar(t, owner, { name, visibility: "public" });
+    await seedLayeredHost(t.deps, create, host.id, 12, 1);
+    const path = `/c/${host.slug}.ics`;
+    const first = await get(path).expect(200);
+    expect(first.text.split("BEGIN:VEVENT").length - 1).toBe(12);
+    await get(path, first.headers.etag).expect(304);
+    expect(renders).toHaveLength(1);
   });
 
   it("keeps saying how many events it left out when answered from the cache", async () => {
