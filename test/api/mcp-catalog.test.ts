@@ -1,4 +1,6 @@
 /** The MCP tools mirror the API operations one for one (DECISIONS section 14); no server needed. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TOOL_CATALOG, operationKey } from "../../functions/src/mcp/catalog.js";
 import { IDEMPOTENCY_ARGUMENT, buildTools } from "../../functions/src/mcp/tools.js";
@@ -70,6 +72,13 @@ describe("one MCP tool per API operation", () => {
     for (const { listed, route } of tools) {
       expect(listed.annotations.readOnlyHint, listed.name).toBe(route.method === "get");
       expect(listed.annotations.destructiveHint, listed.name).toBe(route.method === "delete");
+    }
+  });
+
+  it("lists every tool with its operation in the agents' docs (hosting/docs/mcp.md)", () => {
+    const doc = readFileSync(join(import.meta.dirname, "../../hosting/docs/mcp.md"), "utf8");
+    for (const { listed, route } of tools) {
+      expect(doc, listed.name).toContain(`| \`${listed.name}\` | \`${route.method.toUpperCase()} ${route.path}\` |`);
     }
   });
 });
