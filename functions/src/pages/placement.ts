@@ -17,12 +17,27 @@ export interface LocalPlace {
 
 const pad2 = (n: number): string => (n < 10 ? "0" : "") + n;
 
-/** Places instants in one zone (an invalid zone reads as UTC, as the instant formatter does). */
+/**
+ * Places instants in one zone (an invalid zone reads as UTC, as the instant formatter does).
+ * Intl is asked once per UTC day the instants fall on: a day whose start and end have the same
+ * offset keeps it throughout (no zone changes offset twice in a day); only a day with a change
+ * asks for each instant's own.
+ */
 export function placerFor(zone: string): (ms: number) => LocalPlace {
   const tz = IANAZone.create(zone);
   const offsetAt = tz.isValid ? (ms: number) => tz.offset(ms) : () => 0;
+  const steady = new Map<number, number | null>();
+  const offsetOf = (ms: number): number => {
+    const day = Math.floor(ms / DAY);
+    let offset = steady.get(day);
+    if (offset === undefined) {
+      const first = offsetAt(day * DAY);
+      steady.set(day, (offset = first === offsetAt((day + 1) * DAY) ? first : null));
+    }
+    return offset ?? offsetAt(ms);
+  };
   return (ms) => {
-    const local = ms + offsetAt(ms) * MINUTE;
+    const local = ms + offsetOf(ms) * MINUTE;
     const day = Math.floor(local / DAY);
     const minutes = Math.floor((local - day * DAY) / MINUTE);
     return { date: fromDayNumber(day), time: `${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}` };
