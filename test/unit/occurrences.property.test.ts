@@ -64,7 +64,9 @@ const eventArb = fc.record({
   ),
 });
 
-function buildWorld(specs: fc.infer<typeof eventArb>[]): LoadedSource[] {
+type EventSpec = typeof eventArb extends fc.Arbitrary<infer T> ? T : never;
+
+function buildWorld(specs: EventSpec[]): LoadedSource[] {
   const sources = ZONES.map((zone, z) => ({
     layer: z === 0 ? "main" : `l${z}`,
     calendar: calendarIn(`cal_${z}`, zone),
