@@ -131,7 +131,7 @@ describe("the occurrences a page draws", () => {
     end: fc.option(time, { nil: null }),
   });
 
-  it("draws exactly the occurrences whose start falls in the period in the page's zone (against Intl), in order, and what runs into it", () => {
+  it("draws exactly the occurrences starting in the period in the page's zone (against Intl), in order, and what runs into it", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ZONES),

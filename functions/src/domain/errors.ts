@@ -125,7 +125,8 @@ export const errors = {
   badChangeCursor: () =>
     new DomainError(
       "invalid_request",
-      "query: `cursor` is not one this calendar's change feed gave out; send the `cursor` of the previous answer, or omit it to start from now",
+      "query: `cursor` is not one this calendar's change feed gave out; " +
+        "send the `cursor` of the previous answer, or omit it to start from now",
       { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
     ),
   /** A change-feed cursor older than the 7-day retention, or behind a change already purged. */

@@ -53,4 +53,3 @@ export interface ViewDisplay {
   default_view: Lens | null;
   views: Lens[] | null;
 }
-
