@@ -61,6 +61,19 @@ async function startServer(kind, env = {}) {
   return {
     origin: `http://127.0.0.1:${port}`,
     pid: child.pid,
+    /** V8's heap and the response cache of the server, in MB (servers.mjs answers). */
+    memory: async () => {
+      const answer = new Promise((done) => child.on("message", (m) => m.memory && done(m)));
+      child.send({ memory: true });
+      const { memory, cache } = await answer;
+      const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
+      return {
+        heap_total_mb: mb(memory.heapTotal),
+        heap_used_mb: mb(memory.heapUsed),
+        response_cache_mb: cache ? mb(cache.bytes) : null,
+        response_cache_entries: cache?.entries ?? null,
+      };
+    },
     stop: async () => {
       child.kill("SIGTERM");
       await stopped;
@@ -144,6 +157,7 @@ async function run() {
     await expectOk(`${almanac.origin}/c/${data.feedSlug}.ics`);
     await new Promise((done) => setTimeout(done, 2000));
     const idleRss = rssMb(almanac.pid);
+    const idleHeld = await almanac.memory();
     const { origin } = almanac;
     const auth = { authorization: `Bearer ${data.token}` };
 
@@ -209,7 +223,7 @@ async function run() {
       cases.push(await measureMixed(origin, data, auth));
     }
 
-    rss = { idle_mb: idleRss, peak_mb: peakRssMb(almanac.pid) };
+    rss = { idle_mb: idleRss, peak_mb: peakRssMb(almanac.pid), idle: idleHeld, end: await almanac.memory() };
   } finally {
     await almanac.stop();
     await express.stop();
@@ -327,7 +341,10 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
       `cold start: ${coldStart} ms (import), ${firstAnswer.first_answer_ms} ms (start to first answer, ` +
         `${firstAnswer.first_answer_cpu_ms} ms CPU; node:http hello ${firstAnswer.node_http_hello.ms} ms, ` +
         `Express hello ${firstAnswer.express_hello.ms} ms)`,
-      `server RSS: idle ${rss.idle_mb} MB, peak ${rss.peak_mb} MB`,
+      `server RSS: idle ${rss.idle_mb} MB, peak ${rss.peak_mb} MB ` +
+        `(idle: V8 heap ${rss.idle.heap_used_mb} of ${rss.idle.heap_total_mb} MB, ` +
+        `response cache ${rss.idle.response_cache_mb} MB; at the end ${rss.end.heap_used_mb} of ` +
+        `${rss.end.heap_total_mb} MB, cache ${rss.end.response_cache_mb} MB in ${rss.end.response_cache_entries} entries)`,
       `load average now: ${loadavg()[0].toFixed(2)}\n`,
     ].join("   "),
   );
@@ -353,6 +370,7 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
     first_answer: firstAnswer,
     idle_rss_mb: rss.idle_mb,
     peak_rss_mb: rss.peak_mb,
+    server_memory: { idle: rss.idle, end: rss.end },
     memory_by_part: memory,
     targets,
   };

@@ -6,13 +6,16 @@
 import { createServer } from "node:http";
 
 const HELLO = JSON.stringify({ hello: "world" });
+/** The local server's response cache: entries and the bytes they are counted for. */
+let cacheStats = () => null;
 
 async function start(kind) {
   if (kind === "almanac") {
     const { startLocalServer } = await import(
       process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/lib/server.js"
     );
-    const { server } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
+    const { server, deps } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
+    cacheStats = () => deps.cache.stats();
     return server;
   }
   if (kind === "express") {
@@ -47,7 +50,7 @@ process.on("message", async (m) => {
   // bench/run.mjs: what the idle process's memory is made of.
   if (m.memory) {
     if (m.memory === "gc") globalThis.gc?.();
-    process.send({ memory: process.memoryUsage() });
+    process.send({ memory: process.memoryUsage(), cache: cacheStats() });
   } else if (m.profile === "start") {
     const { Session } = await import("node:inspector/promises");
     session = new Session();
