@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 import { seed } from "./seed.mjs";
 
 /** A month of the read calendar: 200 events, a fifth of them weekly. */
@@ -50,7 +51,8 @@ export async function expectMcpOk(origin, data) {
   const res = await fetch(`${origin}/mcp`, { method: "POST", headers: requests[0].headers, body: requests[0].body });
   const text = await res.text();
   const result = res.status === 200 ? JSON.parse(text).result : undefined;
-  if (!result || result.isError || !Array.isArray(result.structuredContent?.occurrences)) {
+  const answer = result && !result.isError ? JSON.parse(result.content[0].text) : undefined;
+  if (!Array.isArray(answer?.occurrences)) {
     throw new Error(`MCP tools/call list_occurrences answered ${res.status}: ${text.slice(0, 300)}`);
   }
 }
@@ -70,6 +72,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const start = async (kind, env = {}) => {
     const child = fork(join(here, "servers.mjs"), [kind], {
       env: { ...process.env, ...env },
+      execArgv: kind === "almanac" ? SERVER_NODE_FLAGS : [],
       stdio: ["ignore", "ignore", "inherit", "ipc"],
     });
     const port = await new Promise((done, fail) => {
