@@ -265,6 +265,38 @@ describe.skipIf(!HAS_FIREBASE)(
       ]);
     });
 
+    it("serves MCP at /mcp through the api function: tools/list, and tools/call equal to REST", STEP, async () => {
+      const headers = {
+        Authorization: `Bearer ${token}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      };
+      const rpc = async (id: number, method: string, params?: unknown) =>
+        (
+          await json(
+            await http("/mcp", {
+              method: "POST",
+              headers,
+              body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+            }),
+          )
+        ).result;
+      const listed = await rpc(1, "tools/list");
+      expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(
+        expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]),
+      );
+      const range = { from: "2027-01-04", to: "2027-01-10" };
+      const called = await rpc(2, "tools/call", { name: "list_occurrences", arguments: { calendarId, ...range } });
+      expect(called.isError).toBeUndefined();
+      const rest = await json(
+        await http(`/v1/calendars/${calendarId}/occurrences?from=${range.from}&to=${range.to}`, {
+          headers: { Authorization: `Bearer ${token}` },
+        }),
+      );
+      expect(JSON.parse(called.content[0].text)).toEqual(rest);
+      expect(rest.occurrences.length).toBeGreaterThan(0);
+    });
+
     it("serves the calendar feed with the series as an RRULE, and 304 for its ETag", STEP, async () => {
       const res = await http(`/c/${slug}.ics`);
       const text = await res.text();
