@@ -11,7 +11,9 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import request from "supertest";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createApiApp } from "../../functions/src/app.js";
+import { DEFAULT_RATE_LIMITS } from "../../functions/src/http/rate-limit.js";
 import { TOOL_CATALOG } from "../../functions/src/mcp/catalog.js";
 import { appPerTest } from "../helpers/app.js";
 import { get, post } from "../helpers/http.js";
@@ -256,6 +258,40 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
       expect(res.status, method).toBe(405);
       expect(res.headers.allow).toBe("POST");
       expect(res.body.error.code).toBe("method_not_allowed");
+    }
+  });
+
+  it("counts each tool call as its REST request against the rate limits, and /mcp itself not", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const { token, calendarId } = await mintThroughMcp("Scout");
+      const reads = { limit: 2, windowMs: 60_000 };
+      const limited = createApiApp(t.deps, undefined, {
+        checkResponses: true,
+        rateLimits: { ...DEFAULT_RATE_LIMITS, reads },
+      });
+      const rpc = async (id: number, method: string, params?: unknown) =>
+        (
+          await request(limited)
+            .post("/mcp")
+            .set(auth(token))
+            .set("Accept", "application/json, text/event-stream")
+            .send({ jsonrpc: "2.0", id, method, params })
+            .expect(200)
+        ).body.result as ToolResult & { tools?: unknown[] };
+      for (let id = 1; id <= 4; id++) expect((await rpc(id, "tools/list")).tools).toBeDefined();
+      const read = { name: "list_occurrences", arguments: { calendarId, from: "2026-12-01", to: "2026-12-07" } };
+      expect((await rpc(5, "tools/call", read)).isError).toBeUndefined();
+      expect((await rpc(6, "tools/call", read)).isError).toBeUndefined();
+      const third = await rpc(7, "tools/call", read);
+      note({ call: "list_occurrences (reads limited to 2 a minute)", arguments: read.arguments, answer: third });
+      expect(third.isError).toBe(true);
+      expect(json(third)).toMatchObject({ error: { code: "rate_limited", details: { limit: 2, window_seconds: 60 } } });
+      // The same budget as REST's: the agent's reads are spent.
+      const rest = await request(limited).get(`/v1/calendars/${calendarId}`).set(auth(token));
+      expect(rest.status).toBe(429);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
