@@ -4,9 +4,10 @@
  * and through REST, errors as REST's, a stranger, scopes, and replays. The calls are written to
  * test/.artifacts/mcp-transcript.json (tokens masked).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -15,6 +16,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vites
 import { createApiApp } from "../../functions/src/app.js";
 import { DEFAULT_RATE_LIMITS } from "../../functions/src/http/rate-limit.js";
 import { TOOL_CATALOG } from "../../functions/src/mcp/catalog.js";
+import { startLocalServer } from "../../functions/src/server.js";
 import { appPerTest } from "../helpers/app.js";
 import { get, post } from "../helpers/http.js";
 
@@ -292,6 +294,23 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
       expect(rest.status).toBe(429);
     } finally {
       vi.useRealTimers();
+    }
+  });
+
+  it("is served by the local server (npm start) at /mcp", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "almanac-mcp-"));
+    const local = await startLocalServer({ port: 0, dataDir, log: () => {} });
+    try {
+      const origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
+      const client = new Client({ name: "almanac-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
+      clients.push(client);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("find_free_time");
+    } finally {
+      for (const client of clients.splice(0)) await client.close();
+      await local.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
