@@ -8,6 +8,7 @@
  */
 import { errors } from "../errors.js";
 import type { Deps } from "../deps.js";
+import { isIdOf } from "../ids.js";
 import { paths } from "../paths.js";
 import { cursorCodec } from "../paging.js";
 import { readShards } from "../revision.js";
@@ -106,7 +107,11 @@ const sortKeyText = ([group, date, time, createdAt, id]: SortKey): string =>
 export const eventSortKey = (e: EventRecord): string => sortKeyText(sortKey(e));
 
 /** A cursor is the sort key of the last item returned: stable under inserts and deletes. */
-const eventCursors = cursorCodec(["number", "string", "string", "string", "string"]);
+const eventCursors = cursorCodec(
+  ["number", "string", "string", "string", "string"],
+  // The occurrences' cursors have the same shape: the group and the event id tell them apart.
+  (key) => [0, 1, 2].includes(key[0]) && isIdOf("evt", key[4]),
+);
 
 function inRange(
   event: EventRecord,
