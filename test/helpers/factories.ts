@@ -5,7 +5,7 @@
  */
 import request from "supertest";
 import { expect } from "vitest";
-import type { EventRecord } from "../../functions/src/domain/records.js";
+import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
 import type { Role, Visibility } from "../../functions/src/domain/types.js";
 import type { TestApp } from "./app.js";
 import { authOf, freshKey, post, type Auth, type Caller } from "./http.js";
@@ -148,3 +148,18 @@ export function makeEventRecord(overrides: Partial<EventRecord> = {}): EventReco
     ...overrides,
   };
 }
+
+/** A public calendar record in memory for unit tests, named by its id. */
+export const makeCalendarRecord = (id: string, timezone: string): CalendarRecord => ({
+  id,
+  name: id,
+  slug: id,
+  timezone,
+  visibility: "public",
+  purpose: null,
+  default_view: null,
+  views: null,
+  created_at: "2026-01-01T00:00:00.000Z",
+  updated_at: "2026-01-01T00:00:00.000Z",
+  revision: "r1",
+});

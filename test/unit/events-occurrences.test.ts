@@ -1,23 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { expandOccurrences } from "../../functions/src/domain/queries/occurrences.js";
 import { expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
-import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
+import type { EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
-import { makeEventRecord } from "../helpers/factories.js";
+import { makeCalendarRecord, makeEventRecord } from "../helpers/factories.js";
 
-const calendar = (id: string, timezone: string): CalendarRecord => ({
-  id,
-  name: id,
-  slug: id,
-  timezone,
-  visibility: "public",
-  purpose: null,
-  default_view: null,
-  views: null,
-  created_at: "2026-01-01T00:00:00.000Z",
-  updated_at: "2026-01-01T00:00:00.000Z",
-  revision: "r1",
-});
+const calendar = makeCalendarRecord;
 
 let seq = 0;
 /** Ids and creation times in the order made: a second apart, so ties of date and time break by creation. */

@@ -8,9 +8,9 @@ import {
   type TimedOccurrence,
 } from "../../functions/src/domain/queries/occurrences.js";
 import { addDays, expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
-import type { CalendarRecord, EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
+import type { EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
-import { makeEventRecord } from "../helpers/factories.js";
+import { makeCalendarRecord, makeEventRecord } from "../helpers/factories.js";
 
 /**
  * The occurrence pipeline (exceptions, exact durations, order by instant, paging) against a
@@ -24,19 +24,7 @@ const FROM = "2027-03-20";
 const TO = "2027-04-12"; // Berlin, New York and both southern zones all change clocks in this span
 const TIMES = ["00:00", "01:30", "02:00", "02:30", "02:45", "03:00", "03:30", "09:00", "12:15", "22:00", "23:59"];
 
-const calendarIn = (id: string, timezone: string): CalendarRecord => ({
-  id,
-  name: id,
-  slug: id,
-  timezone,
-  visibility: "public",
-  purpose: null,
-  default_view: null,
-  views: null,
-  created_at: "2026-01-01T00:00:00.000Z",
-  updated_at: "2026-01-01T00:00:00.000Z",
-  revision: "r1",
-});
+const calendarIn = makeCalendarRecord;
 
 const recurArb: fc.Arbitrary<Recur> = fc.oneof(
   fc.record({ type: fc.constant("daily" as const), interval: fc.integer({ min: 1, max: 3 }) }),

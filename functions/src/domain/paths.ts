@@ -122,7 +122,7 @@ const slug = (value: string): string => {
 };
 
 /** An exception's key: its event's id and its original date, `evt_x_20270328`, one path segment. */
-const exceptionKey = (eventId: string, originalDate: string): string => {
+export const exceptionKey = (eventId: string, originalDate: string): string => {
   const compact = originalDate.replaceAll("-", "");
   if (!/^\d{8}$/.test(compact) || originalDate.length !== 10) throw errors.invalidId("occurrence");
   return `${id("evt", eventId)}_${compact}`;

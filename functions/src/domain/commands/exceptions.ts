@@ -2,7 +2,7 @@ import type { Transaction } from "../../storage/port.js";
 import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
 import { applyEventPatch, invalidEvent } from "../events/rules.js";
-import { paths } from "../paths.js";
+import { exceptionKey, paths } from "../paths.js";
 import { isPlannedDate } from "../queries/occurrences.js";
 import { quotaLimits } from "../quotas.js";
 import { drawShard, touchShard } from "../revision.js";
@@ -138,7 +138,7 @@ export async function restoreOccurrence(
 /** The occurrence as the series has it, as an exception not yet changed. */
 function seriesOccurrence(event: EventRecord, calendarId: string, date: string, nowIso: string): ExceptionRecord {
   return {
-    id: `${event.id}_${date.replaceAll("-", "")}`,
+    id: exceptionKey(event.id, date),
     calendar_id: calendarId,
     event_id: event.id,
     original_date: date,
