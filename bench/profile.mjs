@@ -1,5 +1,5 @@
 // Profiles the local server under one bench case: `node bench/profile.mjs <case> [seconds]`,
-// case = events | me | write | page | feed (BENCH_LIB=<dir> profiles another build). Seeds, then
+// case = events | me | write | page | feed | mcp | freebusy (BENCH_LIB=<dir> profiles another build). Seeds, then
 // records a CPU profile of the load only (node:inspector in the server process), prints the
 // functions with the most self time and leaves the .cpuprofile in bench/profiles/ (open it in
 // Chrome DevTools or speedscope).
@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { seedFreeBusy } from "./freebusy.mjs";
+import { mcpListOccurrences } from "./mcp.mjs";
 import { seed } from "./seed.mjs";
 
 // As bench/run.mjs: the service, not its rate limits (the seeding alone writes 900 events).
@@ -34,6 +36,8 @@ const cases = {
   me: { url: `${origin}/v1/me`, headers: auth },
   page: { url: `${origin}/c/${data.pageSlug}?view=month&date=${data.pageDate}` },
   feed: { url: `${origin}/c/${data.feedSlug}.ics` },
+  mcp: mcpListOccurrences(origin, data),
+  ...(name === "freebusy" ? { freebusy: { url: await seedFreeBusy(origin, data.token), headers: auth } } : {}),
   write: {
     url: origin,
     requests: [

@@ -142,3 +142,29 @@ describe("SqliteStore group commit", () => {
     expect(seen).toEqual(ids.map((id) => `{"id":"${id}"}`));
   });
 });
+
+/** The local server's store (storage/index.ts): one connection holds the file. */
+describe("SqliteStore exclusive", () => {
+  it("reads and writes, keeps what it committed across a reopen, and refuses a second connection meanwhile", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "almanac-exclusive-"));
+    const file = join(dir, "store.db");
+    const layout = new Set(["c"]);
+    try {
+      const store: UncheckedStore = new SqliteStore(file, { layout, exclusive: true });
+      await store.runTransaction(async (tx) => {
+        tx.set("c/a", { n: 1 });
+      });
+      expect((await store.get("c/a"))?.data).toEqual({ n: 1 });
+      const other = new Database(file);
+      expect(() => other.prepare("SELECT count(*) FROM docs").get()).toThrow(/database is locked/);
+      other.close();
+      await store.close();
+
+      const reopened: UncheckedStore = new SqliteStore(file, { layout, exclusive: true });
+      expect((await reopened.query("c")).map((d) => d.data)).toEqual([{ n: 1 }]);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

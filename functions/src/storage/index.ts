@@ -1,10 +1,13 @@
 import type { Store } from "./port.js";
 import type { SqliteStore } from "./sqlite/index.js";
 
-/** Loaded lazily so that the deployed function never needs better-sqlite3. */
+/**
+ * The local server's store, which only its process opens (exclusive). Loaded lazily so that
+ * the deployed function never needs better-sqlite3.
+ */
 export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const { SqliteStore } = await import("./sqlite/index.js");
-  return new SqliteStore(file);
+  return new SqliteStore(file, { exclusive: true });
 }
 
 /** The store cannot be opened as the environment is set up; the message says what to set. */

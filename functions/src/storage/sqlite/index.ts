@@ -28,6 +28,13 @@ type Write = { kind: "create" | "set" | "update"; path: string; data: object } |
 export interface SqliteStoreOptions {
   /** The collections this store holds (default: the app's, domain/paths.ts); any other path is refused. */
   layout?: Layout;
+  /**
+   * Only this connection uses the file (the local server): SQLite then takes its file locks
+   * once and keeps the WAL index in memory, instead of locking and unlocking the file around
+   * every read (a read's syscalls were most of a free/busy request's CPU). Another connection
+   * to the file gets `database is locked` until this one closes.
+   */
+  exclusive?: boolean;
 }
 
 /** Hands a transaction's outcome to its caller: its result, or the COMMIT's error when given. */
@@ -77,6 +84,7 @@ export class SqliteStore implements Store, UncheckedStore {
     this.layout = options.layout ?? LAYOUT;
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
+    if (options.exclusive) this.db.pragma("locking_mode = EXCLUSIVE");
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
     this.db.pragma("busy_timeout = 5000");
