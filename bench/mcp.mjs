@@ -2,10 +2,11 @@
 // JSON-RPC request per HTTP request with the bearer token, as an MCP client sends it once
 // initialized (the server is stateless). bench/run.mjs measures it beside the other cases;
 // `node bench/mcp.mjs` measures it alone (with an adjacent Express baseline and the same
-// read over REST), without touching bench/results.json. Needs the build, like run.mjs.
+// read over REST, and the MCP layer alone over a stand-in API answering the same bytes),
+// without touching bench/results.json. Needs the build, like run.mjs.
 //   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> as in run.mjs.
 import { fork } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -90,13 +91,23 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-bench-mcp-"));
   const express = await start("express");
   const almanac = await start("almanac", { DATA_DIR: dataDir });
+  let layer;
   try {
     const data = await seed(almanac.origin);
     await expectMcpOk(almanac.origin, data);
+    // The MCP layer alone, over the very bytes REST answers: the most the tool call can reach.
+    const rest = restListOccurrences(almanac.origin, data);
+    const answerFile = join(dataDir, "rest-answer.json");
+    writeFileSync(answerFile, Buffer.from(await (await fetch(rest.url, { headers: rest.headers })).arrayBuffer()));
+    layer = await start("mcp-layer", { MCP_LAYER_ANSWER: answerFile });
     const rows = [];
     for (const [name, options] of [
-      ["REST GET occurrences, a month (token)", restListOccurrences(almanac.origin, data)],
+      ["REST GET occurrences, a month (token)", rest],
       ["MCP tools/call list_occurrences, a month (token)", mcpListOccurrences(almanac.origin, data)],
+      [
+        "MCP layer alone: the same call over a stand-in API answering those bytes",
+        mcpListOccurrences(layer.origin, data),
+      ],
     ]) {
       const baseline = await measure("express hello", { url: `${express.origin}/` });
       const row = await measure(name, options);
@@ -110,6 +121,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       );
     }
   } finally {
+    layer?.stop();
     almanac.stop();
     express.stop();
     rmSync(dataDir, { recursive: true, force: true });

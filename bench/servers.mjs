@@ -3,6 +3,10 @@
 //   almanac: the local server (API, pages, hosting/) on SQLite in $DATA_DIR, request log off.
 //   express: an Express 5 app answering {"hello":"world"}: the framework baseline.
 //   node:    a bare node:http server answering the same: the runtime baseline.
+//   mcp-layer: POST /mcp exactly as the local server runs it (functions/lib/mcp/server.js, the
+//            SDK's server and transport per request, the same tools), over an "API" that answers
+//            every call with the bytes of $MCP_LAYER_ANSWER at once: what the MCP layer costs
+//            with no REST work under it (bench/mcp.mjs).
 import { createServer } from "node:http";
 
 const HELLO = JSON.stringify({ hello: "world" });
@@ -28,6 +32,26 @@ async function start(kind) {
       const server = app.listen(0, () => done(server));
     });
   }
+  if (kind === "mcp-layer") {
+    const lib = process.env.BENCH_LIB ?? "../functions/lib";
+    const [{ default: express }, { mcpHandler }, { apiRoutes }, { readFileSync }] = await Promise.all([
+      import("express"),
+      import(`${lib}/mcp/server.js`),
+      import(`${lib}/routes/index.js`),
+      import("node:fs"),
+    ]);
+    const answer = readFileSync(process.env.MCP_LAYER_ANSWER);
+    const api = (_req, res) => {
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
+      res.end(answer);
+    };
+    const app = express();
+    app.disable("x-powered-by");
+    app.post("/mcp", express.json(), mcpHandler(api, { log: () => {} }, apiRoutes));
+    return new Promise((done) => {
+      const server = app.listen(0, () => done(server));
+    });
+  }
   if (kind === "node") {
     const server = createServer((_req, res) => {
       res.writeHead(200, {
@@ -38,7 +62,7 @@ async function start(kind) {
     });
     return new Promise((done) => server.listen(0, () => done(server)));
   }
-  throw new Error(`unknown server kind ${kind}: use almanac, express or node`);
+  throw new Error(`unknown server kind ${kind}: use almanac, express, node or mcp-layer`);
 }
 
 const server = await start(process.argv[2]);
