@@ -32,6 +32,7 @@ export default tseslint.config(
     ignores: [
       "**/node_modules/",
       "functions/lib/",
+      "functions/dist*/",
       "functions/.crash-build/",
       "coverage/",
       ".data/",

@@ -13,7 +13,7 @@ import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 
 const RUNS = 7;
 const REPO = new URL("..", import.meta.url).pathname;
-const LIB = process.env.BENCH_LIB ?? new URL("../functions/lib", import.meta.url).pathname;
+const LIB = process.env.BENCH_LIB ?? new URL("../functions/dist", import.meta.url).pathname;
 
 export async function freePort() {
   const server = createServer();

@@ -16,7 +16,7 @@ let cacheStats = () => null;
 async function start(kind) {
   if (kind === "almanac") {
     const { startLocalServer } = await import(
-      process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/lib/server.js"
+      process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/dist/server.js"
     );
     const { server, deps } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
     cacheStats = () => deps.cache.stats();
@@ -33,7 +33,7 @@ async function start(kind) {
     });
   }
   if (kind === "mcp-layer") {
-    const lib = process.env.BENCH_LIB ?? "../functions/lib";
+    const lib = "../functions/lib"; // the build's modules by name (the bundle's files are hashed)
     const [{ default: express }, { mcpHandler }, { apiRoutes }, { readFileSync }] = await Promise.all([
       import("express"),
       import(`${lib}/mcp/server.js`),

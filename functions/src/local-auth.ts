@@ -13,9 +13,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { underRepository } from "./disk-paths.js";
 
-const FIREBASE_CLI = fileURLToPath(new URL("../../node_modules/.bin/firebase", import.meta.url));
+const FIREBASE_CLI = underRepository("node_modules/.bin/firebase");
 const PROJECT = "demo-almanac";
 const DEFAULT_PORT = 9099;
 const READY_WITHIN_MS = 120_000;

@@ -6,8 +6,8 @@
 import nodeModule from "node:module";
 import { extname, resolve } from "node:path";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { fileURLToPath } from "node:url";
 import { loadOnce } from "./lazy.js";
+import { underRepository } from "./disk-paths.js";
 import { isHumansPath } from "./pages/humans/paths.js";
 import { startLocalAuthEmulator } from "./local-auth.js";
 import type { Deps } from "./domain/deps.js";
@@ -119,7 +119,7 @@ function onFirstRequest(deps: Pick<Deps, "log">, build: () => Promise<Handler>):
   };
 }
 
-const HOSTING_DIR = fileURLToPath(new URL("../../hosting", import.meta.url));
+const HOSTING_DIR = underRepository("hosting");
 const TEXT_TYPES: Record<string, string> = {
   ".md": "text/markdown; charset=utf-8",
   ".txt": "text/plain; charset=utf-8",

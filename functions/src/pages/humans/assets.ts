@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { underFunctions } from "../../disk-paths.js";
 import { STYLESHEET } from "../style.js";
 import { HUMANS_RULES } from "./style.js";
 
@@ -17,8 +17,7 @@ const hashOf = (body: string | Buffer): string => createHash("sha256").update(bo
 export const HUMANS_STYLESHEET = `${STYLESHEET}\n/* Claim and account pages */\n${HUMANS_RULES}\n`;
 export const HUMANS_STYLESHEET_NAME = `humans.${hashOf(HUMANS_STYLESHEET)}.css`;
 
-/** Beside functions/src and functions/lib alike: both are one level under functions/. */
-const BUNDLE_FILE = fileURLToPath(new URL("../../../lib/web/humans.js", import.meta.url));
+const BUNDLE_FILE = underFunctions("lib/web/humans.js");
 
 export interface ClientBundle {
   name: string;

@@ -1,0 +1,105 @@
+/**
+ * `npm start` runs the server bundled by scripts/bundle-server.mjs (functions/dist/), not the
+ * sources the other tests import: this bundles it afresh into a directory of its own, starts it
+ * as `npm start` does, and reaches each part it loads on first use (the API, the pages, the
+ * static files of hosting/, MCP, the OpenAPI document).
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "../..");
+// One level under functions/, as functions/dist is (disk-paths.ts finds hosting/ from there).
+const OUT = join(ROOT, `functions/dist-test-${process.pid}`);
+let dataDir: string;
+let server: ChildProcess;
+let origin: string;
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [join(ROOT, "scripts/bundle-server.mjs"), OUT]);
+  dataDir = mkdtempSync(join(tmpdir(), "almanac-bundled-"));
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [join(OUT, "server.js")], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off", RATE_LIMITS: "off" },
+    stdio: "ignore",
+  });
+  for (let tries = 0; ; tries++) {
+    try {
+      await fetch(`${origin}/v1/me`);
+      return;
+    } catch (err) {
+      if (tries > 300) throw err;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+  }
+}, 60_000);
+
+afterAll(async () => {
+  if (server) {
+    const exited = new Promise((done) => server.once("exit", done));
+    server.kill("SIGTERM");
+    await exited;
+  }
+  rmSync(OUT, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+const post = async (path: string, body: unknown, token?: string) => {
+  const res = await fetch(`${origin}${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "idempotency-key": crypto.randomUUID(),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+};
+
+describe("the bundled local server (npm start)", () => {
+  it("answers the API, with the error envelope", async () => {
+    const res = await fetch(`${origin}/v1/me`);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+  });
+
+  it("mints, creates a calendar and an event, and shows them on the calendar's page", async () => {
+    const minted = await post("/v1/mint", { name: "Bundled" });
+    expect(minted.status).toBe(200);
+    const token = minted.json.token as string;
+    const calendar = await post("/v1/calendars", { name: "Launch", visibility: "public" }, token);
+    expect(calendar.status).toBe(200);
+    const id = calendar.json.id as string;
+    const event = await post(`/v1/calendars/${id}/events`, { name: "Kickoff", date: "2027-03-04" }, token);
+    expect(event.status).toBe(200);
+    const page = await fetch(`${origin}/c/${calendar.json.slug as string}?view=month&date=2027-03-04`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Kickoff");
+  });
+
+  it("serves hosting/'s files, the OpenAPI document and MCP", async () => {
+    const llms = await fetch(`${origin}/llms.txt`);
+    expect(llms.status).toBe(200);
+    expect(await llms.text()).toContain("/v1/mint");
+    const openapi = await fetch(`${origin}/openapi.json`);
+    expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+    const tools = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+    expect(tools.status).toBe(200);
+    const listed = (tools.json.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    expect(listed).toEqual(expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]));
+  });
+});
