@@ -12,7 +12,7 @@
  */
 import type { DocRef, Store, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
-import { randomString } from "./ids.js";
+import { randomString, sha256 } from "./ids.js";
 import { paths } from "./paths.js";
 import type { ShardRecord } from "./records.js";
 
@@ -62,18 +62,21 @@ export async function readShards(store: Store, calendarId: string): Promise<Shar
 }
 
 /**
- * The cache key part of a set of calendars shown together: layer key, id, the calendar's
- * revision and its shards' revisions, for each. One query per calendar, all at once.
+ * The cache key part of a set of calendars shown together: a hash of each one's layer key, id,
+ * revision and shards' revisions. One query per calendar, all at once. Hashed, so that a key
+ * stays under the cache's length limit however many layers a calendar shows (unhashed, a
+ * dozen layers made every key too long to keep, and each request computed its answer again).
  */
 export async function revisionsKey(
   deps: Pick<Deps, "store">,
   sources: Array<{ layer: string; calendar: { id: string; revision: string } }>,
 ): Promise<string> {
   const shards = await Promise.all(sources.map((s) => readShards(deps.store, s.calendar.id)));
-  return sources
+  const revisions = sources
     .map(
       (s, i) =>
         `${s.layer}:${s.calendar.id}:${s.calendar.revision}.${(shards[i] ?? []).map((x) => x.revision).join(".")}`,
     )
     .join(",");
+  return sha256(revisions);
 }

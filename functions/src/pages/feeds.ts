@@ -44,7 +44,7 @@ export function feedRouter(deps: Deps): Router {
     if (calendar === "not_found") return void sendText(res, 404, NOT_FOUND);
     const sources = await publishedSources(deps, calendar);
     const today = todayIn(calendar.timezone, deps.clock());
-    const key = `feed|c|${calendar.slug}|${digest(await revisionsKey(deps, sources))}|${today}`;
+    const key = `feed|c|${calendar.slug}|${await revisionsKey(deps, sources)}|${today}`;
     const feed = await cachedFeed(deps, key, async () => {
       const loaded = await loadSourceEvents(deps, sources);
       const { sources: kept, omitted } = withinFeedBudget(loaded, today);
@@ -70,8 +70,7 @@ export function feedRouter(deps: Deps): Router {
     // and not its updated_at: two changes may share a millisecond) and the calendar's revision,
     // which covers the calendar's settings even when the filter leaves `main` out.
     const ofView = digest(JSON.stringify([view.name, view.slug, view.filter]));
-    const revisions = digest(await revisionsKey(deps, sources));
-    const key = `feed|v|${view.id}|${ofView}|${calendar.revision}|${revisions}|${today}`;
+    const key = `feed|v|${view.id}|${ofView}|${calendar.revision}|${await revisionsKey(deps, sources)}|${today}`;
     const feed = await cachedFeed(deps, key, async () => {
       const { filter } = view;
       const loaded = await loadSourceEvents(deps, sources);
@@ -112,10 +111,7 @@ const icsSource = (source: EventSource & Pick<IcsSource, "events" | "exceptions"
   exceptions: source.exceptions,
 });
 
-/**
- * Parts of a cache key that grow with what is shown, hashed: the revisions of a calendar with
- * 20 layers run to thousands of characters, over the cache's longest kept key (response-cache.ts).
- */
+/** A view's filter in a cache key, hashed: a filter can be long (response-cache.ts keeps keys of 512 characters at most). */
 const digest = (text: string): string => createHash("sha256").update(text).digest("base64url");
 
 const uidDomain = (deps: Pick<Deps, "baseUrl">): string => new URL(deps.baseUrl).host;
