@@ -1,4 +1,4 @@
-// Cold start as a person meets it (issue 15): `node functions/lib/server.js` (the `npm start`
+// Cold start as a person meets it (issue 15): `node functions/dist/server.js` (the `npm start`
 // path, after the build) from process start to the first answered request, and the memory of
 // that fresh process. Median of RUNS fresh processes, each on a fresh data directory.
 //   node bench/cold-start.mjs   (after npm run build; BENCH_LIB=<dir> for another build)

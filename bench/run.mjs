@@ -355,7 +355,7 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
     ["feed (200 events) p99 < 100 ms", byName("GET /c/{slug}.ics").p99_ms, "<", 100],
     ["/v1/me p99 during feed fetches < 20 ms", mixed.p99_ms, "<", 20],
     ["cold start (import functions/lib/index.js) < 400 ms", coldStart, "<", 400],
-    ["process start to first answer (functions/lib/server.js) <= 300 ms", firstAnswer.first_answer_ms, "<=", 300],
+    ["process start to first answer (functions/dist/server.js) <= 300 ms", firstAnswer.first_answer_ms, "<=", 300],
     ["server idle RSS <= 90 MB", rss.idle_mb, "<=", 90],
     ["server peak RSS <= 150 MB", rss.peak_mb, "<=", 150],
   ]
