@@ -101,9 +101,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     writeFileSync(answerFile, Buffer.from(await (await fetch(rest.url, { headers: rest.headers })).arrayBuffer()));
     layer = await start("mcp-layer", { MCP_LAYER_ANSWER: answerFile });
     const rows = [];
+    const span = `${RANGE.from} to ${RANGE.to}`;
     for (const [name, options] of [
-      ["REST GET occurrences, a month (token)", rest],
-      ["MCP tools/call list_occurrences, a month (token)", mcpListOccurrences(almanac.origin, data)],
+      [`REST GET occurrences, ${span} (token)`, rest],
+      [`MCP tools/call list_occurrences, ${span} (token)`, mcpListOccurrences(almanac.origin, data)],
       [
         "MCP layer alone: the same call over a stand-in API answering those bytes",
         mcpListOccurrences(layer.origin, data),
