@@ -12,7 +12,7 @@ import { isHumansPath } from "./pages/humans/paths.js";
 import { startLocalAuthEmulator } from "./local-auth.js";
 import type { Deps } from "./domain/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
-import { openSqliteStore } from "./storage/index.js";
+import { openSqliteStore, StoreConfigError } from "./storage/index.js";
 import { startSweeper } from "./storage/sqlite/sweep.js";
 
 // Node 22.1 and later keep compiled code on disk between starts, for the apps loaded on first
@@ -143,6 +143,14 @@ if (isMain) {
     port,
     dataDir: process.env.DATA_DIR ?? "./.data",
     baseUrl: process.env.PUBLIC_BASE_URL,
+  }).catch(async (err: unknown) => {
+    await auth?.stop();
+    // A setup the person can fix (the data directory in use) is said in one line, without a stack.
+    if (err instanceof StoreConfigError) {
+      console.error(`Almanac cannot start: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
   });
   console.log(`Almanac listening on http://localhost:${port} (data in ${resolve(process.env.DATA_DIR ?? "./.data")})`);
   auth?.ready.then(

@@ -48,6 +48,18 @@ describe("the local server on its SQLite file", () => {
     await second.close();
   });
 
+  it("refuses a second server on the same DATA_DIR while the first runs, saying so", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "almanac-in-use-"));
+    dirs.push(dataDir);
+    const first = await start(dataDir, []);
+    await expect(start(dataDir, [])).rejects.toThrow(/in use by another process.*another DATA_DIR/);
+    // The first goes on serving.
+    expect((await fetch(`${first.origin}/v1/me`)).status).toBe(401);
+    await first.close();
+    const again = await start(dataDir, []);
+    await again.close();
+  });
+
   it("never writes a token to the database files or the server log", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "almanac-secrets-"));
     dirs.push(dataDir);

@@ -7,7 +7,15 @@ import type { SqliteStore } from "./sqlite/index.js";
  */
 export async function openSqliteStore(file: string): Promise<SqliteStore> {
   const { SqliteStore } = await import("./sqlite/index.js");
-  return new SqliteStore(file, { exclusive: true });
+  try {
+    return new SqliteStore(file, { exclusive: true });
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
+    throw new StoreConfigError(
+      `${file} is in use by another process (another Almanac server on the same DATA_DIR?): ` +
+        "stop that one, or give this one another DATA_DIR",
+    );
+  }
 }
 
 /** The store cannot be opened as the environment is set up; the message says what to set. */
