@@ -112,13 +112,16 @@ export function trustProxySetting(env: Env = process.env): boolean | number {
 export function clientAddress(req: Request): string {
   const candidate = unmapped(req.ip ?? "");
   const ip = isIP(candidate) ? candidate : unmapped(req.socket.remoteAddress ?? "unknown");
+  // An IPv4 address is its own key (ipKeyGenerator answers it unchanged, after an IPv6 check).
+  if (isIPv4(ip)) return ip;
   return isIP(ip) ? ipKeyGenerator(ip, 56) : "unknown";
 }
 
 /**
  * An IPv4 client of a server listening on `::` shows as `::ffff:a.b.c.d`: its IPv4 address,
- * the key ipKeyGenerator would give it anyway. Read here, the address needs no IPv6 check,
- * whose pattern Node compiles on first use (17 ms of the local server's first request).
+ * the key ipKeyGenerator would give it anyway. Read here, an IPv4 client's address needs no
+ * IPv6 check, whose pattern Node compiles on first use (11 to 17 ms of the local server's
+ * first request).
  */
 function unmapped(address: string): string {
   const ipv4 = address.startsWith("::ffff:") ? address.slice(7) : "";
