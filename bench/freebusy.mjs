@@ -4,13 +4,12 @@
 // bench/freebusy.mjs` measures it alone (with an adjacent Express baseline), without touching
 // bench/results.json. Needs the build, like run.mjs.
 //   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> as in run.mjs.
-import { fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
+import { measureAlone, startServer } from "./server-process.mjs";
 
 const EVENTS_PER_CALENDAR = 200;
 const ZONES = ["Europe/Berlin", "America/New_York", "Asia/Tokyo"];
@@ -95,29 +94,9 @@ export async function expectFreeBusyOk(url, token) {
 // Alone: `node bench/freebusy.mjs`.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.env.RATE_LIMITS ??= "off";
-  const duration = Number(process.env.BENCH_DURATION ?? 10);
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-  const here = fileURLToPath(new URL(".", import.meta.url));
-  const start = async (kind, env = {}) => {
-    const child = fork(join(here, "servers.mjs"), [kind], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
-    });
-    const port = await new Promise((done, fail) => {
-      child.once("message", (m) => done(m.port));
-      child.once("exit", (code) => fail(new Error(`${kind} server exited with ${code}`)));
-    });
-    return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
-  };
-  const measure = async (name, options) => {
-    await autocannon({ connections, ...options, duration: Math.min(2, duration) });
-    const r = await autocannon({ connections, ...options, duration });
-    if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} answers were not 200`);
-    return { name, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99 };
-  };
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-bench-freebusy-"));
-  const express = await start("express");
-  const almanac = await start("almanac", { DATA_DIR: dataDir });
+  const express = await startServer("express");
+  const almanac = await startServer("almanac", { DATA_DIR: dataDir });
   try {
     const minted = await fetch(`${almanac.origin}/v1/mint`, {
       method: "POST",
@@ -126,16 +105,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     }).then((res) => res.json());
     const url = await seedFreeBusy(almanac.origin, minted.token);
     await expectFreeBusyOk(url, minted.token);
-    const baseline = await measure("express hello", { url: `${express.origin}/` });
-    const row = await measure("GET /v1/freebusy", { url, headers: { authorization: `Bearer ${minted.token}` } });
+    const baseline = await measureAlone("express hello", { url: `${express.origin}/` });
+    const row = await measureAlone("GET /v1/freebusy", { url, headers: { authorization: `Bearer ${minted.token}` } });
     const share = Math.round((row.requests_per_s / baseline.requests_per_s) * 100);
     console.log(
       `GET /v1/freebusy (3 calendars x 200 events, a month, token): ${row.requests_per_s} req/s, ` +
         `p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms; Express hello then ${baseline.requests_per_s} req/s: ${share}%`,
     );
   } finally {
-    almanac.stop();
-    express.stop();
+    await almanac.stop();
+    await express.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -5,13 +5,11 @@
 // read over REST, and the MCP layer alone over a stand-in API answering the same bytes),
 // without touching bench/results.json. Needs the build, like run.mjs.
 //   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> as in run.mjs.
-import { fork } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
-import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
+import { measureAlone, startServer } from "./server-process.mjs";
 import { seed } from "./seed.mjs";
 
 /** A month of the read calendar: 200 events, a fifth of them weekly. */
@@ -67,30 +65,9 @@ export const restListOccurrences = (origin, data) => ({
 // Alone: `node bench/mcp.mjs`.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.env.RATE_LIMITS ??= "off";
-  const duration = Number(process.env.BENCH_DURATION ?? 10);
-  const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
-  const here = fileURLToPath(new URL(".", import.meta.url));
-  const start = async (kind, env = {}) => {
-    const child = fork(join(here, "servers.mjs"), [kind], {
-      env: { ...process.env, ...env },
-      execArgv: kind === "almanac" ? SERVER_NODE_FLAGS : [],
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
-    });
-    const port = await new Promise((done, fail) => {
-      child.once("message", (m) => done(m.port));
-      child.once("exit", (code) => fail(new Error(`${kind} server exited with ${code}`)));
-    });
-    return { origin: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
-  };
-  const measure = async (name, options) => {
-    await autocannon({ connections, ...options, duration: Math.min(2, duration) });
-    const r = await autocannon({ connections, ...options, duration });
-    if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} answers were not 200`);
-    return { name, requests_per_s: Math.round(r.requests.average), p50_ms: r.latency.p50, p99_ms: r.latency.p99 };
-  };
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-bench-mcp-"));
-  const express = await start("express");
-  const almanac = await start("almanac", { DATA_DIR: dataDir });
+  const express = await startServer("express");
+  const almanac = await startServer("almanac", { DATA_DIR: dataDir });
   let layer;
   try {
     const data = await seed(almanac.origin);
@@ -99,7 +76,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const rest = restListOccurrences(almanac.origin, data);
     const answerFile = join(dataDir, "rest-answer.json");
     writeFileSync(answerFile, Buffer.from(await (await fetch(rest.url, { headers: rest.headers })).arrayBuffer()));
-    layer = await start("mcp-layer", { MCP_LAYER_ANSWER: answerFile });
+    layer = await startServer("mcp-layer", { MCP_LAYER_ANSWER: answerFile });
     const rows = [];
     const span = `${RANGE.from} to ${RANGE.to}`;
     for (const [name, options] of [
@@ -110,8 +87,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         mcpListOccurrences(layer.origin, data),
       ],
     ]) {
-      const baseline = await measure("express hello", { url: `${express.origin}/` });
-      const row = await measure(name, options);
+      const baseline = await measureAlone("express hello", { url: `${express.origin}/` });
+      const row = await measureAlone(name, options);
       rows.push({ ...row, express_now_per_s: baseline.requests_per_s });
     }
     for (const r of rows) {
@@ -122,9 +99,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       );
     }
   } finally {
-    layer?.stop();
-    almanac.stop();
-    express.stop();
+    await layer?.stop();
+    await almanac.stop();
+    await express.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -7,7 +7,7 @@
 //   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> to measure
 //   another build of functions/lib (e.g. a copy from before a change) under the same load.
 // The load average is recorded: other work on the machine lowers every figure, the ratios less.
-import { execFileSync, fork } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
@@ -17,13 +17,13 @@ import autocannon from "autocannon";
 import { benchColdStart, cpuMs, rssMb } from "./cold-start.mjs";
 import { benchFeedRender } from "./feed-render.mjs";
 import { benchMemory } from "./memory.mjs";
-import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 import { expectFreeBusyOk, seedFreeBusy } from "./freebusy.mjs";
 import { expectMcpOk, mcpListOccurrences } from "./mcp.mjs";
 import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchRoundTrips, printRoundTrips } from "./round-trips.mjs";
 import { benchOccurrences } from "./occurrences.mjs";
 import { seed } from "./seed.mjs";
+import { startServer } from "./server-process.mjs";
 
 // The servers measure the service, not its rate limits (which would answer 429 within a
 // second); the child processes inherit this. Set RATE_LIMITS=on to measure with them.
@@ -46,42 +46,6 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 const INDEX_URL = process.env.BENCH_LIB
   ? `file://${process.env.BENCH_LIB}/index.js`
   : new URL("../functions/lib/index.js", import.meta.url).href;
-
-/** Starts `bench/servers.mjs <kind>` in a child process and waits for its port. */
-async function startServer(kind, env = {}) {
-  const child = fork(join(HERE, "servers.mjs"), [kind], {
-    // The local server runs with the flags `npm start` gives it.
-    execArgv: kind === "almanac" ? SERVER_NODE_FLAGS : [],
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  const port = await new Promise((done, fail) => {
-    child.once("message", (m) => done(m.port));
-    child.once("exit", (code) => fail(new Error(`${kind} server exited with ${code} before listening`)));
-  });
-  const stopped = new Promise((done) => child.once("exit", done));
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    pid: child.pid,
-    /** V8's heap and the response cache of the server, in MB (servers.mjs answers). */
-    memory: async () => {
-      const answer = new Promise((done) => child.on("message", (m) => m.memory && done(m)));
-      child.send({ memory: true });
-      const { memory, cache } = await answer;
-      const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
-      return {
-        heap_total_mb: mb(memory.heapTotal),
-        heap_used_mb: mb(memory.heapUsed),
-        response_cache_mb: cache ? mb(cache.bytes) : null,
-        response_cache_entries: cache?.entries ?? null,
-      };
-    },
-    stop: async () => {
-      child.kill("SIGTERM");
-      await stopped;
-    },
-  };
-}
 
 /**
  * One autocannon run: a short warm-up (JIT, caches), then the measured run. With the server's
