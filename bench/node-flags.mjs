@@ -13,7 +13,7 @@ const start = JSON.parse(readFileSync(new URL("../package.json", import.meta.url
 export const SERVER_NODE_FLAGS =
   process.env.BENCH_NODE_FLAGS !== undefined
     ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean)
-    : (/node ((?:--[\w-]+(?:=\S+)? )*)functions\/dist\/server\.js/
+    : (/node ((?:--[\w-]+(?:=\S+)? )*)functions\/dist\/start\.cjs/
         .exec(start)?.[1]
         .trim()
         .split(/\s+/)

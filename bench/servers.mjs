@@ -16,7 +16,7 @@ let cacheStats = () => null;
 async function start(kind) {
   if (kind === "almanac") {
     const { startLocalServer } = await import(
-      process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/dist/server.js"
+      process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/dist/server.cjs"
     );
     const { server, deps } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
     cacheStats = () => deps.cache.stats();

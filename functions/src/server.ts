@@ -27,6 +27,8 @@ export interface LocalServerOptions {
   clock?: () => Date;
   /** Overrides of SERVER_TIMEOUTS (tests use short ones). */
   timeouts?: Partial<ServerTimeouts>;
+  /** Called once, when the first response has been sent (start-bundle.ts writes its code cache then). */
+  afterFirstAnswer?: () => void;
 }
 
 export interface ServerTimeouts {
@@ -76,7 +78,12 @@ export async function startLocalServer(
   });
   // Each app answers its own 404s; requests are dispatched by path, as Hosting rewrites do.
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
+  let afterFirstAnswer = options.afterFirstAnswer;
   const server = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, (req, res) => {
+    if (afterFirstAnswer) {
+      res.once("finish", afterFirstAnswer);
+      afterFirstAnswer = undefined;
+    }
     const path = (req.url ?? "/").split("?", 1)[0];
     const app = isApiPath(path) ? api : isPagesPath(path) ? pages : hosting;
     app(req, res);
@@ -134,25 +141,24 @@ const isApiPath = (path: string): boolean =>
 /** Hosting rewrites `/c/**`, `/v/**`, `/claim/**` and `/account/**` to the pages function. */
 const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.startsWith("/v/") || isHumansPath(path);
 
-const isMain = import.meta.url === `file://${process.argv[1]}`;
-if (isMain) {
+/** `npm start`: the server on PORT and DATA_DIR, with the Auth emulator beside it, until a signal stops both. */
+export async function main(options: Pick<LocalServerOptions, "afterFirstAnswer"> = {}): Promise<void> {
   const port = Number(process.env.PORT ?? 8787);
+  const dataDir = process.env.DATA_DIR ?? "./.data";
   // Sign-in for the claim and account pages: the Firebase Auth emulator, no cloud project (local-auth.ts).
-  const auth = await startLocalAuthEmulator({ dataDir: process.env.DATA_DIR ?? "./.data", log: console.log });
-  const { close } = await startLocalServer({
-    port,
-    dataDir: process.env.DATA_DIR ?? "./.data",
-    baseUrl: process.env.PUBLIC_BASE_URL,
-  }).catch(async (err: unknown) => {
-    await auth?.stop();
-    // A setup the person can fix (the data directory in use) is said in one line, without a stack.
-    if (err instanceof StoreConfigError) {
-      console.error(`Almanac cannot start: ${err.message}`);
-      process.exit(1);
-    }
-    throw err;
-  });
-  console.log(`Almanac listening on http://localhost:${port} (data in ${resolve(process.env.DATA_DIR ?? "./.data")})`);
+  const auth = await startLocalAuthEmulator({ dataDir, log: console.log });
+  const { close } = await startLocalServer({ ...options, port, dataDir, baseUrl: process.env.PUBLIC_BASE_URL }).catch(
+    async (err: unknown) => {
+      await auth?.stop();
+      // A setup the person can fix (the data directory in use) is said in one line, without a stack.
+      if (err instanceof StoreConfigError) {
+        console.error(`Almanac cannot start: ${err.message}`);
+        process.exit(1);
+      }
+      throw err;
+    },
+  );
+  console.log(`Almanac listening on http://localhost:${port} (data in ${resolve(dataDir)})`);
   auth?.ready.then(
     () => console.log(`Sign-in ready at http://localhost:${port}/account (Firebase Auth emulator on ${auth.host})`),
     (err: Error) => console.log(`Sign-in is off: ${err.message}`),
@@ -161,3 +167,6 @@ if (isMain) {
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }
+
+// Run as a script (tsx, functions/lib); in the bundle, start-bundle.ts calls main().
+if (import.meta.url === `file://${process.argv[1]}`) void main();

@@ -1,11 +1,12 @@
 /**
  * `npm start` runs the server bundled by scripts/bundle-server.mjs (functions/dist/), not the
  * sources the other tests import: this bundles it afresh into a directory of its own, starts it
- * as `npm start` does, and reaches each part it loads on first use (the API, the pages, the
- * static files of hosting/, MCP, the OpenAPI document).
+ * as `npm start` does (start.cjs, with its code cache), and reaches each part it loads on first
+ * use (the API, the pages, the static files of hosting/, MCP, the OpenAPI document).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "../..");
 // One level under functions/, as functions/dist is (disk-paths.ts finds hosting/ from there).
 const OUT = join(ROOT, `functions/dist-test-${process.pid}`);
-let dataDir: string;
-let server: ChildProcess;
+const CODE_CACHE = join(OUT, "server.cjs.v8-cache");
+const stops: Array<() => Promise<void>> = [];
 let origin: string;
 
 async function freePort(): Promise<number> {
@@ -26,34 +27,47 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-beforeAll(async () => {
-  execFileSync(process.execPath, [join(ROOT, "scripts/bundle-server.mjs"), OUT]);
-  dataDir = mkdtempSync(join(tmpdir(), "almanac-bundled-"));
+/** `node functions/dist/start.cjs` on a fresh data directory, once it answers: its origin. */
+async function startBundled(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), "almanac-bundled-"));
   const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [join(OUT, "server.js")], {
+  const server = spawn(process.execPath, [join(OUT, "start.cjs")], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off", RATE_LIMITS: "off" },
     stdio: "ignore",
   });
+  const exited = new Promise((done) => server.once("exit", done));
+  stops.push(async () => {
+    server.kill("SIGTERM");
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
   for (let tries = 0; ; tries++) {
     try {
-      await fetch(`${origin}/v1/me`);
-      return;
+      await fetch(`http://127.0.0.1:${port}/v1/me`);
+      return `http://127.0.0.1:${port}`;
     } catch (err) {
-      if (tries > 300) throw err;
+      if (tries > 300 || server.exitCode !== null) throw err;
       await new Promise((done) => setTimeout(done, 50));
     }
   }
+}
+
+async function codeCacheWritten(): Promise<Buffer> {
+  for (let tries = 0; !existsSync(CODE_CACHE); tries++) {
+    if (tries > 100) throw new Error("no code cache after 5 s");
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return readFileSync(CODE_CACHE);
+}
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [join(ROOT, "scripts/bundle-server.mjs"), OUT]);
+  origin = await startBundled();
 }, 60_000);
 
 afterAll(async () => {
-  if (server) {
-    const exited = new Promise((done) => server.once("exit", done));
-    server.kill("SIGTERM");
-    await exited;
-  }
+  await Promise.all(stops.map((stop) => stop()));
   rmSync(OUT, { recursive: true, force: true });
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 const post = async (path: string, body: unknown, token?: string) => {
@@ -102,4 +116,50 @@ describe("the bundled local server (npm start)", () => {
     const listed = (tools.json.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
     expect(listed).toEqual(expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]));
   });
+
+  it("is ASCII, and the pages' other characters arrive as written", async () => {
+    // start.cjs reads the bundle as latin1, which is right for ASCII only (scripts/bundle-server.mjs).
+    expect(readFileSync(join(OUT, "server.cjs"), "latin1")).not.toMatch(/[\u0080-\uffff]/);
+    const minted = await post("/v1/mint", { name: "Bundled" });
+    const token = minted.json.token as string;
+    const calendar = await post("/v1/calendars", { name: "Dash – and dot ·", visibility: "public" }, token);
+    const id = calendar.json.id as string;
+    const event = { name: "Standup", date: "2027-03-04", start_time: "09:00", end_time: "09:15" };
+    expect((await post(`/v1/calendars/${id}/events`, event, token)).status).toBe(200);
+    const page = await (await fetch(`${origin}/c/${calendar.json.slug as string}?view=month&date=2027-03-04`)).text();
+    expect(page).toContain("Dash – and dot ·"); // from the store
+    expect(page).toMatch(/–<time datetime="2027-03-04T09:15">/); // from the pages' template (pages/parts.ts)
+  });
+
+  it("keeps a code cache of this very bundle, and starts from any other cache", async () => {
+    const sha256 = createHash("sha256")
+      .update(readFileSync(join(OUT, "server.cjs")))
+      .digest();
+    const written = await codeCacheWritten();
+    expect(written.subarray(0, 32).equals(sha256)).toBe(true);
+    expect(written.length).toBeGreaterThan(100_000);
+
+    // A start from the cache answers and leaves it as it is.
+    const cached = await startBundled();
+    expect((await fetch(`${cached}/v1/me`)).status).toBe(401);
+    await new Promise((done) => setTimeout(done, 200));
+    expect(readFileSync(CODE_CACHE).equals(written)).toBe(true);
+
+    // A cache of another bundle is not used, even if V8 would take it (it checks the source's
+    // length only); nor is one V8 rejects. The start answers and writes this bundle's cache.
+    const otherBundle = Buffer.concat([Buffer.alloc(32, 7), written.subarray(32)]);
+    const rejected = Buffer.concat([sha256, Buffer.from("not a V8 code cache")]);
+    for (const stale of [otherBundle, rejected]) {
+      writeFileSync(CODE_CACHE, stale);
+      const again = await startBundled();
+      expect((await fetch(`${again}/v1/me`)).status).toBe(401);
+      for (let tries = 0; readFileSync(CODE_CACHE).equals(stale); tries++) {
+        if (tries > 100) throw new Error("the cache was not written again within 5 s");
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      const rewritten = readFileSync(CODE_CACHE);
+      expect(rewritten.subarray(0, 32).equals(sha256)).toBe(true);
+      expect(rewritten.length).toBeGreaterThan(100_000);
+    }
+  }, 30_000);
 });

@@ -14,7 +14,6 @@
  * Long-poll: with `wait`, an empty read waits for a change of this calendar signalled in this
  * process (domain/change-signals.ts) or for the next poll of the store, until the time passes.
  */
-import { performance } from "node:perf_hooks";
 import type { Transaction } from "../../storage/port.js";
 import { nextSignal } from "../change-signals.js";
 import type { Deps } from "../deps.js";

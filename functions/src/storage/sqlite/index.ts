@@ -1,4 +1,5 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
 // From node:timers, not the globals: fake timers in a test must not hold back the COMMIT.
 import { clearImmediate, setImmediate } from "node:timers";
@@ -36,6 +37,20 @@ export interface SqliteStoreOptions {
    */
   exclusive?: boolean;
 }
+
+/**
+ * better-sqlite3's compiled addon, named to it: the local server's bundle holds better-sqlite3's
+ * JavaScript (scripts/bundle-server.mjs), from where its own search for the addon, which starts
+ * at the calling file's folder, would miss it. Undefined (better-sqlite3 searches) when it was
+ * built somewhere other than build/Release.
+ */
+const NATIVE_BINDING = ((): string | undefined => {
+  try {
+    return createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+  } catch {
+    return undefined;
+  }
+})();
 
 /** Hands a transaction's outcome to its caller: its result, or the COMMIT's error when given. */
 type Deliver = (commitError?: unknown) => void;
@@ -83,7 +98,7 @@ export class SqliteStore implements Store, UncheckedStore {
   constructor(file: string, options: SqliteStoreOptions = {}) {
     this.layout = options.layout ?? LAYOUT;
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
+    this.db = new Database(file, { nativeBinding: NATIVE_BINDING });
     if (options.exclusive) this.db.pragma("locking_mode = EXCLUSIVE");
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = FULL");
