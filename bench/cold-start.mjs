@@ -85,39 +85,45 @@ createServer((_req, res) => res.end("{}")).listen(Number(process.env.PORT), "127
 express().get("/v1/me", (_req, res) => res.status(401).json({})).listen(Number(process.env.PORT), "127.0.0.1");`,
 };
 
-async function medianStart(command, args, extraEnv = {}, runs = RUNS) {
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const dataDir = mkdtempSync(join(tmpdir(), "almanac-cold-"));
-    const port = await freePort();
-    try {
-      const env = { PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off", ...extraEnv };
-      samples.push(await timeToFirstAnswer(command, args, env, `http://127.0.0.1:${port}/v1/me`));
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true });
-    }
+/** One fresh process on a fresh data directory, asked `GET /v1/me` until it answers. */
+async function startOnce(command, args) {
+  const dataDir = mkdtempSync(join(tmpdir(), "almanac-cold-"));
+  const port = await freePort();
+  try {
+    const env = { PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off" };
+    return await timeToFirstAnswer(command, args, env, `http://127.0.0.1:${port}/v1/me`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  return {
-    ms: Math.round(median(samples.map((s) => s.ms))),
-    cpu_ms: median(samples.map((s) => s.cpu_ms)),
-    rss_mb: median(samples.map((s) => s.rss_mb)),
-  };
 }
+
+const medians = (samples) => ({
+  ms: Math.round(median(samples.map((s) => s.ms))),
+  cpu_ms: median(samples.map((s) => s.cpu_ms)),
+  rss_mb: median(samples.map((s) => s.rss_mb)),
+});
 
 /**
  * Process start to the first answer of `GET /v1/me` (401 without a token: the API answering),
- * medians of `runs` fresh processes, beside the two baselines.
+ * medians of `runs` fresh processes, beside the two baselines, started in turn (Almanac, node,
+ * Express, Almanac, ...) so that a slower minute on this shared machine falls on all three.
  */
 export async function benchColdStart(runs = RUNS) {
-  const entry = [...SERVER_NODE_FLAGS, ENTRY];
+  const starts = {
+    almanac: [process.execPath, [...SERVER_NODE_FLAGS, ENTRY]],
+    node: [process.execPath, ["--input-type=module", "-e", BASELINES.node]],
+    express: [process.execPath, ["--input-type=module", "-e", BASELINES.express]],
+  };
   rmSync(CODE_CACHE, { force: true });
-  const first = await medianStart(process.execPath, entry, {}, 1);
-  const almanac = await medianStart(process.execPath, entry, {}, runs);
-  const node = await medianStart(process.execPath, ["--input-type=module", "-e", BASELINES.node], {}, runs);
-  const express = await medianStart(process.execPath, ["--input-type=module", "-e", BASELINES.express], {}, runs);
+  const first = await startOnce(...starts.almanac);
+  const samples = { almanac: [], node: [], express: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const [name, [command, args]] of Object.entries(starts)) samples[name].push(await startOnce(command, args));
+  }
+  const [almanac, node, express] = [medians(samples.almanac), medians(samples.node), medians(samples.express)];
   return {
     first_answer_ms: almanac.ms,
-    first_answer_without_code_cache_ms: first.ms,
+    first_answer_without_code_cache_ms: Math.round(first.ms),
     first_answer_cpu_ms: almanac.cpu_ms,
     rss_after_first_answer_mb: almanac.rss_mb,
     node_http_hello: node,

@@ -8,6 +8,7 @@
 //            every call with the bytes of $MCP_LAYER_ANSWER at once: what the MCP layer costs
 //            with no REST work under it (bench/mcp.mjs).
 import { createServer } from "node:http";
+import { createRequire } from "node:module";
 
 const HELLO = JSON.stringify({ hello: "world" });
 /** The local server's response cache: entries and the bytes they are counted for. */
@@ -15,10 +16,15 @@ let cacheStats = () => null;
 
 async function start(kind) {
   if (kind === "almanac") {
-    const { startLocalServer } = await import(
-      process.env.BENCH_LIB ? `${process.env.BENCH_LIB}/server.js` : "../functions/dist/server.cjs"
-    );
-    const { server, deps } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
+    // As `npm start` loads it: the bundle through start.cjs, with its code cache (or another build's server.js).
+    const bundled = process.env.BENCH_LIB ? null : createRequire(import.meta.url)("../functions/dist/start.cjs");
+    const { startLocalServer } = bundled?.server ?? (await import(`${process.env.BENCH_LIB}/server.js`));
+    const { server, deps } = await startLocalServer({
+      port: 0,
+      dataDir: process.env.DATA_DIR,
+      log: () => {},
+      afterFirstAnswer: bundled?.writeCodeCacheAfterFirstAnswer,
+    });
     cacheStats = () => deps.cache.stats();
     return server;
   }

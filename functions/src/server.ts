@@ -15,8 +15,9 @@ import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore, StoreConfigError } from "./storage/index.js";
 import { startSweeper } from "./storage/sqlite/sweep.js";
 
-// Node 22.1 and later keep compiled code on disk between starts, for the apps loaded on first
-// use below (a no-op on Node 20, whose types do not know it).
+// Node 22.1 and later keep compiled code on disk between starts, for the modules loaded after
+// this one (a no-op on Node 20, whose types do not know it; the bundle has its own code cache,
+// start-bundle.ts).
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 export interface LocalServerOptions {

@@ -18,7 +18,7 @@ import nodeModule from "node:module";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
-import type { main as serverMain } from "./server.js";
+import type * as ServerModule from "./server.js";
 
 const BUNDLE = fileURLToPath(new URL("./server.cjs", import.meta.url));
 const CACHE = `${BUNDLE}.v8-cache`;
@@ -30,15 +30,24 @@ const CACHE_HEADER = Buffer.from(BUNDLE_SHA256, "hex");
 // Node 20 takes 25 ms to decode the same 2 MB as UTF-8.
 const source = readFileSync(BUNDLE).toString("latin1");
 const cachedData = codeCacheOfThisBundle();
-const script = new Script(nodeModule.wrap(source), { filename: BUNDLE, cachedData });
-const bundle = { exports: {} as { main: typeof serverMain } };
+// The file is the function Node wraps a CommonJS module in (scripts/bundle-server.mjs).
+const script = new Script(source, { filename: BUNDLE, cachedData });
+const bundle = { exports: {} as typeof ServerModule };
 const runModule = script.runInThisContext() as CommonJsWrapper;
 runModule(bundle.exports, nodeModule.createRequire(BUNDLE), bundle, BUNDLE, dirname(BUNDLE));
 
-const cacheIsCurrent = cachedData !== undefined && !script.cachedDataRejected;
-void bundle.exports.main({ afterFirstAnswer: cacheIsCurrent ? undefined : () => setImmediate(writeCodeCache) });
+/** The server's module (server.ts) as the bundle has it; bench/servers.mjs starts it from here too. */
+export const server = bundle.exports;
+/** Hand it to the server as `afterFirstAnswer`: undefined when the cache is this bundle's and V8 took it. */
+export const writeCodeCacheAfterFirstAnswer =
+  cachedData !== undefined && !script.cachedDataRejected ? undefined : () => setImmediate(writeCodeCache);
 
-/** What `module.wrap` makes of a CommonJS module's code, as Node's own loader calls it. */
+// Built as CommonJS (scripts/bundle-server.mjs): `node start.cjs` runs the server; a require() of it loads it only.
+if (require.main === module) {
+  void server.main({ afterFirstAnswer: writeCodeCacheAfterFirstAnswer });
+}
+
+/** The function Node wraps a CommonJS module in, called as Node's own loader calls it. */
 type CommonJsWrapper = (
   exports: object,
   require: NodeJS.Require,

@@ -117,9 +117,12 @@ describe("the bundled local server (npm start)", () => {
     expect(listed).toEqual(expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]));
   });
 
-  it("is ASCII, and the pages' other characters arrive as written", async () => {
+  it("is strict and ASCII, and the pages' other characters arrive as written", async () => {
     // start.cjs reads the bundle as latin1, which is right for ASCII only (scripts/bundle-server.mjs).
-    expect(readFileSync(join(OUT, "server.cjs"), "latin1")).not.toMatch(/[\u0080-\uffff]/);
+    const bundle = readFileSync(join(OUT, "server.cjs"), "latin1");
+    expect(bundle).not.toMatch(/[\u0080-\uffff]/);
+    // Strict, as the ES modules it is made of: "use strict" is the wrapper's first statement.
+    expect(bundle).toMatch(/^\(function \(exports, require, module, __filename, __dirname\) \{ "use strict";/);
     const minted = await post("/v1/mint", { name: "Bundled" });
     const token = minted.json.token as string;
     const calendar = await post("/v1/calendars", { name: "Dash – and dot ·", visibility: "public" }, token);
