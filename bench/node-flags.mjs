@@ -7,16 +7,10 @@
 // still fits. `--v8-pool-size=2` gives V8 two helper threads (GC, optimizing compiler) instead
 // of four: glibc keeps a malloc arena per thread that allocated, 2 to 3 MB each after the
 // bench's seeding (issue 15, docs/ARCHITECTURE.md Performance).
-import { readFileSync } from "node:fs";
-
-const start = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).scripts.start;
+import { START_NODE_FLAGS } from "../scripts/start-flags.mjs";
 
 /** BENCH_NODE_FLAGS="" (or other flags) measures a build from before these flags as it ran then. */
 export const SERVER_NODE_FLAGS =
   process.env.BENCH_NODE_FLAGS !== undefined
     ? process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean)
-    : (/node ((?:--[\w-]+(?:=\S+)? )*)functions\/dist\/start\.cjs/
-        .exec(start)?.[1]
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean) ?? []);
+    : START_NODE_FLAGS;

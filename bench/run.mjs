@@ -347,8 +347,8 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
       `occurrence page: ${occurrencePages.first_page_median_ms} ms (later ${occurrencePages.later_page_median_ms} ms)`,
       `feed render: ${feedRender.median_ms} ms`,
       `cold start: ${coldStart} ms (import), ${firstAnswer.first_answer_ms} ms (start to first answer, ` +
-        `${firstAnswer.first_answer_cpu_ms} ms CPU; ${firstAnswer.first_answer_without_code_cache_ms} ms the first ` +
-        `start after a build, without the code cache; node:http hello ${firstAnswer.node_http_hello.ms} ms, ` +
+        `${firstAnswer.first_answer_cpu_ms} ms CPU; ${firstAnswer.first_answer_without_code_cache_ms} ms ` +
+        `without the code cache; node:http hello ${firstAnswer.node_http_hello.ms} ms, ` +
         `Express hello ${firstAnswer.express_hello.ms} ms)`,
       `server RSS: idle ${rss.idle_mb} MB (${rss.settled_mb} MB 12 s later), peak ${rss.peak_mb} MB ` +
         `(idle: V8 heap ${rss.idle.heap_used_mb} of ${rss.idle.heap_total_mb} MB, ` +

@@ -7,7 +7,8 @@
  * modules are functions compiled when first called, that is nearly nothing.
  *
  * The cache is written once the first request has been answered, so it holds what starting and
- * a first request compile. It begins with the SHA-256 of the bundle it was made from, which the
+ * a first request compile; the build makes that first start itself (scripts/bundle-server.mjs),
+ * so `npm start` starts from the cache. It begins with the SHA-256 of the bundle it was made from, which the
  * build puts in start.cjs: V8 checks a cache's Node, V8 flags and the source's length, not the
  * source itself, so a rebuilt bundle of the same length would otherwise run stale bytecode.
  * When the cache is missing, from another bundle, or rejected by V8 (another Node, other flags:
