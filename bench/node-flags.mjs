@@ -4,7 +4,7 @@
 // `--heap-growing-percent=20` lets the old generation grow to 1.2 times what the last full
 // collection kept before the next one (V8 picks 1.1 to 4 times by itself, and under the bench
 // kept 90 MB of heap for 30 MB live); a bound on growth, not a ceiling, so a large calendar
-// still fits. `--v8-pool-size=2` gives V8 two helper threads (GC, optimizing compiler) instead
+// still fits. `--v8-pool-size=1` gives V8 one helper thread (GC, optimizing compiler) instead
 // of four: glibc keeps a malloc arena per thread that allocated, 2 to 3 MB each after the
 // bench's seeding (issue 15, docs/ARCHITECTURE.md Performance).
 import { START_NODE_FLAGS } from "../scripts/start-flags.mjs";
