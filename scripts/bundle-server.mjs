@@ -4,7 +4,8 @@
 //   server.cjs  the server, every module it may load in one CommonJS file: read and compiled
 //               once instead of resolving some 300 modules in node_modules; the parts loaded on
 //               first use (API, pages, MCP, ...) are still evaluated only when first needed.
-//   start.cjs   the entry (functions/src/start-bundle.ts): runs server.cjs with a V8 code cache.
+//   start.cjs   the entry (functions/src/start-bundle.ts): runs server.cjs with a V8 code cache,
+//   server.cjs.v8-cache  which this script has the new bundle write by starting it once.
 // One file rather than ES modules split per part, because Node 20 can cache the compiled code
 // of a script (vm.Script) but not of an ES module. The tests run the sources;
 // test/api/bundled-server.test.ts runs this bundle.
@@ -122,18 +123,18 @@ async function firstStart(sha256) {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-build-"));
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off" };
-  const server = spawn(process.execPath, [...START_NODE_FLAGS, join(OUT, "start.cjs")], { env, stdio: "ignore" });
-  const exited = new Promise((done) => server.once("exit", done));
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, join(OUT, "start.cjs")], { env, stdio: "ignore" });
+  const exited = new Promise((done) => child.once("exit", done));
   try {
     for (const deadline = Date.now() + 20_000; !codeCacheIsOf(sha256);) {
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error("no answer and no code cache within 20 s");
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error("no answer and no code cache within 20 s");
       await fetch(`http://127.0.0.1:${port}/v1/me`).catch(() => null);
       await new Promise((done) => setTimeout(done, 50));
     }
   } catch (err) {
     console.warn(`bundle-server: the code cache is left to the first start (${err.message})`);
   } finally {
-    server.kill("SIGTERM");
+    child.kill("SIGTERM");
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
