@@ -46,30 +46,40 @@ const CLOCK_TICKS = 100;
 
 /**
  * Spawns `command`, then asks `url` every 2 ms until it answers (any status): milliseconds
- * from the spawn to that answer, and the process's CPU time and RSS then. Stops the process.
+ * from the spawn to that answer, the process's CPU time and RSS then, and what it wrote to
+ * stderr until it stopped. Stops the process.
  */
 export async function timeToFirstAnswer(command, args, env, url, init) {
   const t0 = performance.now();
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: "ignore", cwd: REPO });
-  const exited = new Promise((done) => child.once("exit", done));
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+    cwd: REPO,
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  // "close": the process has exited and its stderr is read to the end.
+  const closed = new Promise((done) => child.once("close", done));
   let failed = false;
-  void exited.then(() => (failed = true));
+  void closed.then(() => (failed = true));
+  let answer;
   try {
-    for (;;) {
+    while (!answer) {
       if (failed) throw new Error(`${command} ${args.join(" ")} exited before answering`);
       try {
         const res = await fetch(url, init);
         await res.arrayBuffer();
         const ms = performance.now() - t0;
-        return { ms, cpu_ms: cpuMs(child.pid), rss_mb: rssMb(child.pid), status: res.status };
+        answer = { ms, cpu_ms: cpuMs(child.pid), rss_mb: rssMb(child.pid), status: res.status };
       } catch {
         await new Promise((done) => setTimeout(done, 2));
       }
     }
   } finally {
     child.kill("SIGTERM");
-    await exited;
+    await closed;
   }
+  return { ...answer, stderr };
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -86,7 +96,7 @@ express().get("/v1/me", (_req, res) => res.status(401).json({})).listen(Number(p
 };
 
 /** One fresh process on a fresh data directory, asked `GET /v1/me` until it answers. */
-async function startOnce(command, args) {
+export async function startOnce(command, args) {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-cold-"));
   const port = await freePort();
   try {

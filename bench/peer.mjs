@@ -50,8 +50,8 @@ async function startProcess(command, args, env, probe) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // Timed in processes of their own (each stopped after), the median of STARTS, then started
-  // for the cases. One start before them, untimed: Almanac's first start after a build writes
-  // its code cache (start-bundle.ts).
+  // for the cases. One start before them, untimed, for each side alike: should Almanac's code
+  // cache be missing (start-bundle.ts), that start writes it.
   const startOnce = () => timeToFirstAnswer(command, args(port), env(port), `${origin}${probe.path}`, probe.init);
   await startOnce();
   const starts = [];

@@ -39,7 +39,7 @@ async function start(kind) {
     });
   }
   if (kind === "mcp-layer") {
-    const lib = "../functions/lib"; // the build's modules by name (the bundle's files are hashed)
+    const lib = "../functions/lib"; // the build's modules by name (the bundle exports only the server)
     const [{ default: express }, { mcpHandler }, { apiRoutes }, { readFileSync }] = await Promise.all([
       import("express"),
       import(`${lib}/mcp/server.js`),

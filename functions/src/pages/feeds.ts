@@ -6,9 +6,9 @@
  *
  * Mount before the pages' own `/c/:slug` routes, which would otherwise take `foo.ics` for a slug.
  */
-import { createHash } from "node:crypto";
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Deps } from "../domain/deps.js";
+import { sha256 } from "../domain/ids.js";
 import { loadSourceEvents } from "../domain/queries/events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { revisionsKey } from "../domain/revision.js";
@@ -66,10 +66,11 @@ export function feedRouter(deps: Deps): Router {
     const { view, calendar } = resolved;
     const sources = await viewEventSources(deps, resolved);
     const today = todayIn(calendar.timezone, deps.clock());
-    // What the feed takes from the view (name, slug, filter; hashed, since a filter can be long,
-    // and not its updated_at: two changes may share a millisecond) and the calendar's revision,
-    // which covers the calendar's settings even when the filter leaves `main` out.
-    const ofView = digest(JSON.stringify([view.name, view.slug, view.filter]));
+    // What the feed takes from the view (name, slug, filter; hashed, since a filter can be long
+    // and a kept key is at most 512 characters; not its updated_at: two changes may share a
+    // millisecond) and the calendar's revision, which covers the calendar's settings even when
+    // the filter leaves `main` out.
+    const ofView = sha256(JSON.stringify([view.name, view.slug, view.filter]));
     const key = `feed|v|${view.id}|${ofView}|${calendar.revision}|${await revisionsKey(deps, sources)}|${today}`;
     const feed = await cachedFeed(deps, key, async () => {
       const { filter } = view;
@@ -110,9 +111,6 @@ const icsSource = (source: EventSource & Pick<IcsSource, "events" | "exceptions"
   events: source.events,
   exceptions: source.exceptions,
 });
-
-/** A view's filter in a cache key, hashed: a filter can be long (response-cache.ts keeps keys of 512 characters at most). */
-const digest = (text: string): string => createHash("sha256").update(text).digest("base64url");
 
 const uidDomain = (deps: Pick<Deps, "baseUrl">): string => new URL(deps.baseUrl).host;
 
