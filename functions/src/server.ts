@@ -161,7 +161,7 @@ export async function main(options: Pick<LocalServerOptions, "afterFirstAnswer">
   );
   console.log(`Almanac listening on http://localhost:${port} (data in ${resolve(dataDir)})`);
   auth?.ready.then(
-    () => console.log(`Sign-in ready at http://localhost:${port}/account (Firebase Auth emulator on ${auth.host})`),
+    (host) => console.log(`Sign-in ready at http://localhost:${port}/account (Firebase Auth emulator on ${host})`),
     (err: Error) => console.log(`Sign-in is off: ${err.message}`),
   );
   const stop = () => void Promise.all([close(), auth?.stop()]).then(() => process.exit(0));
