@@ -4,9 +4,16 @@ import { httpErrors } from "./http/errors.js";
 import { requestLog } from "./http/log.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
-import { apiRateLimits, rateLimitsFromEnv, trustProxySetting, type RateLimitConfig } from "./http/rate-limit.js";
-import { expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
-import { MCP_PATH, mountMcp } from "./mcp/mount.js";
+import {
+  apiRateLimits,
+  methodBudget,
+  rateLimitsFromEnv,
+  trustProxySetting,
+  type ApiRateLimits,
+  type RateLimitConfig,
+} from "./http/rate-limit.js";
+import { ROUTING, apiRouter, budgetOf, expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
+import { mountMcp } from "./mcp/mount.js";
 import { checkResponses } from "./openapi/check-responses.js";
 import { openApiRoute } from "./openapi/route.js";
 import { apiRoutes } from "./routes/index.js";
@@ -24,17 +31,20 @@ export interface ApiAppOptions {
 }
 
 /**
- * The `/v1` JSON API (and `/openapi.json`, and `/mcp`: mcp/mount.ts). Before any route: no-store, the request log, CORS,
- * rate limits, the edge checks and the JSON body. Each operation (http/route.ts) then runs
- * authenticate -> scope -> Idempotency-Key claim (POST) -> validate -> calendar load and policy
- * -> handler (command or query) -> presenter. A write runs in one transaction (a POST with the
- * record of its Idempotency-Key).
+ * The `/v1` JSON API (and `/openapi.json`, and `/mcp`: mcp/mount.ts). Before any route: no-store,
+ * the request log and CORS. Each operation (http/route.ts) then runs its rate limit, the edge
+ * checks and the JSON body, then authenticate -> scope -> Idempotency-Key claim (POST) ->
+ * validate -> calendar load and policy -> handler (command or query) -> presenter. A write runs
+ * in one transaction (a POST with the record of its Idempotency-Key).
  */
 export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options: ApiAppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  // The app's own routes (/mcp) match as the API router's do: one spelling each.
+  app.set("case sensitive routing", ROUTING.caseSensitive);
+  app.set("strict routing", ROUTING.strict);
   if (options.behindProxy) app.set("trust proxy", trustProxySetting());
   // Before anything can answer: no /v1 response, an error or a 404 included, may be kept by
   // Hosting's CDN or a browser (DECISIONS section 1).
@@ -43,38 +53,42 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
 
   app.use(requestLog(deps));
   app.use(cors);
-  // Before the body is read: a request over its limit is neither parsed nor run.
-  // Not /mcp itself: each tool call is counted as the REST request it makes (mcp/dispatch.ts).
-  const rateLimits = apiRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv());
-  app.use((req, res, next) => (req.path === MCP_PATH ? next() : rateLimits(req, res, next)));
-  app.use(refuseContentEncoding);
-  app.use(refuseLongQueryValues);
-  app.use(requireJsonBody);
-  app.use(frameworkBodyLimit);
-  app.use(
-    express.json({
-      limit: BODY_LIMIT,
-      type: "application/json",
-      verify: (req, _res, buf) => {
-        (req as Request & { rawBody?: string }).rawBody = buf.toString("utf8");
-      },
-    }),
-  );
 
-  // The MCP endpoint: its tool calls come back through this app as REST requests.
-  mountMcp(app, deps, routes);
+  // The rate limit is the first step of every route, before the body is read: a request over
+  // its limit is neither parsed nor run, and its budget is the operation that matched
+  // (`budgetOf`), never the path's spelling. /mcp charges each message itself (mcp/server.ts).
+  const limits = apiRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv());
+  const readBody = [refuseContentEncoding, refuseLongQueryValues, requireJsonBody, frameworkBodyLimit, jsonBody];
 
-  // Strict: `/v1/calendars/{id}/` is not the calendar; an id never ends in a slash (DECISIONS section 1).
-  const router = express.Router({ strict: true });
+  mountMcp(app, deps, routes, { limits, readBody });
+
+  // Case-sensitive and strict (http/route.ts ROUTING): `/v1/Mint` and `/v1/calendars/{id}/` are
+  // other paths, 404 (DECISIONS section 1).
+  const router = apiRouter();
   const operations = [...routes, openApiRoute(routes)];
-  mountRoutes(router, deps, operations);
-  answerWrongMethods(router, operations);
+  mountRoutes(router, deps, operations, (route) => [limits.charge(budgetOf(route)), ...readBody]);
+  answerWrongMethods(router, operations, limits);
   app.use(router);
 
-  app.use((req, _res, next) => next(httpErrors.routeNotFound(req.method, req.path)));
+  // Matched no operation: charged to the method's budget, answered without reading the body.
+  app.use(chargeByMethod(limits), (req, _res, next) => next(httpErrors.routeNotFound(req.method, req.path)));
   app.use(errorMiddleware(deps));
   return app;
 }
+
+const jsonBody = express.json({
+  limit: BODY_LIMIT,
+  type: "application/json",
+  verify: (req, _res, buf) => {
+    (req as Request & { rawBody?: string }).rawBody = buf.toString("utf8");
+  },
+});
+
+/** A request that matched no operation (a 404 or 405) draws from its method's budget, never mint's. */
+const chargeByMethod =
+  (limits: ApiRateLimits): express.RequestHandler =>
+  (req, res, next) =>
+    limits.charge(methodBudget(req.method))(req, res, next);
 
 /**
  * Inside Cloud Functions the framework has parsed the body before the app runs (req.rawBody
@@ -85,14 +99,16 @@ const frameworkBodyLimit: express.RequestHandler = (req, _res, next) => {
   next(Buffer.isBuffer(raw) && raw.length > BODY_LIMIT_BYTES ? httpErrors.payloadTooLarge() : undefined);
 };
 
-function answerWrongMethods(router: express.Router, routes: AnyRoute[]): void {
+function answerWrongMethods(router: express.Router, routes: AnyRoute[], limits: ApiRateLimits): void {
   const methodsByPath = new Map<string, string[]>();
   for (const r of routes) {
     const path = expressPath(r.path);
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), r.method.toUpperCase()]);
   }
   for (const [path, methods] of methodsByPath) {
-    router.all(path, (req, _res, next) => next(httpErrors.methodNotAllowed(req.method, methods)));
+    router.all(path, chargeByMethod(limits), (req, _res, next) =>
+      next(httpErrors.methodNotAllowed(req.method, methods)),
+    );
   }
 }
 

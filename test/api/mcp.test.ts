@@ -263,11 +263,11 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     }
   });
 
-  it("counts each tool call as its REST request against the rate limits, and /mcp itself not", async () => {
+  it("counts each message once against the rate limits: tools/list as a read, a tool call as its operation", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       const { token, calendarId } = await mintThroughMcp("Scout");
-      const reads = { limit: 2, windowMs: 60_000 };
+      const reads = { limit: 4, windowMs: 60_000 };
       const limited = createApiApp(t.deps, undefined, {
         checkResponses: true,
         rateLimits: { ...DEFAULT_RATE_LIMITS, reads },
@@ -281,14 +281,14 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
             .send({ jsonrpc: "2.0", id, method, params })
             .expect(200)
         ).body.result as ToolResult & { tools?: unknown[] };
-      for (let id = 1; id <= 4; id++) expect((await rpc(id, "tools/list")).tools).toBeDefined();
+      for (let id = 1; id <= 2; id++) expect((await rpc(id, "tools/list")).tools).toBeDefined();
       const read = { name: "list_occurrences", arguments: { calendarId, from: "2026-12-01", to: "2026-12-07" } };
       expect((await rpc(5, "tools/call", read)).isError).toBeUndefined();
       expect((await rpc(6, "tools/call", read)).isError).toBeUndefined();
-      const third = await rpc(7, "tools/call", read);
-      note({ call: "list_occurrences (reads limited to 2 a minute)", arguments: read.arguments, answer: third });
-      expect(third.isError).toBe(true);
-      expect(json(third)).toMatchObject({ error: { code: "rate_limited", details: { limit: 2, window_seconds: 60 } } });
+      const fifth = await rpc(7, "tools/call", read);
+      note({ call: "list_occurrences (reads limited to 4 a minute)", arguments: read.arguments, answer: fifth });
+      expect(fifth.isError).toBe(true);
+      expect(json(fifth)).toMatchObject({ error: { code: "rate_limited", details: { limit: 4, window_seconds: 60 } } });
       // The same budget as REST's: the agent's reads are spent.
       const rest = await request(limited).get(`/v1/calendars/${calendarId}`).set(auth(token));
       expect(rest.status).toBe(429);

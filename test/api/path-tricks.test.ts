@@ -360,3 +360,66 @@ describe("ids in bodies", () => {
     expect(grants.body.grants.map((g: { agent_id: string }) => g.agent_id)).toEqual([stranger.agentId]);
   });
 });
+
+/**
+ * Routing is case-sensitive and strict: a path reaches an operation only as the route spells
+ * it. Another spelling (a letter's case, a trailing slash, a doubled slash) is 404 in the
+ * envelope, so it can neither run the operation nor be counted as another one.
+ */
+describe("the spelling of a path", () => {
+  /** The route's path with the owner's own records in it: the honest request, spelled right. */
+  const honestPath = (route: AnyRoute) =>
+    route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === "date"
+        ? "2026-12-01"
+        : name === "credentialId"
+          ? owner.credentialId
+          : secret[name as keyof typeof secret],
+    );
+
+  /** Every other spelling: each literal segment in capitals and capitalized, a trailing slash, doubled slashes. */
+  function respellings(path: string): string[] {
+    const segments = path.split("/");
+    const literal = (i: number) => i > 0 && !Object.values(secret).includes(segments[i]) && i !== segments.length;
+    const cased = segments.flatMap((segment, i) => {
+      if (!literal(i) || /^\d/.test(segment)) return [];
+      const at = (replacement: string) => segments.map((s, j) => (j === i ? replacement : s)).join("/");
+      return [at(segment.toUpperCase()), at(segment[0].toUpperCase() + segment.slice(1))];
+    });
+    const doubled = segments.slice(1).map((_, i) => segments.map((s, j) => (j === i + 1 ? `/${s}` : s)).join("/"));
+    return [...cased, `${path}/`, ...doubled, `${path}//`];
+  }
+
+  it.each(apiRoutes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
+    "%s answers every other spelling 404 not_found, even for the owner",
+    async (_key, route) => {
+      const path = honestPath(route);
+      const failures: string[] = [];
+      for (const spelling of respellings(path)) {
+        let req = request(t.app)[route.method](
+          route.path.endsWith("/occurrences") ? `${spelling}?from=2026-11-01&to=2026-12-31` : spelling,
+        );
+        if (route.method === "post") req = req.set("Idempotency-Key", freshKey());
+        req = req.set(owner.auth);
+        const body = bodyFor(route);
+        const res = await (body ? req.send(body) : req);
+        if (res.status !== 404 || res.body?.error?.code !== "not_found")
+          failures.push(`${route.method.toUpperCase()} ${spelling}: ${res.status} ${res.text.slice(0, 120)}`);
+      }
+      expect(failures).toEqual([]);
+    },
+  );
+
+  it("answers /openapi.json and /mcp only as spelled", async () => {
+    for (const spelling of ["/OpenAPI.json", "/openapi.json/", "//openapi.json"]) {
+      expectError(await get(t, spelling), 404, "not_found");
+    }
+    for (const spelling of ["/MCP", "/Mcp", "/mcp/", "//mcp"]) {
+      const res = await request(t.app)
+        .post(spelling)
+        .set("Accept", "application/json, text/event-stream")
+        .send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+      expectError(res, 404, "not_found");
+    }
+  });
+});

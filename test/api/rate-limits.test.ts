@@ -8,7 +8,9 @@ import {
   trustProxySetting,
   type RateLimitConfig,
 } from "../../functions/src/http/rate-limit.js";
+import type { AnyRoute } from "../../functions/src/http/route.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
+import { apiRoutes } from "../../functions/src/routes/index.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, freshKey } from "../helpers/http.js";
 import { laterCredential, mintAgent, type MintedAgent } from "../helpers/factories.js";
@@ -172,6 +174,83 @@ describe("reads: per agent, or per client address when anonymous", () => {
     vi.setSystemTime(new Date(T0.getTime() + 60_000));
     await readCalendar("192.0.2.9").expect(200);
   });
+});
+
+/** Other spellings of a path: a segment in capitals or capitalized, a trailing slash, doubled slashes. */
+function respellings(path: string): string[] {
+  const segments = path.split("/");
+  const at = (i: number, replacement: string) => segments.map((s, j) => (j === i ? replacement : s)).join("/");
+  const cased = segments.flatMap((segment, i) =>
+    i > 0 && /^[a-z]/.test(segment) && !/_[A-Za-z0-9]+$/.test(segment)
+      ? [at(i, segment.toUpperCase()), at(i, segment[0].toUpperCase() + segment.slice(1))]
+      : [],
+  );
+  const doubled = segments.slice(1).map((segment, i) => at(i + 1, `/${segment}`));
+  return [...new Set([...cased, `${path}/`, ...doubled])];
+}
+
+describe("limits key on the operation that matched, never on the path's spelling", () => {
+  it("no other spelling of /v1/mint mints once the address has used its mints", async () => {
+    for (let i = 0; i < 3; i++) await mint("203.0.113.5").expect(200);
+    const answers: string[] = [];
+    for (const path of [...respellings("/v1/mint"), "/V1/MINT", "/v1/mint//"]) {
+      const res = await request(api)
+        .post(path)
+        .set(from("203.0.113.5"))
+        .set("Idempotency-Key", freshKey())
+        .send({ name: "Flood" });
+      answers.push(`${res.status} ${res.body?.error?.code}`);
+      expect(res.headers["cache-control"]).toBe("no-store");
+    }
+    // A spelling that matches no operation draws from the address's write budget (3), never mint's.
+    expect(answers).toEqual([...Array(3).fill("404 not_found"), ...Array(answers.length - 3).fill("429 rate_limited")]);
+    expectError(await mint("203.0.113.5"), 429, "rate_limited");
+  });
+
+  type Budget = "mint" | "writes" | "reads";
+  /** What each operation is charged, from its definition (DECISIONS section 12). */
+  const budgetOf = (route: AnyRoute): Budget =>
+    route.method === "post" && route.path === "/v1/mint" ? "mint" : route.method === "get" ? "reads" : "writes";
+  const honestPath = (route: AnyRoute) =>
+    route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === "calendarId" ? a.calendarId : name === "date" ? "2026-12-01" : `${name.slice(0, 3)}_abc`,
+    );
+  const ONE = { limit: 1, windowMs: 60_000 };
+
+  it.each(apiRoutes.map((route) => [`${route.method.toUpperCase()} ${route.path}`, route] as const))(
+    "%s is charged to its own budget, and no other spelling runs it",
+    async (_key, route) => {
+      limitedApps({ ...SMALL, mint: ONE, writes: ONE, reads: ONE });
+      const address = "198.51.100.77";
+      const send = (method: AnyRoute["method"], path: string) => {
+        let req = request(api)[method](path).set(from(address)).set(a.auth);
+        if (method === "post") req = req.set("Idempotency-Key", freshKey());
+        return method === "post" || method === "patch" ? req.send({ name: "Spelled" }) : req;
+      };
+      const path = honestPath(route);
+      expect((await send(route.method, path)).status, "the first request is not limited").not.toBe(429);
+      expectError(await send(route.method, path), 429, "rate_limited");
+
+      const others: Record<Budget, () => Promise<request.Response>> = {
+        mint: () => send("post", "/v1/mint"),
+        writes: () => send("patch", `/v1/calendars/${a.calendarId}`),
+        reads: () => send("get", "/v1/me"),
+      };
+      for (const budget of ["mint", "writes", "reads"] as const) {
+        if (budget === budgetOf(route)) continue;
+        expect((await others[budget]()).status, `${budget} has a budget of its own`).toBe(200);
+      }
+
+      // Afresh, the operation's budget spent: another spelling neither runs it nor buys a budget.
+      limitedApps({ ...SMALL, mint: ONE, writes: ONE, reads: ONE });
+      await send(route.method, path);
+      for (const spelling of respellings(path)) {
+        const res = await send(route.method, spelling);
+        expect([404, 429], `${route.method.toUpperCase()} ${spelling}`).toContain(res.status);
+        expect(typeof res.body?.error?.code).toBe("string");
+      }
+    },
+  );
 });
 
 describe("pages and feeds: per client address", () => {

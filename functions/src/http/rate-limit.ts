@@ -1,9 +1,14 @@
 /**
  * Rate limits (DECISIONS section 12), with express-rate-limit:
- *   POST /v1/mint            20 per hour per client address
+ *   mint                     20 per hour per client address
  *   other /v1 writes         600 per minute per agent (per client address without a token)
  *   /v1 reads                3,000 per minute per agent, or per client address when anonymous
  *   pages and feeds          600 per minute per client address
+ * Which /v1 budget a request draws from is decided by the operation that matched it (its
+ * route definition, `budgetOf` in http/route.ts), never by the path's text: the limiter is the
+ * first step of each route, so a spelling that matches no operation cannot pick a budget. A
+ * request that matches none (404, 405) draws from its method's budget, never mint's. An MCP
+ * message is charged by mcp/server.ts as the operation it runs.
  * Over a limit: 429 `rate_limited` with `Retry-After` (seconds); the envelope on /v1, an HTML
  * page or plain text on pages and feeds (the pages app decides). `RATE_LIMITS=off` turns them
  * all off (the test suite and the benchmarks); each limit is an environment variable.
@@ -22,6 +27,7 @@
  * address counts as the peer's; IPv6 addresses count per /56 network, as an ISP assigns them.
  */
 import { isIP, isIPv4 } from "node:net";
+import type { IncomingMessage } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
 import {
   MemoryStore,
@@ -128,9 +134,36 @@ function unmapped(address: string): string {
   return isIPv4(ipv4) ? ipv4 : address;
 }
 
-/** The /v1 limits: mint per address, other writes and reads per agent (per address when anonymous). */
-export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLimitConfig): RequestHandler {
-  if (!config.enabled) return (_req, _res, next) => next();
+/** The /v1 budgets: mint per client address, writes and reads per agent (per address when anonymous). */
+export type Budget = "mint" | "writes" | "reads";
+
+/** The budget of a request that matched no operation (a 404 or 405): its method's, never mint's. */
+export const methodBudget = (method: string): Budget =>
+  ["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase()) ? "reads" : "writes";
+
+export interface ApiRateLimits {
+  /**
+   * Middleware charging one request to `budget`, keyed on the caller: the agent of its bearer
+   * token, else its client address (always the address for mint). Over the limit it passes
+   * `rate_limited` on, with `Retry-After` set. A request marked with `markCharged` passes free.
+   */
+  charge(budget: Budget): RequestHandler;
+}
+
+/** Requests whose operation has been charged already: an MCP tool call's in-process request. */
+const chargedAlready = new WeakSet<IncomingMessage>();
+
+/**
+ * Marks a request made inside this process for an operation already charged (mcp/server.ts
+ * charges each tools/call once, as the operation it runs), so the route's limiter lets it
+ * pass. A WeakSet of the request object: nothing a client sends can set it.
+ */
+export function markCharged(req: IncomingMessage): void {
+  chargedAlready.add(req);
+}
+
+export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLimitConfig): ApiRateLimits {
+  if (!config.enabled) return { charge: () => (_req, _res, next) => next() };
   const agents = new TokenAgents(deps, config.maxClients);
   const callerKey = async (req: Request): Promise<string> => {
     const agentId = await agents.of(req.get("authorization"));
@@ -152,14 +185,12 @@ export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLim
       );
     };
   const byAddress = (req: Request) => `addr:${clientAddress(req)}`;
-  const mint = limiter(deps, config.mint, config.maxClients, byAddress, apiAnswer("mints"), true);
-  const writes = limiter(deps, config.writes, config.maxClients, callerKey, apiAnswer("writes"), true);
-  const reads = limiter(deps, config.reads, config.maxClients, callerKey, apiAnswer("reads"), true);
-  return (req, res, next) => {
-    if (req.method === "POST" && req.path === "/v1/mint") return mint(req, res, next);
-    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return reads(req, res, next);
-    return writes(req, res, next);
+  const limiters: Record<Budget, RequestHandler> = {
+    mint: limiter(deps, config.mint, config.maxClients, byAddress, apiAnswer("mints"), true),
+    writes: limiter(deps, config.writes, config.maxClients, callerKey, apiAnswer("writes"), true),
+    reads: limiter(deps, config.reads, config.maxClients, callerKey, apiAnswer("reads"), true),
   };
+  return { charge: (budget) => limiters[budget] };
 }
 
 /** What a page or feed answers over its limit: `message` says how long to wait. */
@@ -207,6 +238,7 @@ function limiter(
     standardHeaders: rateLimitHeaders ? "draft-7" : false,
     legacyHeaders: false,
     handler: (req, res, next) => answer(req, res, next, window),
+    skip: (req) => chargedAlready.has(req),
     // Addresses are this module's choice (clientAddress), documented above.
     validate: {
       ip: false,

@@ -1,8 +1,9 @@
 /**
  * A tool call runs the REST operation itself: its arguments become the operation's request
  * (path, query, JSON body, the caller's Authorization header), which goes through the same
- * Express app in-process (mcp/in-process.ts). Authentication, scopes, rate limits, validation,
- * policy, idempotency and presenters are therefore exactly REST's, and so are the answers.
+ * Express app in-process (mcp/in-process.ts). Authentication, scopes, validation, policy,
+ * idempotency and presenters are therefore exactly REST's, and so are the answers. Rate limits
+ * are not charged again: mcp/server.ts charged the call, as this operation, before dispatching.
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Express } from "express";
@@ -13,10 +14,12 @@ import { IDEMPOTENCY_ARGUMENT, type Tool } from "./tools.js";
 /** Who calls, as the /mcp request shows it. */
 export interface Caller {
   authorization: string | undefined;
-  /** The client address the rate limits count (Express's `req.ip` of the /mcp request). */
+  /** The client address of the /mcp request (Express's `req.ip`), the inner request's peer. */
   clientAddress: string | undefined;
   /** The JSON-RPC id of the tools/call request. */
   requestId: string | number;
+  /** Aborted when the /mcp client has gone (mcp/server.ts): the REST request is dropped with it. */
+  signal?: AbortSignal;
 }
 
 /** The REST answer: its status, its JSON text, and whether it replayed an earlier write. */
@@ -32,7 +35,12 @@ export async function dispatch(app: Express, tool: Tool, args: Args, caller: Cal
   const request = restRequest(tool, args, caller);
   if (request instanceof ApiError)
     return { status: request.status, json: JSON.stringify(request.toBody()), replayed: false };
-  const res = await serveInProcess(app, { ...request, remoteAddress: caller.clientAddress });
+  const res = await serveInProcess(app, {
+    ...request,
+    remoteAddress: caller.clientAddress,
+    charged: true,
+    signal: caller.signal,
+  });
   return { status: res.status, json: res.body, replayed: res.headers["idempotent-replayed"] === "true" };
 }
 

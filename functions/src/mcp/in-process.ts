@@ -11,6 +11,7 @@
 import { EventEmitter } from "node:events";
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Writable } from "node:stream";
+import { markCharged } from "../http/rate-limit.js";
 
 export interface InProcessRequest {
   method: string;
@@ -20,6 +21,10 @@ export interface InProcessRequest {
   body?: string;
   /** The peer address the app sees (`req.socket.remoteAddress`, hence `req.ip`). */
   remoteAddress?: string;
+  /** The operation was charged to the rate limits already (http/rate-limit.ts `markCharged`). */
+  charged?: boolean;
+  /** Aborted when the caller has gone: the response closes as a dropped connection's does. */
+  signal?: AbortSignal;
 }
 
 export interface InProcessResponse {
@@ -34,6 +39,7 @@ export function serveInProcess(listener: Listener, request: InProcessRequest): P
   return new Promise((resolve, reject) => {
     const body = request.body === undefined ? undefined : Buffer.from(request.body, "utf8");
     const req = new IncomingMessage(peer(request.remoteAddress));
+    if (request.charged) markCharged(req);
     req.method = request.method;
     req.url = request.url;
     req.httpVersionMajor = 1;
@@ -69,10 +75,19 @@ export function serveInProcess(listener: Listener, request: InProcessRequest): P
       ServerResponse.prototype.end.call(res, undefined, "utf8", callback);
       return res;
     }) as ServerResponse["end"];
+    const { signal } = request;
+    // 'close' before 'finish', as when a client drops its socket: a waiting operation stops.
+    const drop = () => {
+      res.destroy();
+      reject(new Error("the caller has gone"));
+    };
     res.once("finish", () => {
+      signal?.removeEventListener("abort", drop);
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
       resolve({ status: res.statusCode, headers: res.getHeaders(), body: body.toString("utf8") });
     });
+    if (signal?.aborted) return drop();
+    signal?.addEventListener("abort", drop, { once: true });
     try {
       listener(req, res);
     } catch (err) {

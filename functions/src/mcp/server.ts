@@ -4,6 +4,13 @@
  * requires a fresh transport per request without sessions) and is answered with plain JSON,
  * never an SSE stream. Loaded on the first /mcp request only (mcp/mount.ts), so the SDK stays
  * out of the cold start of every other request.
+ *
+ * Before the SDK runs, each message is charged to the rate limits once, as the operation it
+ * runs (a tools/call: its route's budget; anything else: a read), and refused if it is a batch,
+ * nests too deep or has bad params (mcp/messages.ts). The charge is made here and not by the
+ * in-process REST request a tool call makes: only here is the JSON-RPC method known (tools/list
+ * has no REST request), and a tool call charged here stays charged once whatever runs it. That
+ * request is marked as charged (`markCharged`), so the route's limiter lets it pass.
  */
 import type { Express, Request, RequestHandler, Response } from "express";
 // The low-level Server, not McpServer: tools here carry ready JSON Schemas (built once, from
@@ -18,11 +25,23 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Deps } from "../domain/deps.js";
-import type { AnyRoute } from "../http/route.js";
+import { ApiError } from "../http/errors.js";
+import type { ApiRateLimits, Budget } from "../http/rate-limit.js";
+import { budgetOf, clientGone, type AnyRoute } from "../http/route.js";
 import { logUnexpected } from "../http/log.js";
 import { dispatch, type Caller } from "./dispatch.js";
+import {
+  boundedError,
+  boundedErrorBody,
+  calledToolName,
+  jsonRpcError,
+  refusalOf,
+  requestIdOf,
+  type DirectAnswer,
+} from "./messages.js";
 import { buildTools, type Tool } from "./tools.js";
 
 const SERVER_INFO = { name: "almanac", title: "Almanac calendars", version: "1.0.0" };
@@ -36,8 +55,19 @@ const INSTRUCTIONS = [
   "says what to do next. Docs: /llms.txt and /docs/mcp.md.",
 ].join(" ");
 
+/**
+ * The JSON-RPC error code of a message refused by the rate limits: implementation-defined (the
+ * server range -32000 to -32099; -32000 and -32001 are the SDK's own), sent with HTTP 429.
+ */
+export const RATE_LIMITED = -32029;
+
 /** The /mcp handler of an API app: its tools are the app's routes, and calls go through the app. */
-export function mcpHandler(app: Express, deps: Pick<Deps, "log">, routes: readonly AnyRoute[]): RequestHandler {
+export function mcpHandler(
+  app: Express,
+  deps: Pick<Deps, "log">,
+  routes: readonly AnyRoute[],
+  limits: ApiRateLimits,
+): RequestHandler {
   const tools = buildTools(routes);
   const listed = { tools: tools.map((tool) => tool.listed) };
   const byName = new Map(tools.map((tool) => [tool.listed.name, tool]));
@@ -45,7 +75,19 @@ export function mcpHandler(app: Express, deps: Pick<Deps, "log">, routes: readon
   // request here (a server per request), and uses it only for elicitation, which we never send.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
+  /** What a message is charged: the operation a tools/call runs, a read for anything else. */
+  const budgetOfMessage = (message: unknown): Budget => {
+    const tool = byName.get(calledToolName(message) ?? "");
+    return tool ? budgetOf(tool.route) : "reads";
+  };
+
   return async (req, res) => {
+    const message: unknown = req.body;
+    const overLimit = await chargeOnce(limits, budgetOfMessage(message), req, res);
+    if (overLimit) return sendDirect(res, rateLimitedAnswer(message, overLimit));
+    const refusal = refusalOf(message);
+    if (refusal) return sendDirect(res, refusal);
+
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {} },
       instructions: INSTRUCTIONS,
@@ -54,32 +96,99 @@ export function mcpHandler(app: Express, deps: Pick<Deps, "log">, routes: readon
     server.setRequestHandler(ListToolsRequestSchema, () => listed);
     server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): Promise<CallToolResult> => {
       const tool = byName.get(params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${params.name}; tools/list names them all`);
-      return callTool(app, tool, params.arguments ?? {}, callerOf(req, extra.requestId));
+      if (!tool)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          "invalid params: `name` is not a tool of this server; tools/list names them all",
+        );
+      return callTool(app, tool, params.arguments ?? {}, callerOf(req, extra.requestId, extra.signal));
     });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
+    const transport = new BoundedErrorsTransport(hiddenErrorLog(deps));
     transport.onerror = (err) => deps.log(`mcp transport: ${err.message}`, { severity: "WARNING" });
     // Not closed after the answer: closing builds a "connection closed" error for requests
     // still waiting, and there are none; both objects go with the request.
     try {
       await server.connect(transport);
+      // The client has gone: closing the server aborts the calls it runs (`extra.signal`, which
+      // drops their REST requests, mcp/in-process.ts) and sends nothing more.
+      const gone = clientGone(res);
+      if (gone.aborted) return;
+      gone.addEventListener("abort", () => void server.close(), { once: true });
       // Express has read and parsed the body already: the web request carries only the headers.
       const answer = await transport.handleRequest(webRequestOf(req), { parsedBody: req.body });
-      await sendWebResponse(res, answer);
+      await sendWebResponse(res, answer, hiddenErrorLog(deps));
     } catch (err) {
       logUnexpected(deps.log, "mcp request", err);
       if (!res.headersSent) {
-        res.status(500).json({
-          jsonrpc: "2.0",
-          error: { code: ErrorCode.InternalError, message: "internal error; retry" },
-          id: null,
-        });
+        sendDirect(res, { status: 500, body: jsonRpcError(null, ErrorCode.InternalError, "internal error; retry") });
       }
     }
   };
+}
+
+/** Where the text of an error answered only as "internal error" goes. */
+const hiddenErrorLog = (deps: Pick<Deps, "log">) => (hidden: string) =>
+  deps.log(`mcp: an error answered as "internal error": ${hidden.slice(0, 500)}`, { severity: "ERROR" });
+
+/**
+ * The SDK's web-standard transport, every JSON-RPC error it sends made short (mcp/messages.ts):
+ * whatever a handler or the SDK throws, its text, stack or schema dump stays in the log.
+ */
+class BoundedErrorsTransport extends WebStandardStreamableHTTPServerTransport {
+  constructor(private readonly onHidden: (message: string) => void) {
+    super({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  }
+
+  override send(message: JSONRPCMessage, options?: Parameters<WebStandardStreamableHTTPServerTransport["send"]>[1]) {
+    if (!("error" in message)) return super.send(message, options);
+    return super.send({ ...message, error: boundedError(message.error, this.onHidden) }, options);
+  }
+}
+
+/**
+ * Charges the /mcp request to a budget, keyed on its caller as REST's limiter keys it (the
+ * bearer token's agent, else the client address); the refusal over the limit, or null.
+ * `Retry-After` and the `RateLimit` headers land on the /mcp answer.
+ */
+function chargeOnce(limits: ApiRateLimits, budget: Budget, req: Request, res: Response): Promise<ApiError | null> {
+  return new Promise((resolve, reject) => {
+    limits.charge(budget)(req, res, (err?: unknown) => {
+      if (err === undefined) resolve(null);
+      else if (err instanceof ApiError && err.code === "rate_limited") resolve(err);
+      else reject(err instanceof Error ? err : new Error(`the rate limiter failed with a ${typeof err}`));
+    });
+  });
+}
+
+/**
+ * Over the limit. A tool call is answered as a tool error carrying REST's `rate_limited`
+ * envelope: the model reads the code and how long to wait, and the client treats it as any
+ * failed call. Any other message (initialize, tools/list) is the client's own business, with
+ * no result to carry it: HTTP 429 with `Retry-After` and a short JSON-RPC error.
+ */
+function rateLimitedAnswer(message: unknown, refusal: ApiError): DirectAnswer | ToolAnswer {
+  const id = requestIdOf(message);
+  if (id !== null && calledToolName(message) !== null) {
+    const result: CallToolResult = {
+      content: [{ type: "text", text: JSON.stringify(refusal.toBody()) }],
+      isError: true,
+    };
+    return { status: 200, body: { jsonrpc: "2.0", id, result } };
+  }
+  const body = jsonRpcError(id, RATE_LIMITED, refusal.message);
+  return { status: refusal.status, body: { ...body, error: { ...body.error, data: refusal.details } } };
+}
+
+interface ToolAnswer {
+  status: number;
+  body: { jsonrpc: "2.0"; id: string | number; result: CallToolResult };
+}
+
+/** A JSON-RPC answer written by /mcp itself (end(), not send(): it is no API operation's answer). */
+function sendDirect(res: Response, answer: DirectAnswer | ToolAnswer): void {
+  res.statusCode = answer.status;
+  res.setHeader("Content-Type", "application/json");
+  res.end(JSON.stringify(answer.body));
 }
 
 /**
@@ -99,19 +208,26 @@ function webRequestOf(req: Request): globalThis.Request {
   });
 }
 
-async function sendWebResponse(res: Response, answer: globalThis.Response): Promise<void> {
+async function sendWebResponse(
+  res: Response,
+  answer: globalThis.Response,
+  onHidden: (message: string) => void,
+): Promise<void> {
   // text(), not arrayBuffer(): measured at less than half the time in Node's fetch (undici).
-  const body = answer.body ? await answer.text() : undefined;
+  const text = answer.body ? await answer.text() : undefined;
+  // The transport's own refusals (4xx, 5xx) bypass `send`: bounded here, like every other error.
+  const body = text !== undefined && answer.status >= 400 ? boundedErrorBody(text, onHidden) : text;
   res.statusCode = answer.status;
   answer.headers.forEach((value, name) => res.setHeader(name, value));
   // end(), not send(): the JSON-RPC answer is the SDK's, not one of the API's documented operations.
   res.end(body);
 }
 
-const callerOf = (req: Request, requestId: string | number): Caller => ({
+const callerOf = (req: Request, requestId: string | number, signal: AbortSignal): Caller => ({
   authorization: req.get("authorization"),
   clientAddress: req.ip,
   requestId,
+  signal,
 });
 
 /**

@@ -24,6 +24,7 @@ export const identityRoutes = [
     summary: "Mint an agent, its first credential (all four scopes) and an unlisted calendar",
     tags: ["identity"],
     auth: "none",
+    budget: "mint",
     body: mintBody,
     secretFields: ["token", "claim_url"],
     response: z.object({
