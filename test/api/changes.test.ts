@@ -11,12 +11,21 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
+import { waitingRequests } from "../../functions/src/domain/queries/changes.js";
 import { SHARDS } from "../../functions/src/domain/revision.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { startSweeper } from "../../functions/src/storage/sqlite/sweep.js";
 import { appPerTest, createTestApp, testClock, type TestApp } from "../helpers/app.js";
-import { attachLayer, grantRole, mintAgent, newCalendar, newEvent, patchCalendar } from "../helpers/factories.js";
+import {
+  attachLayer,
+  grantRole,
+  laterCredential,
+  mintAgent,
+  newCalendar,
+  newEvent,
+  patchCalendar,
+} from "../helpers/factories.js";
 import { del, expectError, get, patch, type Auth } from "../helpers/http.js";
 
 /** The injected clock, one millisecond later at every reading: writes made one after another get rising times. */
@@ -343,5 +352,156 @@ describe("the change feed", () => {
     expectError(await changes(cal, stranger.auth, { cursor }), 404, "not_found");
     expectError(await changes(cal, undefined, { cursor }), 404, "not_found");
     expect((await page(cal, owner.auth, { cursor })).changes).toEqual([]);
+  });
+});
+
+/** Resolves once `holds` is true, checking every few milliseconds; fails after `ms`. */
+async function until(holds: () => boolean, ms = 2000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!holds()) {
+    if (performance.now() > deadline) throw new Error(`still not so after ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe("a pending long-poll re-checks the caller before it answers", () => {
+  /** A long-poll of the reader, waiting by the time this resolves; `answer` is its response. */
+  async function pendingPoll(calendarId: string, auth: Auth | undefined, cursor: string) {
+    const answer = changes(calendarId, auth, { cursor, wait: 10 });
+    await until(() => waitingRequests() === 1);
+    return { answer };
+  }
+
+  it("grant revoked while waiting: 404, and the event written after never reaches the reader", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const reader = await mintAgent(t, "Reader");
+    const cal = (await newCalendar(t, owner, { visibility: "private" })).id;
+    const grant = await grantRole(t, owner, cal, reader.agentId, "reader");
+    const cursor = (await page(cal, reader.auth)).cursor;
+    const { answer } = await pendingPoll(cal, reader.auth, cursor);
+    await del(t, `/v1/calendars/${cal}/grants/${grant.id}`, owner.auth).expect(200);
+    await newEvent(t, owner, cal, { name: "After the revocation", notes: "not for the reader" });
+    const res = await answer;
+    expectError(res, 404, "not_found");
+    expect(JSON.stringify(res.body)).not.toContain("After the revocation");
+    expect(waitingRequests()).toBe(0);
+  });
+
+  it("grant revoked while waiting, nothing written: 404 within about a poll, not at the end of the wait", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const reader = await mintAgent(t, "Reader");
+    const cal = (await newCalendar(t, owner, { visibility: "private" })).id;
+    const grant = await grantRole(t, owner, cal, reader.agentId, "reader");
+    const cursor = (await page(cal, reader.auth)).cursor;
+    const { answer } = await pendingPoll(cal, reader.auth, cursor);
+    const revoked = performance.now();
+    await del(t, `/v1/calendars/${cal}/grants/${grant.id}`, owner.auth).expect(200);
+    expectError(await answer, 404, "not_found");
+    expect(performance.now() - revoked).toBeLessThan(2500);
+  });
+
+  it("credential revoked while waiting: 401, and the event written after never reaches the reader", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const reader = await mintAgent(t, "Reader");
+    const cal = (await newCalendar(t, owner, { visibility: "private" })).id;
+    await grantRole(t, owner, cal, reader.agentId, "reader");
+    const kept = await laterCredential(t, reader);
+    const cursor = (await page(cal, reader.auth)).cursor;
+    const { answer } = await pendingPoll(cal, reader.auth, cursor);
+    await del(t, `/v1/agent-credentials/${reader.credentialId}`, kept).expect(200);
+    await newEvent(t, owner, cal, { name: "After the revocation" });
+    const res = await answer;
+    expectError(res, 401, "unauthorized");
+    expect(JSON.stringify(res.body)).not.toContain("After the revocation");
+    // The reader's other credential still follows the feed.
+    expect((await page(cal, kept, { cursor })).changes.map((c) => c.event?.name)).toEqual(["After the revocation"]);
+  });
+
+  it("an anonymous reader of a public calendar made private while waiting: 404, nothing written after", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = (await newCalendar(t, owner, { visibility: "public" })).id;
+    const cursor = (await page(cal, undefined)).cursor;
+    const { answer } = await pendingPoll(cal, undefined, cursor);
+    await patchCalendar(t, owner, cal, { visibility: "private" });
+    await newEvent(t, owner, cal, { name: "Private now" });
+    const res = await answer;
+    expectError(res, 404, "not_found");
+    expect(JSON.stringify(res.body)).not.toContain("Private now");
+  });
+
+  it("a reader whose access holds gets the change as before", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const reader = await mintAgent(t, "Reader");
+    const cal = (await newCalendar(t, owner, { visibility: "private" })).id;
+    await grantRole(t, owner, cal, reader.agentId, "reader");
+    const cursor = (await page(cal, reader.auth)).cursor;
+    const { answer } = await pendingPoll(cal, reader.auth, cursor);
+    const event = await newEvent(t, owner, cal, { name: "Seen" });
+    const res = await answer;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body as Page).changes.map((c) => c.id)).toEqual([event.id]);
+  });
+});
+
+describe("change-feed cursors are authenticated by the server", () => {
+  const YEAR_2286 = Date.parse("2286-11-20T17:46:39.000Z");
+  const unsigned = (cal: string, issued: number, positions = SHARD_NUMBERS.map(() => 0)) =>
+    Buffer.from(JSON.stringify([cal, issued, positions])).toString("base64url");
+
+  async function expectBadCursor(cal: string, auth: Auth, cursor: string) {
+    const res = await changes(cal, auth, { cursor });
+    expectError(res, 400, "invalid_request");
+    expect(res.body.error.details.field).toBe("cursor");
+    expect(res.body.error.message).toMatch(/omit it/);
+  }
+
+  it("a forged cursor issued in 2286 (which would never expire) is 400, also 8 days later", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    await expectBadCursor(cal, owner.auth, unsigned(cal, YEAR_2286));
+    t.clock.advance(8 * DAY);
+    await expectBadCursor(cal, owner.auth, unsigned(cal, YEAR_2286));
+  });
+
+  it("a cursor of the unauthenticated form given out before is 400, telling the client to start again without it", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    await expectBadCursor(cal, owner.auth, unsigned(cal, t.clock().getTime()));
+  });
+
+  it("a cursor the server gave out, with any byte changed, is 400", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    const given = Buffer.from((await page(cal, owner.auth)).cursor, "base64url");
+    expect((await page(cal, owner.auth, { cursor: given.toString("base64url") })).changes).toEqual([]);
+    for (let i = 0; i < given.length; i += 7) {
+      const edited = Buffer.from(given);
+      edited[i] ^= 0x01;
+      await expectBadCursor(cal, owner.auth, edited.toString("base64url"));
+    }
+  });
+
+  it("a cursor issued in the future beyond the clock skew is 400; within it, it is followed", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    const cursor = (await page(cal, owner.auth)).cursor;
+    t.clock.advance(-10 * 1000); // another instance's clock 10 s ahead: still fine
+    expect((await page(cal, owner.auth, { cursor })).changes).toEqual([]);
+    t.clock.advance(-10 * 60 * 1000);
+    await expectBadCursor(cal, owner.auth, cursor);
+  });
+
+  it("stays opaque base64url, and another instance on the same store accepts it", async () => {
+    const owner = await mintAgent(t, "Owner");
+    const cal = owner.calendarId;
+    const cursor = (await page(cal, owner.auth)).cursor;
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    const event = await newEvent(t, owner, cal);
+    const { createApiApp } = await import("../../functions/src/app.js");
+    const { ResponseCache } = await import("../../functions/src/http/response-cache.js");
+    const other = { app: createApiApp({ ...t.deps, cache: new ResponseCache() }) };
+    const res = await get(other, `/v1/calendars/${cal}/changes?cursor=${cursor}`, owner.auth);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body as Page).changes.map((c) => c.id)).toEqual([event.id]);
   });
 });

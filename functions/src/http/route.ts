@@ -1,16 +1,19 @@
-import type { Request, Response, Router } from "express";
+import express, { type Request, type RequestHandler, type Response, type Router } from "express";
 import type { z } from "zod";
 import type { Actor } from "../domain/actor.js";
+import type { WaitGuard } from "../domain/change-signals.js";
 import type { Deps } from "../domain/deps.js";
 import { RULES, type CalendarAction } from "../domain/policy.js";
 import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord } from "../domain/records.js";
 import type { Scope } from "../domain/types.js";
+import type { Store, Transaction } from "../storage/port.js";
 import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
 import { documentsNamedBy, requestReads } from "./prefetch.js";
+import { methodBudget, type Budget } from "./rate-limit.js";
 import { PreparedJson } from "./response-cache.js";
 import { parseInput, parsePathParams } from "./validate.js";
 
@@ -35,6 +38,8 @@ export interface RouteContext<
   params: P;
   query: Q;
   body: B;
+  /** For a handler that holds its answer (long-poll): the client's going, and the route's checks again. */
+  waiting: WaitGuard;
 }
 
 /**
@@ -68,6 +73,11 @@ export interface RouteDef<
   params?: z.ZodType<P>;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /**
+   * The rate-limit budget the operation draws from (http/rate-limit.ts) when it is not its
+   * method's (reads for GET, writes otherwise): mint declares `"mint"`.
+   */
+  budget?: Budget;
   /** Response fields answered once and never stored for a replay (tokens, claim links). */
   secretFields?: readonly string[];
   /** A POST whose body may be omitted entirely (treated as `{}`). */
@@ -108,11 +118,35 @@ export const documentedScopes = (route: AnyRoute): Scope[] =>
 export const calendarRefusals = (action: CalendarAction): ErrorCode[] =>
   RULES[action].minRole ? ["not_found", "insufficient_scope", "forbidden"] : ["not_found", "insufficient_scope"];
 
+/** The rate-limit budget an operation draws from: its own declaration, else its method's. */
+export const budgetOf = (route: AnyRoute): Budget => route.budget ?? methodBudget(route.method);
+
 export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
 
-export function mountRoutes(router: Router, deps: Deps, routes: AnyRoute[]): void {
+/**
+ * How every API path is matched: case-sensitive and strict, so a path reaches an operation only
+ * spelled as its route declares it (`/v1/Mint` and `/v1/mint/` are 404), and whatever is keyed
+ * on the operation (rate limits) cannot be picked by another spelling.
+ */
+export const ROUTING = { caseSensitive: true, strict: true } as const;
+
+export const apiRouter = (): Router => express.Router(ROUTING);
+
+/**
+ * Mounts each operation on the router: `before(route)` (the rate limit of its budget, the body
+ * checks and parser), then the operation. What runs before an operation is chosen by the route
+ * that matched, so it cannot depend on how the path was spelled.
+ */
+export function mountRoutes(
+  router: Router,
+  deps: Deps,
+  routes: AnyRoute[],
+  before: (route: AnyRoute) => RequestHandler[] = () => [],
+): void {
   for (const route of routes) {
-    router[route.method](expressPath(route.path), (req: Request, res: Response) => handle(route, deps, req, res));
+    router[route.method](expressPath(route.path), ...before(route), (req: Request, res: Response) =>
+      handle(route, deps, req, res),
+    );
   }
 }
 
@@ -123,9 +157,7 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
   // token is checked (http/prefetch.ts), unless it is sure to be refused for want of a token.
   const prefetch = Boolean(header) || route.auth !== "required" ? documentsNamedBy(req.params) : [];
   const reads = route.method === "get" ? { ...deps, store: requestReads(deps.store, prefetch) } : deps;
-  const actor = route.auth === "none" ? null : await authenticate(reads, header);
-  if (route.auth === "required" && !actor) throw httpErrors.unauthorized();
-  if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);
+  const actor = await admitted(route, reads, header);
 
   if (route.method === "get") {
     send(res, 200, await run(route, reads, actor, req));
@@ -158,7 +190,56 @@ async function run(route: AnyRoute, deps: Deps, actor: Actor | null, req: Reques
     body = parseInput(route.body, raw, code, "body");
   }
   const calendar = await authorizedCalendar(route, deps, actor, params, query);
-  return route.handler({ deps, actor, calendar, params, query, body });
+  const waiting = waitGuard(route, deps, req, params);
+  return route.handler({ deps, actor, calendar, params, query, body, waiting });
+}
+
+/** The caller as the route admits it: authenticated (401), present when required, with the route's own scope. */
+async function admitted(route: AnyRoute, deps: Deps, header: string | undefined): Promise<Actor | null> {
+  const actor = route.auth === "none" ? null : await authenticate(deps, header);
+  if (route.auth === "required" && !actor) throw httpErrors.unauthorized();
+  if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);
+  return actor;
+}
+
+/**
+ * What a handler that holds its answer needs: a signal of the client's going, and the same
+ * admission and calendar policy as above, on the request's own Authorization header, read
+ * through the handler's transaction (so a revoked token or grant is seen in the same cut).
+ */
+function waitGuard(route: AnyRoute, deps: Deps, req: Request, params: Record<string, unknown>): WaitGuard {
+  const header = req.get("authorization");
+  return {
+    signal: clientGone(req.res!),
+    stillAllowed: async (tx) => {
+      const reads: Deps = { ...deps, store: transactionReads(tx) };
+      const actor = await admitted(route, reads, header);
+      if (route.calendar) await requireCalendar(reads, String(params.calendarId), actor, route.calendar);
+    },
+  };
+}
+
+/** Aborted when the response closes before it was sent (the client dropped the connection). */
+export function clientGone(res: Response): AbortSignal {
+  const gone = new AbortController();
+  if (res.destroyed) gone.abort();
+  else
+    res.once("close", () => {
+      if (!res.writableFinished) gone.abort();
+    });
+  return gone.signal;
+}
+
+/** A transaction's reads where a check reads `deps.store`; such a check opens no transaction itself. */
+function transactionReads(tx: Transaction): Store {
+  return {
+    get: (ref) => tx.get(ref),
+    getAll: (refs) => tx.getAll(refs),
+    query: (collection, spec) => tx.query(collection, spec),
+    count: () => Promise.reject(new Error("a check inside a transaction counts nothing outside it")),
+    runTransaction: () => Promise.reject(new Error("a check inside a transaction opens no other")),
+    close: () => Promise.resolve(),
+  };
 }
 
 /**

@@ -38,8 +38,8 @@ export const changeRoutes = [
     query: changesQuery,
     response: changesPage,
     errors: ["invalid_request", "unauthorized", "cursor_expired"],
-    handler: async ({ deps, calendar: { calendar }, query }) => {
-      const page = await readChanges(deps, calendar.id, query);
+    handler: async ({ deps, calendar: { calendar }, query, waiting }) => {
+      const page = await readChanges(deps, calendar.id, query, waiting);
       return { changes: page.changes.map((c) => presentChange(c.seq, c.change)), cursor: page.cursor };
     },
   }),

@@ -13,9 +13,18 @@
  *
  * Long-poll: with `wait`, an empty read waits for a change of this calendar signalled in this
  * process (domain/change-signals.ts) or for the next poll of the store, until the time passes.
+ * Every read after a wait re-checks, in its own transaction, that the caller still may read the
+ * calendar (`WaitGuard.stillAllowed`, judged before the page), so nothing written after a
+ * revocation reaches a revoked reader; and a waiter whose client has gone stops at once.
+ *
+ * Cursors are signed: an HMAC-SHA-256 tag (16 bytes) under the server's key
+ * (domain/cursor-key.ts) before the JSON, so only the server makes them; one issued later than
+ * this instance's clock allows (beyond CURSOR_CLOCK_SKEW_MS) is refused as well.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Transaction } from "../../storage/port.js";
-import { nextSignal } from "../change-signals.js";
+import { nextSignal, type WaitGuard } from "../change-signals.js";
+import { changeCursorKey } from "../cursor-key.js";
 import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
 import { paths } from "../paths.js";
@@ -28,6 +37,10 @@ export const MAX_WAIT_SECONDS = 60;
 export const CHANGE_POLL_MS = 1_000;
 /** After a signal that found nothing yet (the write had not committed), the next looks come sooner. */
 const RECHECKS_MS = [20, 50, 100, 200, 400];
+/** How far ahead of this instance's clock a cursor's `issued` may be: the instance that gave it out may run ahead. */
+export const CURSOR_CLOCK_SKEW_MS = 60_000;
+/** The HMAC-SHA-256 tag at the head of a cursor, truncated. */
+const TAG_BYTES = 16;
 
 export interface ChangePage {
   /** In the order the reader sees them; `seq` rises by one per change. */
@@ -54,15 +67,24 @@ export interface ChangeQuery {
  * Without a cursor: no changes and the current cursor. With one: the changes after it, at
  * most `limit`, waiting up to `wait` seconds for the first (less under the deployment's limits,
  * `changeFeedLimits`). 410 cursor_expired for a cursor older than the retention, or behind a
- * change already purged.
+ * change already purged. `guard` comes from the protocol layer: after any wait, the caller's
+ * access is judged again before the answer, and the wait ends when the client goes.
  */
-export async function readChanges(deps: Deps, calendarId: string, query: ChangeQuery): Promise<ChangePage> {
+export async function readChanges(
+  deps: Deps,
+  calendarId: string,
+  query: ChangeQuery,
+  guard: WaitGuard,
+): Promise<ChangePage> {
+  const key = await changeCursorKey(deps);
   if (query.cursor === undefined) {
     const counters = await deps.store.runTransaction((tx) => readCounters(tx, calendarId));
-    return { changes: [], cursor: encodeCursor({ calendarId, issued: deps.clock().getTime(), positions: counters }) };
+    const cursor = encodeCursor({ calendarId, issued: deps.clock().getTime(), positions: counters }, key);
+    return { changes: [], cursor };
   }
-  const from = decodeCursor(query.cursor, calendarId);
-  if (deps.clock().getTime() - from.issued > CHANGE_RETENTION_MS) throw errors.cursorExpired();
+  const now = deps.clock().getTime();
+  const from = decodeCursor(query.cursor, calendarId, key, now);
+  if (now - from.issued > CHANGE_RETENTION_MS) throw errors.cursorExpired();
 
   const holdMs = holdFor(query.wait);
   const deadline = performance.now() + holdMs;
@@ -70,21 +92,55 @@ export async function readChanges(deps: Deps, calendarId: string, query: ChangeQ
   if (holding) waiters += 1;
   try {
     let rechecks = 0;
+    let waited = false;
     for (;;) {
-      const page = await deps.store.runTransaction((tx) => readPage(tx, deps, calendarId, from, query.limit));
+      // The client has gone: nobody will read this answer, so nothing more is read for it.
+      if (guard.signal.aborted) return { changes: [], cursor: query.cursor };
+      const page = await deps.store.runTransaction((tx) =>
+        waited
+          ? readAllowedPage(tx, guard, deps, calendarId, from, query.limit, key)
+          : readPage(tx, deps, calendarId, from, query.limit, key),
+      );
       const left = deadline - performance.now();
       if (page.changes.length > 0 || left <= 0) return page;
       const pause = rechecks > 0 ? RECHECKS_MS[RECHECKS_MS.length - rechecks] : CHANGE_POLL_MS;
       rechecks = Math.max(0, rechecks - 1);
-      if (await nextSignal(calendarId, Math.min(left, pause))) rechecks = RECHECKS_MS.length;
+      if (await nextSignal(calendarId, Math.min(left, pause), guard.signal)) rechecks = RECHECKS_MS.length;
+      waited = true;
     }
   } finally {
     if (holding) waiters -= 1;
   }
 }
 
+/**
+ * A read after a wait: the caller's access judged again in the page's own transaction (one
+ * cut: no revocation can fall between the check and the changes), and its refusal answered
+ * before anything the page itself would say (a revoked reader learns nothing of the cursor).
+ */
+async function readAllowedPage(
+  tx: Transaction,
+  guard: WaitGuard,
+  deps: Deps,
+  calendarId: string,
+  from: Cursor,
+  limit: number,
+  key: Buffer,
+): Promise<ChangePage> {
+  const [allowed, page] = await Promise.allSettled([
+    guard.stillAllowed(tx),
+    readPage(tx, deps, calendarId, from, limit, key),
+  ]);
+  if (allowed.status === "rejected") throw allowed.reason;
+  if (page.status === "rejected") throw page.reason;
+  return page.value;
+}
+
 /** Requests of this process holding for a change now. */
 let waiters = 0;
+
+/** How many requests of this process hold for a change now. */
+export const waitingRequests = (): number => waiters;
 
 /**
  * How long a request may hold: `wait`, within what the deployment allows. Deployed (the
@@ -135,6 +191,7 @@ async function readPage(
   calendarId: string,
   from: Cursor,
   limit: number,
+  key: Buffer,
 ): Promise<ChangePage> {
   const counters = await readCounters(tx, calendarId);
   if (counters.some((c, n) => c < from.positions[n])) throw errors.badChangeCursor(); // ahead of the calendar: not given out here
@@ -171,19 +228,31 @@ async function readPage(
     positions[pick] = change.seq;
     changes.push({ seq: ++seq, change });
   }
-  return { changes, cursor: encodeCursor({ calendarId, issued: now.getTime(), positions }) };
+  return { changes, cursor: encodeCursor({ calendarId, issued: now.getTime(), positions }, key) };
 }
 
-/** base64url JSON `[calendarId, issued, positions]`: opaque to clients. */
-function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.calendarId, cursor.issued, cursor.positions])).toString("base64url");
+/** base64url of the tag, then the JSON `[calendarId, issued, positions]`: opaque to clients. */
+function encodeCursor(cursor: Cursor, key: Buffer): string {
+  const body = Buffer.from(JSON.stringify([cursor.calendarId, cursor.issued, cursor.positions]), "utf8");
+  return Buffer.concat([tagOf(body, key), body]).toString("base64url");
 }
 
-/** A cursor this calendar's feed gave out, or 400 invalid_request (`field: cursor`). */
-function decodeCursor(text: string, calendarId: string): Cursor {
+const tagOf = (body: Buffer, key: Buffer): Buffer =>
+  createHmac("sha256", key).update(body).digest().subarray(0, TAG_BYTES);
+
+/**
+ * A cursor this calendar's feed gave out, or 400 invalid_request (`field: cursor`): signed with
+ * the server's key, for this calendar, and not issued later than `now` allows.
+ */
+function decodeCursor(text: string, calendarId: string, key: Buffer, now: number): Cursor {
+  const bytes = Buffer.from(text, "base64url");
+  // Only the exact text given out: base64url decoding skips what is not of its alphabet.
+  if (bytes.length <= TAG_BYTES || bytes.toString("base64url") !== text) throw errors.badChangeCursor();
+  const body = bytes.subarray(TAG_BYTES);
+  if (!timingSafeEqual(bytes.subarray(0, TAG_BYTES), tagOf(body, key))) throw errors.badChangeCursor();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    parsed = JSON.parse(body.toString("utf8"));
   } catch {
     throw errors.badChangeCursor();
   }
@@ -193,6 +262,7 @@ function decodeCursor(text: string, calendarId: string): Cursor {
   if (
     id !== calendarId ||
     !count(issued) ||
+    issued > now + CURSOR_CLOCK_SKEW_MS ||
     !Array.isArray(positions) ||
     positions.length !== SHARDS ||
     !positions.every(count)

@@ -1,0 +1,67 @@
+/**
+ * The key that authenticates the change feed's cursors (domain/queries/changes.ts). Every
+ * instance must accept what any other gave out, with no setup when deployed: the key is 32
+ * random bytes kept in the store (`server_secrets/change_cursors`), created in a transaction
+ * by the first instance that needs it, and held in memory after one read.
+ *
+ * `ALMANAC_CHANGE_CURSOR_SECRET` (at least 32 characters) overrides it: to keep the key out of
+ * the database (e.g. from Secret Manager), or to rotate it. Either way, changing the key makes
+ * every cursor given out before it 400, and clients start again without one.
+ */
+import { randomBytes } from "node:crypto";
+import { DocumentExistsError } from "../storage/port.js";
+import type { Deps } from "./deps.js";
+import { paths } from "./paths.js";
+
+export const CURSOR_SECRET_VARIABLE = "ALMANAC_CHANGE_CURSOR_SECRET";
+const MIN_SECRET_LENGTH = 32;
+const KEY_BYTES = 32;
+
+/**
+ * The stored key, per app. Keyed by the app's `deps.cache`, the one object all of an app's
+ * requests share: a GET's `deps.store` is a wrapper of its own (http/prefetch.ts).
+ */
+const loaded = new WeakMap<object, Promise<Buffer>>();
+
+export function changeCursorKey(
+  deps: Pick<Deps, "store" | "clock" | "cache">,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Buffer> {
+  const configured = env[CURSOR_SECRET_VARIABLE];
+  if (configured !== undefined && configured !== "") {
+    if (configured.length < MIN_SECRET_LENGTH) {
+      return Promise.reject(new Error(`${CURSOR_SECRET_VARIABLE} must be at least ${MIN_SECRET_LENGTH} characters`));
+    }
+    return Promise.resolve(Buffer.from(configured, "utf8"));
+  }
+  let key = loaded.get(deps.cache);
+  if (!key) {
+    const loading = loadOrCreate(deps);
+    loaded.set(deps.cache, loading);
+    // A failed read is not kept: the next request tries again.
+    loading.catch(() => {
+      if (loaded.get(deps.cache) === loading) loaded.delete(deps.cache);
+    });
+    key = loading;
+  }
+  return key;
+}
+
+async function loadOrCreate(deps: Pick<Deps, "store" | "clock">): Promise<Buffer> {
+  const ref = paths.serverSecret("change_cursors");
+  try {
+    return await deps.store.runTransaction(async (tx) => {
+      const doc = await tx.get(ref);
+      if (doc) return Buffer.from(doc.data.key, "base64url");
+      const key = randomBytes(KEY_BYTES);
+      tx.create(ref, { key: key.toString("base64url"), created_at: deps.clock().toISOString() });
+      return key;
+    });
+  } catch (err) {
+    // Another instance created it between this one's read and commit: its key is the one.
+    if (!(err instanceof DocumentExistsError)) throw err;
+    const doc = await deps.store.get(ref);
+    if (!doc) throw err;
+    return Buffer.from(doc.data.key, "base64url");
+  }
+}
