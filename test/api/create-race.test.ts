@@ -27,6 +27,7 @@ function storeFailing(store: Store, error: Error, fails: { reads?: boolean; tran
     get: fails.reads ? reject : (path) => store.get(path),
     getAll: fails.reads ? reject : (paths) => store.getAll(paths),
     query: fails.reads ? reject : (collection, spec) => store.query(collection, spec),
+    count: fails.reads ? reject : (collection, spec) => store.count(collection, spec),
     runTransaction: fails.transactions ? reject : (fn) => store.runTransaction(fn),
     close: () => store.close(),
   };

@@ -24,6 +24,7 @@ export type ContractCase =
   | "query-null"
   | "query-null-missing-field"
   | "query-type-strict"
+  | "query-range-type-strict"
   | "order-missing-field";
 
 /** The adapters implement the unchecked port too: the contract addresses its own collections with plain strings. */
@@ -339,6 +340,39 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
         expect(ids(await store.query(c, { where: [["v", "==", 1]] }))).toEqual(["num"]);
         expect(ids(await store.query(c, { where: [["v", "==", "1"]] }))).toEqual(["str"]);
         expect(ids(await store.query(c, { where: [["v", "==", true]] }))).toEqual(["bool"]);
+      });
+
+      it("bounds a field by a range, both ends or one, in order", async () => {
+        const between = await q({
+          where: [
+            ["n", ">=", 20],
+            ["n", "<", 50],
+          ],
+          orderBy: [["n", "asc"]],
+        });
+        expect(ids(between)).toEqual(["e3", "e1", "e5"]);
+        expect(ids(await q({ where: [["rank", ">", "c"]], orderBy: [["rank", "desc"]] }))).toEqual(["e3", "e5"]);
+        expect(ids(await q({ where: [["rank", "<=", "b"]], orderBy: [["rank", "asc"]], limit: 1 }))).toEqual(["e2"]);
+      });
+
+      maybe("query-range-type-strict", "a range matches values of the compared type only", async () => {
+        const c = fresh("rangestrict");
+        await seed({ [`${c}/num`]: { v: 5 }, [`${c}/str`]: { v: "5" }, [`${c}/nul`]: { v: null }, [`${c}/none`]: {} });
+        expect(ids(await store.query(c, { where: [["v", ">=", "0"]] }))).toEqual(["str"]);
+        expect(ids(await store.query(c, { where: [["v", "<", 10]] }))).toEqual(["num"]);
+      });
+
+      it("selects fields: the others are not read", async () => {
+        const found = await q({ where: [["n", "==", 30]], select: ["kind", "rank"] });
+        expect(found).toEqual([{ id: "e1", path: `${events}/e1`, data: { kind: "meeting", rank: "c" } }]);
+        // The whole document is still read whole afterwards.
+        expect((await store.get(`${events}/e1`))?.data).toEqual({
+          kind: "meeting",
+          n: 30,
+          allDay: false,
+          note: "x",
+          rank: "c",
+        });
       });
 
       it("combines several equality filters", async () => {

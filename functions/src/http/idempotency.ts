@@ -141,6 +141,7 @@ export function joinTransaction(store: Store, tx: Transaction): Store {
     get: (path) => tx.get(path),
     getAll: (paths) => tx.getAll(paths),
     query: (collection, spec) => tx.query(collection, spec),
+    count: (collection, spec) => store.count(collection, spec),
     runTransaction: (fn) => fn(tx),
     close: () => store.close(),
   };

@@ -52,6 +52,8 @@ export function requestReads(store: Store, prefetch: DocPath[]): Store {
     getAll: (list) => once(`getAll ${list.join(" ")}`, () => store.getAll(list)),
     query: (collection, spec) =>
       once(`query ${collection} ${JSON.stringify(spec ?? {})}`, () => store.query(collection, spec)),
+    count: (collection, spec) =>
+      once(`count ${collection} ${JSON.stringify(spec ?? {})}`, () => store.count(collection, spec)),
     runTransaction: (fn) => store.runTransaction(fn),
     close: () => store.close(),
   };

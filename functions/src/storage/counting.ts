@@ -77,6 +77,14 @@ export class CountingStore implements Store {
     );
   }
 
+  count<T>(collection: CollectionRef<T>, spec?: Pick<QueryOf<NoInfer<T>>, "where">): Promise<number> {
+    // Firestore bills a count one read per thousand matches, at least one.
+    return this.call(
+      () => this.inner.count<T>(collection, spec),
+      (n) => Math.max(1, Math.ceil(n / 1000)),
+    );
+  }
+
   async runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     let commit: (() => void) | undefined;
     let written = 0;

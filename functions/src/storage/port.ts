@@ -48,9 +48,16 @@ type Value = string | number | boolean | null;
 /** What an equality filter on a field of this type may compare with (anything for untyped data). */
 type ValueFor<V> = unknown extends V ? Value : Extract<V, Value>;
 
-/** `[field, "==", value]`: a field of `T` and a value of its type. */
+/**
+ * The comparisons a query may make. A range (`<`, `<=`, `>`, `>=`) matches values of the
+ * compared value's type only, and Firestore allows ranges on one field per query, first in
+ * `orderBy` when there is one: a single-field index serves it, no composite index needed.
+ */
+export type WhereOp = "==" | "<" | "<=" | ">" | ">=";
+
+/** `[field, op, value]`: a field of `T` and a value of its type. */
 export type WhereClause<T = DocData> = {
-  [K in FieldOf<T>]: readonly [field: K, op: "==", value: ValueFor<T[K]>];
+  [K in FieldOf<T>]: readonly [field: K, op: WhereOp, value: ValueFor<T[K]>];
 }[FieldOf<T>];
 export type OrderClause<T = DocData> = readonly [field: FieldOf<T>, direction: "asc" | "desc"];
 
@@ -64,10 +71,19 @@ export interface QuerySpec {
    */
   startAfter?: string | number;
   limit?: number;
+  /**
+   * Only these top-level fields of each document (Firestore's `select`): a read that shows
+   * no notes does not load them. Absent: every field.
+   */
+  select?: readonly string[];
 }
 
 /** A query of a collection of `T`: the fields it filters and orders on are `T`'s. */
-export type QueryOf<T> = QuerySpec & { where?: readonly WhereClause<T>[]; orderBy?: readonly OrderClause<T>[] };
+export type QueryOf<T> = QuerySpec & {
+  where?: readonly WhereClause<T>[];
+  orderBy?: readonly OrderClause<T>[];
+  select?: readonly FieldOf<T>[];
+};
 
 /**
  * Reads happen before writes, as in Firestore: a read after a write fails with
@@ -98,6 +114,11 @@ export interface Store {
   get<T>(ref: DocRef<T>): Promise<StoredDoc<T> | null>;
   getAll<T>(refs: readonly DocRef<T>[]): Promise<Array<StoredDoc<T> | null>>;
   query<T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>): Promise<StoredDoc<T>[]>;
+  /**
+   * How many documents match the filters, without reading them (Firestore's `count()`
+   * aggregation: one read per thousand matches). Outside any transaction.
+   */
+  count<T>(collection: CollectionRef<T>, spec?: Pick<QueryOf<NoInfer<T>>, "where">): Promise<number>;
   /** Runs fn in a transaction; fn may be run again on contention, so it must not have side effects beyond tx. */
   runTransaction<R>(fn: (tx: Transaction) => Promise<R>): Promise<R>;
   close(): Promise<void>;
@@ -122,6 +143,7 @@ export interface UncheckedStore {
   get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
   getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
   query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+  count(collection: string, spec?: Pick<QuerySpec, "where">): Promise<number>;
   runTransaction<R>(fn: (tx: UncheckedTransaction) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }

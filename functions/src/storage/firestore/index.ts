@@ -71,7 +71,12 @@ export class FirestoreStore implements Store, UncheckedStore {
 
   async query<T = DocData>(collection: string, spec: QuerySpec = {}): Promise<StoredDoc<T>[]> {
     const snap = await this.buildQuery(collection, spec).get();
-    return snap.docs.map((s) => toStored<T>(s)!);
+    return snap.docs.map((s) => toStored<T>(s, spec.select)!);
+  }
+
+  async count(collection: string, spec: Pick<QuerySpec, "where"> = {}): Promise<number> {
+    const snap = await this.buildQuery(collection, spec).count().get();
+    return snap.data().count;
   }
 
   async runTransaction<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
@@ -129,7 +134,7 @@ export class FirestoreStore implements Store, UncheckedStore {
       query: async <T>(collection: string, spec?: QuerySpec) => {
         beforeWrites(collection);
         const snap = await t.get(this.buildQuery(collection, spec ?? {}));
-        return snap.docs.map((s) => toStored<T>(s)!);
+        return snap.docs.map((s) => toStored<T>(s, spec?.select)!);
       },
       create: (path: string, data: object) => {
         const ref = doc(path);
@@ -172,13 +177,17 @@ export class FirestoreStore implements Store, UncheckedStore {
       q = q.where(field, dir === "desc" ? "<" : ">", spec.startAfter);
     }
     if (spec.limit !== undefined) q = q.limit(spec.limit);
+    if (spec.select) q = q.select(...spec.select);
     return q;
   }
 }
 
-function toStored<T>(snap: DocumentSnapshot): StoredDoc<T> | null {
+/** `select` keeps those fields only: Firestore projects on the server, and the Node stand-in does not. */
+function toStored<T>(snap: DocumentSnapshot, select?: readonly string[]): StoredDoc<T> | null {
   if (!snap.exists) return null;
-  return storedDoc<T>(snap.id, snap.ref.path, deepFreeze(timestampsToDates(snap.data())));
+  const data = snap.data()!;
+  const kept = select ? Object.fromEntries(select.filter((f) => f in data).map((f) => [f, data[f]])) : data;
+  return storedDoc<T>(snap.id, snap.ref.path, deepFreeze(timestampsToDates(kept)));
 }
 
 /** The path that the error message names (longest first, so `a/bc` wins over `a/b`), else the first. */

@@ -52,10 +52,31 @@ const NATIVE_BINDING = ((): string | undefined => {
   }
 })();
 
+/** A document as read: its JSON text, and its long text fields' (JSON, or null without any). */
+interface Row {
+  data: string;
+  bulk: string | null;
+}
+
+/** Top-level text fields at least this long are stored apart, in the `bulk` table. */
+const BULK_FIELD_LENGTH = 256;
+
+/** The document's text, its long text fields' and their names (null when it has none), as stored. */
+function splitDoc(data: object): [data: string, bulk: string | null, bulkFields: string | null] {
+  const long = Object.entries(data).filter(([, v]) => typeof v === "string" && v.length >= BULK_FIELD_LENGTH);
+  if (long.length === 0) return [encodeDoc(data), null, null];
+  const short = { ...data } as DocData;
+  for (const [key] of long) delete short[key];
+  return [encodeDoc(short), JSON.stringify(Object.fromEntries(long)), long.map(([key]) => key).join(",")];
+}
+
 /** Hands a transaction's outcome to its caller: its result, or the COMMIT's error when given. */
 type Deliver = (commitError?: unknown) => void;
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Fields that queries compare with ranges; any other field still works, by a scan of its collection. */
+const RANGE_INDEXED_FIELDS = ["date", "original_date", "series_end", "sort_key"];
 /** Parsed documents kept for reuse (about 2 KB each with their text). */
 const PARSED_CACHE_SIZE = 5_000;
 /** Transactions sharing one COMMIT at most, so that a long queue is still acknowledged steadily. */
@@ -111,6 +132,23 @@ export class SqliteStore implements Store, UncheckedStore {
          PRIMARY KEY (collection, id)
        ) WITHOUT ROWID`,
     );
+    // Long text fields (an event's notes) live apart, in `bulk`, and `docs` names them
+    // (`bulk_fields`): filters, projections and lists read and parse short rows only.
+    const columns = this.db.prepare("SELECT name FROM pragma_table_info('docs')").all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === "bulk_fields")) this.db.exec("ALTER TABLE docs ADD COLUMN bulk_fields TEXT");
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS bulk (
+         collection TEXT NOT NULL,
+         id TEXT NOT NULL,
+         data TEXT NOT NULL,
+         PRIMARY KEY (collection, id)
+       ) WITHOUT ROWID`,
+    );
+    // The date fields that range reads bound (queries/occurring.ts): an index each, so a
+    // month of a large calendar reads that month's rows, not the collection's.
+    for (const field of RANGE_INDEXED_FIELDS) {
+      this.db.exec(`CREATE INDEX IF NOT EXISTS docs_${field} ON docs (collection, ${jsonRef(field)})`);
+    }
     this.applyInSavepoint = this.db.transaction((writes: Write[]) => {
       for (const w of writes) this.applyWrite(w);
     });
@@ -126,6 +164,13 @@ export class SqliteStore implements Store, UncheckedStore {
 
   async query<T = DocData>(collection: string, spec: QuerySpec = {}): Promise<StoredDoc<T>[]> {
     return this.select<T>(collection, spec);
+  }
+
+  async count(collection: string, spec: Pick<QuerySpec, "where"> = {}): Promise<number> {
+    checkCollectionPath(collection, this.layout);
+    const params: unknown[] = [collection];
+    const sql = `SELECT count(*) AS n FROM docs WHERE collection = ?${filtersSql(spec.where ?? [], params)}`;
+    return (this.stmt(sql).get(...params) as { n: number }).n;
   }
 
   runTransaction<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
@@ -154,13 +199,14 @@ export class SqliteStore implements Store, UncheckedStore {
     const expired = `${instant} IS NOT NULL AND ${instant} <= ?`;
     // A top-level collection of the layout is read through the primary key; a nested group
     // (`calendars/{id}/shards/{n}/changes`) needs a scan of the table's collection names.
-    const removed = this.layout.has(group)
-      ? this.stmt(`DELETE FROM docs WHERE collection = ? AND ${expired}`).run(group, now.toISOString()).changes
-      : this.stmt(`DELETE FROM docs WHERE substr(collection, -length(?)) = ? AND ${expired}`).run(
-          `/${group}`,
-          `/${group}`,
-          now.toISOString(),
-        ).changes;
+    const [inGroup, params] = this.layout.has(group)
+      ? ["collection = ?", [group]]
+      : ["substr(collection, -length(?)) = ?", [`/${group}`, `/${group}`]];
+    const doomed = `${inGroup} AND ${expired}`;
+    this.stmt(
+      `DELETE FROM bulk WHERE (collection, id) IN (SELECT collection, id FROM docs WHERE ${doomed} AND bulk_fields IS NOT NULL)`,
+    ).run(...params, now.toISOString());
+    const removed = this.stmt(`DELETE FROM docs WHERE ${doomed}`).run(...params, now.toISOString()).changes;
     if (removed > 0) this.parsed.clear();
     return removed;
   }
@@ -242,35 +288,59 @@ export class SqliteStore implements Store, UncheckedStore {
     const { collection, id } = splitPath(w.path);
     switch (w.kind) {
       case "create": {
-        const r = this.stmt("INSERT OR IGNORE INTO docs (collection, id, data) VALUES (?, ?, ?)").run(
+        const [data, bulk, bulkFields] = splitDoc(w.data);
+        const r = this.stmt("INSERT OR IGNORE INTO docs (collection, id, data, bulk_fields) VALUES (?, ?, ?, ?)").run(
           collection,
           id,
-          encodeDoc(w.data),
+          data,
+          bulkFields,
         );
         if (r.changes === 0) throw new DocumentExistsError(w.path);
+        this.writeBulk(collection, id, bulk);
         return;
       }
-      case "set":
-        this.stmt("INSERT OR REPLACE INTO docs (collection, id, data) VALUES (?, ?, ?)").run(
+      case "set": {
+        const [data, bulk, bulkFields] = splitDoc(w.data);
+        this.stmt("INSERT OR REPLACE INTO docs (collection, id, data, bulk_fields) VALUES (?, ?, ?, ?)").run(
           collection,
           id,
-          encodeDoc(w.data),
+          data,
+          bulkFields,
         );
+        this.writeBulk(collection, id, bulk);
         return;
+      }
       case "update": {
         const current = this.read<DocData>(w.path);
         if (!current) throw new DocumentMissingError(w.path);
-        this.stmt("UPDATE docs SET data = ? WHERE collection = ? AND id = ?").run(
-          encodeDoc({ ...current.data, ...w.data }),
+        const [data, bulk, bulkFields] = splitDoc({ ...current.data, ...w.data });
+        this.stmt("UPDATE docs SET data = ?, bulk_fields = ? WHERE collection = ? AND id = ?").run(
+          data,
+          bulkFields,
           collection,
           id,
         );
+        this.writeBulk(collection, id, bulk);
         return;
       }
       case "delete":
         this.stmt("DELETE FROM docs WHERE collection = ? AND id = ?").run(collection, id);
+        this.writeBulk(collection, id, null);
         return;
     }
+  }
+
+  private writeBulk(collection: string, id: string, bulk: string | null): void {
+    if (bulk === null) this.stmt("DELETE FROM bulk WHERE collection = ? AND id = ?").run(collection, id);
+    else this.stmt("INSERT OR REPLACE INTO bulk (collection, id, data) VALUES (?, ?, ?)").run(collection, id, bulk);
+  }
+
+  /** The document's long fields, when it has any. */
+  private readBulk(collection: string, id: string, bulkFields: string | null): string | null {
+    if (bulkFields === null) return null;
+    const row = this.stmt("SELECT data FROM bulk WHERE collection = ? AND id = ?").get(collection, id) as
+      { data: string } | undefined;
+    return row?.data ?? null;
   }
 
   private checked(path: string): string {
@@ -279,25 +349,22 @@ export class SqliteStore implements Store, UncheckedStore {
 
   private read<T>(path: string): StoredDoc<T> | null {
     const { collection, id } = splitPath(this.checked(path));
-    const row = this.stmt("SELECT data FROM docs WHERE collection = ? AND id = ?").get(collection, id) as
-      { data: string } | undefined;
-    return row ? storedDoc<T>(id, path, this.parse(path, row.data)) : null;
+    const row = this.stmt("SELECT data, bulk_fields FROM docs WHERE collection = ? AND id = ?").get(collection, id) as
+      { data: string; bulk_fields: string | null } | undefined;
+    if (!row) return null;
+    return storedDoc<T>(
+      id,
+      path,
+      this.parse(path, { data: row.data, bulk: this.readBulk(collection, id, row.bulk_fields) }),
+    );
   }
 
   private select<T>(collection: string, spec: QuerySpec): StoredDoc<T>[] {
     checkCollectionPath(collection, this.layout);
     const params: unknown[] = [collection];
-    let sql = "SELECT id, data FROM docs WHERE collection = ?";
-    // Firestore semantics: values match only their own type, and `== null` needs an explicit null.
-    for (const [field, , value] of spec.where ?? []) {
-      const type = jsonType(field);
-      if (value === null || typeof value === "boolean") {
-        sql += ` AND ${type} = '${String(value)}'`;
-      } else {
-        sql += ` AND ${jsonRef(field)} = ? AND ${type} IN (${typeof value === "number" ? "'integer', 'real'" : "'text'"})`;
-        params.push(value);
-      }
-    }
+    // A projection reads the short part only, and whether there is a long one.
+    let sql = "SELECT id, data, bulk_fields FROM docs WHERE collection = ?";
+    sql += filtersSql(spec.where ?? [], params);
     // As in Firestore, ordering on a field leaves out documents that lack it.
     for (const [field] of spec.orderBy ?? []) sql += ` AND ${jsonType(field)} IS NOT NULL`;
     if (spec.startAfter !== undefined) {
@@ -307,23 +374,40 @@ export class SqliteStore implements Store, UncheckedStore {
       sql += ` AND ${jsonType(field)} IN (${type}) AND ${jsonRef(field)} ${dir === "desc" ? "<" : ">"} ?`;
       params.push(spec.startAfter);
     }
-    const order = (spec.orderBy ?? []).map(([field, dir]) => `${jsonRef(field)} ${dir === "desc" ? "DESC" : "ASC"}`);
+    // As Firestore orders a range query without orderBy: by the range's field first (which
+    // also lets SQLite walk that field's index instead of the whole collection).
+    const ranged = spec.where?.find(([, op]) => op !== "==");
+    const orderBy = spec.orderBy ?? (ranged ? [[ranged[0], "asc"] as const] : []);
+    const order = orderBy.map(([field, dir]) => `${jsonRef(field)} ${dir === "desc" ? "DESC" : "ASC"}`);
     sql += ` ORDER BY ${[...order, "id ASC"].join(", ")}`;
     if (spec.limit !== undefined) {
       sql += " LIMIT ?";
       params.push(spec.limit);
     }
-    const rows = this.stmt(sql).all(...params) as Array<{ id: string; data: string }>;
+    const rows = this.stmt(sql).all(...params) as Array<{ id: string; data: string; bulk_fields: string | null }>;
+    const { select } = spec;
     return rows.map((r) => {
       const path = `${collection}/${r.id}`;
-      return storedDoc<T>(r.id, path, this.parse(path, r.data));
+      if (!select) {
+        const whole = { data: r.data, bulk: this.readBulk(collection, r.id, r.bulk_fields) };
+        return storedDoc<T>(r.id, path, this.parse(path, whole));
+      }
+      // The short part answers a projection of short fields; a selected long one is read by itself.
+      const long = r.bulk_fields?.split(",");
+      const data =
+        long && select.some((f) => long.includes(f)) ? this.read<DocData>(path)!.data : (decodeDoc(r.data) as DocData);
+      const picked: DocData = {};
+      for (const field of select) if (field in data) picked[field] = data[field];
+      return storedDoc<T>(r.id, path, deepFreeze(picked));
     });
   }
 
-  private parse(path: string, text: string): unknown {
+  private parse(path: string, row: Row): unknown {
+    const text = row.bulk === null ? row.data : `${row.data}\u0000${row.bulk}`;
     const hit = this.parsed.get(path);
     if (hit?.text === text) return hit.data;
-    const data = deepFreeze(decodeDoc(text));
+    const head = decodeDoc(row.data) as DocData;
+    const data = deepFreeze(row.bulk === null ? head : { ...head, ...(JSON.parse(row.bulk) as DocData) });
     if (this.parsed.size >= PARSED_CACHE_SIZE) this.parsed.delete(this.parsed.keys().next().value!);
     this.parsed.set(path, { text, data });
     return data;
@@ -337,6 +421,29 @@ export class SqliteStore implements Store, UncheckedStore {
     }
     return s;
   }
+}
+
+/** The filters as SQL conditions (each starting with AND), their values pushed onto `params`. */
+function filtersSql(where: NonNullable<QuerySpec["where"]>, params: unknown[]): string {
+  let sql = "";
+  // Firestore semantics: values match only their own type, and `== null` needs an explicit null.
+  for (const [field, op, value] of where) {
+    const type = jsonType(field);
+    if (value === null || typeof value === "boolean") {
+      if (op !== "==") throw new Error(`query: ${op} compares strings or numbers, not ${String(value)}`);
+      sql += ` AND ${type} = '${String(value)}'`;
+    } else if (op !== "==" && typeof value === "string") {
+      // SQLite orders numbers and nulls before all text: a text bound matches text only,
+      // and the field's index answers without parsing a row.
+      sql += ` AND ${jsonRef(field)} ${op} ?`;
+      params.push(value);
+    } else {
+      const types = typeof value === "number" ? "'integer', 'real'" : "'text'";
+      sql += ` AND ${jsonRef(field)} ${op === "==" ? "=" : op} ? AND ${type} IN (${types})`;
+      params.push(value);
+    }
+  }
+  return sql;
 }
 
 function checkedField(field: string): string {
