@@ -1,3 +1,4 @@
+import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import {
@@ -9,10 +10,20 @@ import {
 } from "../../functions/src/domain/queries/views.js";
 import type { CalendarRecord, ShareViewRecord } from "../../functions/src/domain/records.js";
 import type { ViewFilter } from "../../functions/src/domain/types.js";
+import { createPagesApp } from "../../functions/src/pages/app.js";
+import { prepareViewPage } from "../../functions/src/pages/load.js";
 import { allowedLenses, chooseLens } from "../../functions/src/pages/period.js";
 import { appPerTest, BASE_URL } from "../helpers/app.js";
 import { del, expectError, get, patch, post } from "../helpers/http.js";
-import { grantRole, newCalendar, sharingWorld, type MintedAgent, type SharingWorld } from "../helpers/factories.js";
+import { expandFeed } from "../helpers/ics-oracle.js";
+import {
+  grantRole,
+  newCalendar,
+  newEvent,
+  sharingWorld,
+  type MintedAgent,
+  type SharingWorld,
+} from "../helpers/factories.js";
 import { seedScopedToken } from "../helpers/store.js";
 
 const t = appPerTest();
@@ -279,5 +290,127 @@ describe("what a view shows", () => {
     await del(t, `/v1/calendars/${hidden.id}/grants/${ownerGrant.id}`, owner.auth).expect(200);
     expect(await sourcesOf(all.slug)).toEqual(["main", "open"]);
     expect(await sourcesOf(hiddenOnly.slug)).toEqual([]);
+  });
+});
+
+/**
+ * A view decides on each occurrence, not on its series: an exception's category moves one
+ * occurrence in or out, and a moved occurrence shows where its new date falls. The view page
+ * (its model), the view feed (expanded by ical.js, helpers/ics-oracle.ts) and the calendar's
+ * `/occurrences` narrowed by the view's rules list the same occurrences.
+ */
+describe("a view filters each occurrence", () => {
+  interface Seen {
+    event_id: string;
+    date: string;
+    start_time: string | null;
+    name: string;
+    category: string | null;
+  }
+  const order = (a: Seen, b: Seen) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+  const occurrencePath = (eventId: string, date: string) =>
+    `/v1/calendars/${calId}/events/${eventId}/occurrences/${date}`;
+
+  /** What the view's page draws in the schedule lens of the 28 days from `date`. */
+  async function pageShows(slug: string, date: string): Promise<Seen[]> {
+    const prepared = await prepareViewPage(t.deps, (await resolveViewSlug(t.deps, slug))!, { view: "schedule", date });
+    const model = await prepared.load();
+    return model.occurrences
+      .map((o) => ({
+        event_id: o.event.id,
+        date: o.date,
+        start_time: o.start_time,
+        name: o.event.name,
+        category: o.event.category,
+      }))
+      .sort(order);
+  }
+
+  /** The view feed's occurrences in [from, to], as ical.js expands them. */
+  async function feedShows(slug: string, from: string, to: string): Promise<Seen[]> {
+    const res = await request(createPagesApp(t.deps)).get(`/v/${slug}.ics`).buffer(true).expect(200);
+    const text = typeof res.text === "string" && res.text.length > 0 ? res.text : String(res.body);
+    const startTime = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString().slice(11, 16));
+    return expandFeed(text, from, to)
+      .occurrences.map((o) => ({
+        event_id: o.eventId,
+        date: o.date,
+        start_time: startTime(o.start),
+        name: o.name,
+        category: o.category,
+      }))
+      .sort(order);
+  }
+
+  /** `/occurrences` of the calendar in [from, to], narrowed by hand to what the view's filter lets through. */
+  async function apiShows(filter: Partial<ViewFilter>, from: string, to: string): Promise<Seen[]> {
+    const res = await get(t, `/v1/calendars/${calId}/occurrences?from=${from}&to=${to}`, owner.auth).expect(200);
+    return (res.body.occurrences as Array<Seen & { original_date: string }>)
+      .filter((o) => !filter.categories || (o.category !== null && filter.categories.includes(o.category)))
+      .filter((o) => (!filter.from || o.date >= filter.from) && (!filter.to || o.date <= filter.to))
+      .map((o) => ({
+        event_id: o.event_id,
+        date: o.date,
+        start_time: o.start_time,
+        name: o.name,
+        category: o.category,
+      }))
+      .sort(order);
+  }
+
+  it("goes by an exception's category: out of a shown series, into a hidden one", async () => {
+    // The private calendar is in UTC: the page's, the feed's and the API's times read alike.
+    const standup = await newEvent(t, owner, calId, {
+      name: "Standup",
+      recur: { type: "weekly", day: 1, starts: "2026-11-23", until: "2027-01-31" },
+      start_time: "09:00",
+      end_time: "09:15",
+      category: "public",
+    });
+    const board = await newEvent(t, owner, calId, {
+      name: "Board",
+      recur: { type: "weekly", day: 3, starts: "2026-11-25", until: "2027-01-31" },
+      start_time: "14:00",
+      category: "private",
+    });
+    await patch(t, occurrencePath(standup.id, "2026-12-07"), owner.auth).send({ category: "private" }).expect(200);
+    await patch(t, occurrencePath(board.id, "2026-12-09"), owner.auth)
+      .send({ category: "public", name: "Board (open session)" })
+      .expect(200);
+    const view = (await createView({ name: "Public", filter: { categories: ["public"] } }).expect(200)).body;
+
+    const [from, to] = ["2026-12-01", "2026-12-28"];
+    const expected = await apiShows({ categories: ["public"] }, from, to);
+    expect(expected.map((o) => `${o.date} ${o.name} ${o.category}`).sort()).toEqual([
+      "2026-12-09 Board (open session) public",
+      "2026-12-14 Standup public",
+      "2026-12-21 Standup public",
+      "2026-12-28 Standup public",
+    ]);
+    expect(await pageShows(view.slug, from)).toEqual(expected);
+    expect(await feedShows(view.slug, from, to)).toEqual(expected);
+  });
+
+  it("shows a moved occurrence where it lands, though its series has no other date in the view's", async () => {
+    const review = await newEvent(t, owner, calId, {
+      name: "Review",
+      recur: { type: "weekly", day: 3, starts: "2026-11-25", until: "2026-12-30" },
+      start_time: "10:00",
+      end_time: "11:00",
+      category: "ops",
+    });
+    await patch(t, occurrencePath(review.id, "2026-12-30"), owner.auth)
+      .send({ date: "2027-01-05", start_time: "16:00", end_time: "16:30" })
+      .expect(200);
+    const filter = { from: "2027-01-01", to: "2027-01-31" };
+    const view = (await createView({ name: "January", filter }).expect(200)).body;
+
+    const [from, to] = ["2026-12-20", "2027-01-16"];
+    const expected = await apiShows(filter, from, to);
+    expect(expected).toEqual([
+      { event_id: review.id, date: "2027-01-05", start_time: "16:00", name: "Review", category: "ops" },
+    ]);
+    expect(await pageShows(view.slug, from)).toEqual(expected);
+    expect(await feedShows(view.slug, from, to)).toEqual(expected);
   });
 });

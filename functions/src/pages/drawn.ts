@@ -8,11 +8,27 @@
  * edge days share what the budget leaves, and their undrawn occurrences count as omitted
  * (a few of which would have fallen outside the period). */
 import { IANAZone } from "luxon";
-import { budgetedOccurrences, type LoadedSource, type PlacedOccurrence } from "../domain/queries/occurrences.js";
+import {
+  budgetedOccurrences,
+  everyEvent,
+  type LoadedSource,
+  type PlacedOccurrence,
+} from "../domain/queries/occurrences.js";
 import { addDays } from "../domain/recurrence/index.js";
 import type { EventRecord } from "../domain/records.js";
+import type { ViewFilter } from "../domain/types.js";
 import { PAGE_OCCURRENCE_BUDGET } from "./budgets.js";
 import { placeOccurrence, placerFor, type PagePlace } from "./placement.js";
+
+export { everyEvent };
+
+/**
+ * The days around the period whose occurrences a page can draw: across the date line a
+ * layer's date is up to two days off the page's, and an overnight event runs into the next.
+ * The page reads this much more than its period (pages/load.ts).
+ */
+export const DRAWN_DAYS_BEFORE = 3;
+export const DRAWN_DAYS_AFTER = 2;
 
 /** An occurrence placed on the page: the query's occurrence, its date and times now the page zone's. */
 export type PlacedOnPage = Omit<PlacedOccurrence, keyof PagePlace> & PagePlace;
@@ -39,20 +55,27 @@ function overnightEvents(sources: LoadedSource[]): Set<string> {
   return ids;
 }
 
+/**
+ * `include` leaves events out altogether; `view`, a share view's filter, decides on each
+ * occurrence by its own category and date (in its own zone, as `/occurrences` dates it), on
+ * the edge days too.
+ */
 export function drawnOccurrences(
   sources: LoadedSource[],
   zone: string,
   range: { from: string; to: string },
-  include: (layer: string, event: EventRecord) => boolean,
+  include: (layer: string, event: EventRecord) => boolean = everyEvent,
+  view: ViewFilter | null = null,
 ): Drawn {
   const foreign = sources.filter((s) => s.calendar.timezone !== zone);
   const foreignLayers = new Set(foreign.map((s) => s.layer));
-  const main = budgetedOccurrences(sources, range.from, range.to, PAGE_OCCURRENCE_BUDGET, include);
+  const main = budgetedOccurrences(sources, range.from, range.to, PAGE_OCCURRENCE_BUDGET, include, view);
   const found: PlacedOccurrence[] = [...main.occurrences];
   let omitted = main.omitted;
   const edge = (from: string, to: string, crosses: (layer: string, event: EventRecord) => boolean) => {
     const budget = Math.max(0, PAGE_OCCURRENCE_BUDGET - found.length);
-    const more = budgetedOccurrences(sources, from, to, budget, (l, e) => crosses(l, e) && include(l, e));
+    const wanted = (l: string, e: EventRecord) => crosses(l, e) && include(l, e);
+    const more = budgetedOccurrences(sources, from, to, budget, wanted, view);
     found.push(...more.occurrences);
     omitted += more.omitted;
   };

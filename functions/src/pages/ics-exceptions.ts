@@ -6,10 +6,13 @@
  * - moved or changed: a VEVENT with the series' UID and a RECURRENCE-ID naming the original
  *   occurrence (its date at the series' start time), carrying its own DTSTART, DURATION,
  *   SUMMARY, DESCRIPTION, CATEGORIES and SEQUENCE.
- * A share view's feed cuts the series to the view's dates: an occurrence moved out of them is
- * an EXDATE, and one moved into them from a date the cut series does not have (a
- * RECURRENCE-ID must name one of its occurrences) is a VEVENT of its own, UID
- * `{exception id}@host`.
+ * A share view's feed cuts the series to the view's dates and decides on each occurrence by its
+ * own category and date: an occurrence the view does not show (moved out of its dates,
+ * re-categorised out of it) is an EXDATE. One it shows that no RECURRENCE-ID can name (moved
+ * in from a date the cut series does not have), or whose series the view does not show
+ * (re-categorised into it, or the series has no date of its own left in the view's), is a
+ * VEVENT of its own, UID `{exception id}@host`: clients disagree on a RECURRENCE-ID whose
+ * series is absent, and read a plain event alike.
  */
 import type { ICalEventData } from "ical-generator";
 import { firstOccurrenceOnOrAfter } from "../domain/recurrence/index.js";
@@ -32,18 +35,27 @@ export interface ExceptionsInFeed {
   entries: IcsEntry[];
 }
 
-export function exceptionEntries(input: {
+interface ExceptionsInput {
   event: EventRecord;
   source: IcsSource;
   uidDomain: string;
   range: { from: string | null; to: string | null } | undefined;
-  schedule: Schedule;
   exceptions: readonly ExceptionRecord[];
-}): ExceptionsInFeed {
-  const { event, source, uidDomain, schedule } = input;
+  /** Whether the feed shows this occurrence (a share view's filter on its category and date). */
+  shows: (e: ExceptionRecord) => boolean;
+}
+
+/** Whether an exception is an occurrence the feed shows: not cancelled, in its range, let through. */
+function shownIn(input: ExceptionsInput): (e: ExceptionRecord) => boolean {
   const from = input.range?.from ?? null;
   const to = input.range?.to ?? null;
-  const inRange = (date: string) => (!from || date >= from) && (!to || date <= to);
+  return (e) => !e.cancelled && (!from || e.date >= from) && (!to || e.date <= to) && input.shows(e);
+}
+
+/** The exceptions of a series the feed writes (its VEVENT with RRULE is in the feed). */
+export function exceptionEntries(input: ExceptionsInput & { schedule: Schedule }): ExceptionsInFeed {
+  const { event, source, uidDomain, schedule } = input;
+  const isShown = shownIn(input);
   const { recur, defaultStarts } = schedule;
   const inSeries = (date: string) =>
     recur !== null &&
@@ -54,7 +66,7 @@ export function exceptionEntries(input: {
   const excluded: string[] = [];
   const entries: IcsEntry[] = [];
   for (const e of [...input.exceptions].sort((a, b) => (a.original_date < b.original_date ? -1 : 1))) {
-    const shown = !e.cancelled && inRange(e.date);
+    const shown = isShown(e);
     const original = inSeries(e.original_date);
     if (original && !shown) excluded.push(e.original_date);
     else if (shown) entries.push(original ? override(e, event, source, uidDomain) : movedIn(e, source, uidDomain));
@@ -94,7 +106,20 @@ function override(e: ExceptionRecord, event: EventRecord, source: IcsSource, uid
   };
 }
 
-/** An occurrence moved into a view's dates from outside the cut series: an event of its own. */
+/**
+ * The shown occurrences of a series the feed does not write (its own occurrences are not
+ * shown, or none is left in the range), each an event of its own.
+ */
+export function standaloneEntries(input: ExceptionsInput): IcsEntry[] {
+  const { event, source, uidDomain } = input;
+  return input.exceptions.filter(shownIn(input)).map((e) => ({
+    ...movedIn(e, source, uidDomain),
+    // In the feed's order of events: by its own date and time, as a one-off event.
+    sortKey: `${e.date} ${e.start_time ?? ""} ${event.created_at} ${event.id} ${e.original_date}`,
+  }));
+}
+
+/** An occurrence as an event of its own: no RECURRENCE-ID of the series' can name it. */
 function movedIn(e: ExceptionRecord, source: IcsSource, uidDomain: string): IcsEntry {
   return {
     sortKey: e.original_date,

@@ -24,12 +24,12 @@
  */
 import ical, { escape, type ICalEventData } from "ical-generator";
 import { DateTime } from "luxon";
-import { defaultStartsOf } from "../domain/queries/events.js";
+import { defaultStartsOf } from "../domain/events/stored.js";
 import { exceptionsByEvent } from "../domain/queries/occurrences.js";
 import { firstOccurrenceOnOrAfter, lastOccurrence, recurError, toRRule } from "../domain/recurrence/index.js";
 import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
-import { exceptionEntries } from "./ics-exceptions.js";
+import { exceptionEntries, standaloneEntries } from "./ics-exceptions.js";
 import { calendarText } from "./ics-fold.js";
 import { occurrenceData, yearsOf, zoneOf, type IcsEntry, type IcsSource, type Schedule } from "./ics-parts.js";
 import { buildVTimezone } from "./vtimezone.js";
@@ -48,6 +48,12 @@ export interface IcsFeed {
   sources: IcsSource[];
   /** Only what happens in this range (a share view's from/to); null ends are open. */
   range?: { from: string | null; to: string | null };
+  /**
+   * Whether one occurrence is shown, on its own category and date (a share view's filter,
+   * viewShowsOccurrence); every occurrence when absent. A series some of whose occurrences
+   * are not shown leaves them out by EXDATE (ics-exceptions.ts).
+   */
+  shows?: (layer: string, event: EventRecord, occurrence: { category: string | null; date: string }) => boolean;
 }
 
 export function buildIcs(feed: IcsFeed): string {
@@ -88,29 +94,36 @@ export function buildIcs(feed: IcsFeed): string {
   return `${calendarText(calendar)}\r\n`;
 }
 
-/** The event's VEVENT and, for a series, the VEVENTs of its moved or changed occurrences. */
+/**
+ * The event's VEVENT and, for a series, the VEVENTs of its moved or changed occurrences. A
+ * series whose own occurrences are not shown (or have no date in the range) is left out, and
+ * its shown exceptions become events of their own.
+ */
 function eventEntries(
   event: EventRecord,
   source: IcsSource,
   feed: IcsFeed,
   excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
 ): IcsEntry[] {
+  const shows = (o: { category: string | null; date: string }) => !feed.shows || feed.shows(source.layer, event, o);
+  const exceptionsInput = {
+    event,
+    source,
+    uidDomain: feed.uidDomain,
+    range: feed.range,
+    exceptions: excepted ? [...excepted.values()] : [],
+    shows,
+  };
   const schedule = scheduleOf(event, source.timezone, feed.range);
-  if (!schedule) return [];
+  // The own occurrences differ only by date, and the range has cut their dates: the first stands for all.
+  if (!schedule || !shows({ category: event.category, date: schedule.date })) {
+    return event.kind === "recurring" ? standaloneEntries(exceptionsInput) : [];
+  }
   const { date, rrule, until } = schedule;
   const zone = source.timezone;
   const timed = event.start_time !== null;
   const exceptions =
-    rrule && excepted
-      ? exceptionEntries({
-          event,
-          source,
-          uidDomain: feed.uidDomain,
-          range: feed.range,
-          schedule,
-          exceptions: [...excepted.values()],
-        })
-      : { exdate: null, entries: [] };
+    rrule && excepted ? exceptionEntries({ ...exceptionsInput, schedule }) : { exdate: null, entries: [] };
   const rule = rrule && `RRULE:${timed ? withUtcUntil(rrule, until, zone) : rrule}`;
   const data: ICalEventData = {
     ...occurrenceData(source, {

@@ -21,8 +21,9 @@ import {
   recurError,
 } from "../recurrence/index.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
-import type { Recur } from "../types.js";
-import { defaultStartsOf } from "./events.js";
+import type { Recur, ViewFilter } from "../types.js";
+import { defaultStartsOf } from "../events/stored.js";
+import { viewRange, viewShows, viewShowsOccurrence } from "./views.js";
 
 /** Longest range of an occurrences request: 366 days, both ends included. */
 export const MAX_OCCURRENCE_DAYS = 366;
@@ -153,42 +154,61 @@ const exceptionSlot = (source: LoadedSource, event: EventRecord, e: ExceptionRec
   notes: e.notes,
 });
 
-/** The moved or changed occurrences of an event that fall in [from, to]; cancelled ones occur nowhere. */
+/** The moved or changed occurrences of an event that fall in [from, to] and are wanted; cancelled ones occur nowhere. */
 function exceptionSlotsIn(
   source: LoadedSource,
   event: EventRecord,
   excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
   from: string,
   to: string,
+  wanted: (e: ExceptionRecord) => boolean = () => true,
 ): Slot[] {
   if (!excepted || event.kind !== "recurring") return [];
   const slots: Slot[] = [];
   for (const e of excepted.values()) {
-    if (!e.cancelled && e.date >= from && e.date <= to) slots.push(exceptionSlot(source, event, e));
+    if (!e.cancelled && e.date >= from && e.date <= to && wanted(e)) slots.push(exceptionSlot(source, event, e));
   }
   return slots;
 }
 
-/** Every occurrence of one event in [from, to], exceptions applied, in no particular order. */
+/**
+ * Which occurrences of one event are wanted: its own ones (no exception replaces them; they
+ * share the event's category) all or none, each moved or changed one on its own.
+ */
+interface Wanted {
+  own: boolean;
+  exception: (e: ExceptionRecord) => boolean;
+}
+
+const EVERY_OCCURRENCE: Wanted = { own: true, exception: () => true };
+
+/** Every wanted occurrence of one event in [from, to], exceptions applied, in no particular order. */
 function slotsOf(
   source: LoadedSource,
   event: EventRecord,
   excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
   from: string,
   to: string,
+  wanted: Wanted = EVERY_OCCURRENCE,
 ): Slot[] {
-  const own = plannedDates(event, source.calendar, from, to).filter((d) => !excepted?.has(d));
-  return [...own.map((d) => ownSlot(source, event, d)), ...exceptionSlotsIn(source, event, excepted, from, to)];
+  const own = wanted.own ? plannedDates(event, source.calendar, from, to).filter((d) => !excepted?.has(d)) : [];
+  return [
+    ...own.map((d) => ownSlot(source, event, d)),
+    ...exceptionSlotsIn(source, event, excepted, from, to, wanted.exception),
+  ];
 }
 
-/** How many occurrences an event has in [from, to], without listing a series'. */
+/** How many wanted occurrences an event has in [from, to], without listing a series'. */
 function countSlots(
   source: LoadedSource,
   event: EventRecord,
   excepted: ReadonlyMap<string, ExceptionRecord> | undefined,
   from: string,
   to: string,
+  wanted: Wanted,
 ): number {
+  const changed = exceptionSlotsIn(source, event, excepted, from, to, wanted.exception).length;
+  if (!wanted.own) return changed;
   let planned: number;
   if (event.kind === "one-off") planned = event.date! >= from && event.date! <= to ? 1 : 0;
   else {
@@ -198,7 +218,7 @@ function countSlots(
   if (!excepted || event.kind !== "recurring") return planned;
   let replaced = 0;
   for (const date of excepted.keys()) if (date >= from && date <= to) replaced++;
-  return planned - replaced + exceptionSlotsIn(source, event, excepted, from, to).length;
+  return planned - replaced + changed;
 }
 
 /** The tie-breaking part of the order after the start instant: layer, creation, event id, original date. */
@@ -365,27 +385,32 @@ function cursorKey(k: Keyed): readonly [number, string, string, string, string] 
  * Events are taken in the order of a day (eventsInOrder), each with all its occurrences in the
  * range, while they fit; from the first that does not, the rest are counted, not expanded.
  * So an event shows all or none of its occurrences, and the work is one count per event plus
- * the occurrences drawn. `include` leaves events out altogether (a share view's filter).
+ * the occurrences drawn. `include` leaves events out altogether; `view`, a share view's
+ * filter, decides on each occurrence (viewShows: its own category and date).
  */
 export function budgetedOccurrences(
   sources: LoadedSource[],
   from: string,
   to: string,
   budget: number,
-  include: (layer: string, event: EventRecord) => boolean = () => true,
+  include: (layer: string, event: EventRecord) => boolean = everyEvent,
+  view: ViewFilter | null = null,
 ): { occurrences: PlacedOccurrence[]; omitted: number } {
-  if (from > to) return { occurrences: [], omitted: 0 };
-  const instants = new Instants(from, to);
+  const range = view ? viewRange(view, from, to) : { from, to };
+  if (range === null || range.from > range.to) return { occurrences: [], omitted: 0 };
+  const instants = new Instants(range.from, range.to);
   const taken: Keyed[] = [];
   let omitted = 0;
   for (const { source, event, excepted } of eventsInOrder(sources)) {
     if (!include(source.layer, event)) continue;
-    const count = countSlots(source, event, excepted, from, to);
+    const wanted = view ? wantedByView(view, source.layer, event) : EVERY_OCCURRENCE;
+    const count = countSlots(source, event, excepted, range.from, range.to, wanted);
     if (omitted > 0 || taken.length + count > budget) {
       omitted += count;
       continue;
     }
-    for (const slot of slotsOf(source, event, excepted, from, to)) taken.push(keyed(instants, slot));
+    for (const slot of slotsOf(source, event, excepted, range.from, range.to, wanted))
+      taken.push(keyed(instants, slot));
   }
   taken.sort(compareKeyed);
   return {
@@ -403,6 +428,21 @@ export function budgetedOccurrences(
       end: slot.start_time === null ? null : instants.endMs(slot, ms),
     })),
     omitted,
+  };
+}
+
+/** Every event, for callers that leave none out. */
+export const everyEvent = (): boolean => true;
+
+/**
+ * What a view wants of an event's occurrences in a range already cut to its dates: the own
+ * ones differ only by date, which the cut has decided, so one test on the event's category
+ * stands for all of them; each exception is tested on its own category and date.
+ */
+function wantedByView(view: ViewFilter, layer: string, event: EventRecord): Wanted {
+  return {
+    own: viewShows(view, { layer, kind: event.kind, category: event.category, date: null }),
+    exception: (e) => viewShowsOccurrence(view, layer, event, e),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Deps } from "../deps.js";
 import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
-import type { CalendarRecord, ShareViewRecord } from "../records.js";
+import type { CalendarRecord, EventRecord, ExceptionRecord, ShareViewRecord } from "../records.js";
 import type { EventKind, ViewDisplay, ViewFilter } from "../types.js";
 import { publishedSources, type EventSource } from "./sources.js";
 
@@ -33,7 +33,11 @@ export async function resolveViewSlug(deps: Deps, slug: string): Promise<Resolve
   return { view: view.data, calendar: calendar.data };
 }
 
-/** What a view decides on: an event (date null unless one-off) or one occurrence (its date). */
+/**
+ * What a view decides on: one occurrence (its own category and date, an exception's when one
+ * replaces it; layer and kind are its event's), or an undated item (date null): a someday
+ * event, or a series' own occurrences already cut to the view's dates (`viewRange`).
+ */
 export interface ViewCandidate {
   /** `main` for the calendar's own events, else the layer key. */
   layer: string;
@@ -43,9 +47,8 @@ export interface ViewCandidate {
 }
 
 /**
- * Whether a view shows an event or occurrence. `from`/`to` bound dated items only; someday
- * events and whole recurring series (date null) are governed by the include_* switches
- * (expand a series with `viewRange` to bound its occurrences).
+ * Whether a view shows an occurrence or a someday event: the one test pages, feeds and any
+ * reading of a view apply, occurrence by occurrence. `from`/`to` bound dated items only.
  */
 export function viewShows(filter: ViewFilter, item: ViewCandidate): boolean {
   if (filter.layers && !filter.layers.includes(item.layer)) return false;
@@ -57,6 +60,44 @@ export function viewShows(filter: ViewFilter, item: ViewCandidate): boolean {
     if (filter.to && item.date > filter.to) return false;
   }
   return true;
+}
+
+/** viewShows for one occurrence of `event`: `occurrence` is its own category and date. */
+export function viewShowsOccurrence(
+  filter: ViewFilter,
+  layer: string,
+  event: Pick<EventRecord, "kind">,
+  occurrence: { category: string | null; date: string },
+): boolean {
+  return viewShows(filter, { layer, kind: event.kind, category: occurrence.category, date: occurrence.date });
+}
+
+/**
+ * The events a view shows anything of: a one-off on its date, a series' own occurrences (its
+ * category; its dates are cut later), or one occurrence an exception moved or re-categorised
+ * into the view. What the feed budget ranks; the occurrences themselves are decided one by one.
+ */
+export function eventsShownByView<S extends { layer: string; events: EventRecord[]; exceptions: ExceptionRecord[] }>(
+  filter: ViewFilter,
+  sources: S[],
+): S[] {
+  return sources.map((source) => {
+    const shownByException = new Set<string>();
+    for (const e of source.exceptions) {
+      if (e.cancelled || shownByException.has(e.event_id)) continue;
+      if (viewShows(filter, { layer: source.layer, kind: "recurring", category: e.category, date: e.date }))
+        shownByException.add(e.event_id);
+    }
+    const shown = (event: EventRecord) =>
+      (event.kind === "recurring" && shownByException.has(event.id)) ||
+      viewShows(filter, {
+        layer: source.layer,
+        kind: event.kind,
+        category: event.category,
+        date: event.kind === "one-off" ? event.date : null,
+      });
+    return { ...source, events: source.events.filter(shown) };
+  });
 }
 
 /**
