@@ -6,7 +6,7 @@
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { newId } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import { eventSortKey } from "../../functions/src/domain/queries/events.js";
+import { storedEvent } from "../../functions/src/domain/events/stored.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
 import { makeEventRecord } from "./factories.js";
@@ -31,10 +31,11 @@ export async function seedEvents(
       ...seed,
     }),
   );
+  const calendar = await deps.store.get(paths.calendar(calendarId));
+  const timezone = calendar?.data.timezone ?? "UTC";
   await deps.store.runTransaction(async (tx) => {
-    // As the event commands write them: the list reads events in stored sort_key order.
-    for (const record of records)
-      tx.set(paths.event(calendarId, record.id), { ...record, sort_key: eventSortKey(record) });
+    // As the event commands write them, with the sort key and span that lists and ranges read by.
+    for (const record of records) tx.set(paths.event(calendarId, record.id), storedEvent(record, { timezone }));
   });
   return records;
 }

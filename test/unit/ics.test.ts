@@ -2,6 +2,7 @@
 import ical, { type VEvent } from "node-ical";
 import { describe, expect, it } from "vitest";
 import type { EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
+import { FEED_NOTE_CHARACTERS } from "../../functions/src/pages/budgets.js";
 import { buildIcs, WallClock, type IcsFeed } from "../../functions/src/pages/ics.js";
 import { makeEventRecord } from "../helpers/factories.js";
 import { expandFeed } from "../helpers/ics-oracle.js";
@@ -148,6 +149,20 @@ describe("buildIcs", () => {
         .rrule!.all()
         .map((d) => d.toISOString()),
     ).toEqual(["2027-01-06T14:00:00.000Z", "2027-01-20T14:00:00.000Z"]);
+  });
+
+  it("carries at most FEED_NOTE_CHARACTERS of an event's notes, and short notes whole", () => {
+    const long = "word ".repeat(FEED_NOTE_CHARACTERS);
+    const text = feed([
+      event({ kind: "one-off", name: "Long", date: "2026-05-04", notes: long }),
+      event({ kind: "one-off", name: "Short", date: "2026-05-05", notes: "bring the slides" }),
+    ]);
+    const [cutEvent, shortEvent] = parsedEvents(text);
+    expect(shortEvent.description).toBe("bring the slides");
+    const cut = cutEvent.description as unknown;
+    expect(typeof cut === "string" && cut.startsWith(long.slice(0, FEED_NOTE_CHARACTERS))).toBe(true);
+    expect(cut).toMatch(/… \(shortened: the calendar's web page shows the whole notes\)$/);
+    expect(String(cut).length).toBeLessThan(FEED_NOTE_CHARACTERS + 100);
   });
 
   it("is deterministic and ordered by date, whatever the order of the records", () => {

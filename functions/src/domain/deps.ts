@@ -13,6 +13,8 @@ export interface Deps {
   cache: RenderedCache;
   /** Quotas (DECISIONS section 12); when absent, the environment's (domain/quotas.ts). */
   quotas?: QuotaLimits;
+  /** Most events and exceptions one read may load (queries/occurring.ts); READ_BUDGET when absent. */
+  readBudget?: number;
 }
 
 /** Fields of a log line; `severity` as Cloud Logging names it (INFO when absent). */

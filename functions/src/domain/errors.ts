@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   "unsupported_media_type",
   "idempotency_key_reused",
   "rate_limited",
+  "too_expensive",
   "internal",
   "unavailable",
 ] as const;
@@ -144,6 +145,23 @@ export const errors = {
       `the named calendars and their layers hold more than ${limit.toLocaleString("en-US")} occurrences ` +
         "between `from` and `to`; ask for a shorter range or fewer calendars",
       { field: "to", limit },
+    ),
+
+  /** A read that would load more records than one request may (domain/queries/occurring.ts). */
+  tooExpensive: (budget: number) =>
+    new DomainError(
+      "too_expensive",
+      `answering this would read more than ${budget.toLocaleString("en-US")} events and exceptions; ` +
+        "ask for a shorter range (`from`/`to`), or for fewer calendars or layers",
+      { budget: { records: budget } },
+    ),
+  /** Every place for expensive anonymous reads on this instance is taken (http/expensive-reads.ts). */
+  readsBusy: (retryAfterSeconds: number) =>
+    new DomainError(
+      "rate_limited",
+      "the server is busy with other anonymous reads of large calendars; retry after `Retry-After` seconds, " +
+        "or send a bearer token (agents' reads are not queued with anonymous ones)",
+      { retry_after: retryAfterSeconds },
     ),
 
   // --- calendars, sharing, layers ---------------------------------------------------------

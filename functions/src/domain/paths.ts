@@ -17,6 +17,7 @@ import type {
   MembershipRecord,
   OnboardTokenRecord,
   PendingRequestRecord,
+  ServerSecretRecord,
   ShardRecord,
   ShareViewRecord,
   SlugRecord,
@@ -61,6 +62,7 @@ export interface RecordIn {
   "calendars/hosts": HostLinkRecord;
   "calendars/shards": ShardRecord;
   "calendars/shards/changes": ChangeRecord;
+  server_secrets: ServerSecretRecord;
 }
 type Shape = keyof RecordIn;
 
@@ -86,6 +88,7 @@ const SHAPES = {
   "calendars/hosts": true,
   "calendars/shards": true,
   "calendars/shards/changes": true,
+  server_secrets: true,
 } satisfies Record<Shape, true>;
 
 export const COLLECTIONS: readonly string[] = Object.keys(SHAPES);
@@ -197,4 +200,6 @@ export const paths = {
     collection("calendars/shards/changes", id("cal", calendarId), shardNumber(n)),
   change: (calendarId: string, n: number, seq: number) =>
     doc("calendars/shards/changes", id("cal", calendarId), shardNumber(n), changeNumber(seq)),
+  /** A key the service signs with, by what it signs (records.ts ServerSecretRecord). */
+  serverSecret: (name: "change_cursors") => doc("server_secrets", name),
 };

@@ -61,6 +61,16 @@ export interface TokenRecord {
   revoked_at: string | null;
 }
 
+/**
+ * server_secrets/{name}: a random key the service signs with (`change_cursors`: the change
+ * feed's cursors, domain/cursor-key.ts), made by the first instance that needs it. Internal.
+ */
+export interface ServerSecretRecord {
+  /** 32 random bytes, base64url. */
+  key: string;
+  created_at: string;
+}
+
 /** onboard_tokens/{sha256}: issued to a signed-in human by the account side of the service. */
 export interface OnboardTokenRecord {
   user_id: string;
@@ -117,6 +127,8 @@ export interface CalendarRecord extends CalendarCounters {
   revision: string;
   /** Every event of the calendar stores `sort_key` (calendars created since issue 10; queries/events.ts); internal. */
   event_sort_keys?: boolean;
+  /** Every event of the calendar stores the span it can occur in (`series_end`; queries/occurring.ts); internal. */
+  event_spans?: boolean;
 }
 
 /** slugs/{slug}: the calendar that holds the slug, forever (an old slug redirects). */
@@ -148,6 +160,11 @@ export interface EventRecord {
   updated_at: string;
   /** The event's place in the list (eventSortKey, queries/events.ts), written by every event write; internal. */
   sort_key?: string;
+  /**
+   * A series' last possible date (9999-12-31 when open-ended), written by every event write
+   * (events/stored.ts); absent on other kinds. Range reads bound series by it; internal.
+   */
+  series_end?: string;
   /** Raised whenever a time of the event changes (date, recur, start_time, end_time): the feeds' SEQUENCE. Absent = 0. */
   sequence?: number;
 }

@@ -116,6 +116,10 @@ const WIRE: Record<ErrorCode, CodeOnTheWire> = {
     headers: (details): Headers =>
       typeof details?.retry_after === "number" ? { "Retry-After": String(details.retry_after) } : {},
   },
+  too_expensive: {
+    status: 422,
+    help: "the answer would read more than one request may; narrow the range or the calendars (`details.budget`)",
+  },
   internal: { status: 500, help: "an unexpected failure on the server; retry" },
   unavailable: {
     status: 503,

@@ -27,6 +27,7 @@ import {
 import { firebaseAccountAuth } from "../http/firebase-accounts.js";
 import type { AccountAuth } from "../http/session.js";
 import { sendRevalidated } from "./conditional.js";
+import { expensiveReads } from "../http/expensive-reads.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
 import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
@@ -131,7 +132,7 @@ const pageHeaders = helmet({
 
 /** The page's HTML, rendered once per revision of what it shows. */
 const rendered = (deps: Deps, page: PreparedPage): Promise<Buffer> =>
-  deps.cache.body(page.key, async () => renderPage(await page.load()));
+  deps.cache.body(page.key, () => expensiveReads()(true, async () => renderPage(await page.load())));
 
 function sendPage(req: Request, res: Response, body: Buffer, noindex: boolean): void {
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
@@ -216,8 +217,10 @@ function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
     const apiError = asApiError(err);
     if (apiError?.status === 404) return notFound(req, res);
     if (apiError?.status === 400) return badAddress(req, res);
-    if (apiError && apiError.status < 500)
+    if (apiError && apiError.status < 500) {
+      for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
       return sendError(res, areaOf(req), apiError.status, "This page cannot be shown", apiError.message);
+    }
     if (isTransientStoreError(err)) {
       res.setHeader("Retry-After", "1");
       return sendError(

@@ -17,8 +17,14 @@ export const PAGE_OCCURRENCE_BUDGET = 1000;
 /** Someday events listed on one page (schedule and timeline lenses), oldest first. */
 export const PAGE_SOMEDAY_BUDGET = 200;
 
+/** Someday events read of each source, to list the oldest and count the rest (a count beyond is at least this). */
+export const PAGE_SOMEDAY_COUNTED = 1000;
+
 /**
  * Events in one iCalendar feed: those that occur on or after today first (soonest first), then
  * past ones (latest first); the feed lists what it keeps in its usual order.
  */
 export const FEED_EVENT_BUDGET = 1000;
+
+/** Characters of an event's notes a feed carries (the rest is on the page): 1,000 events stay under about 2 MB. */
+export const FEED_NOTE_CHARACTERS = 1_500;

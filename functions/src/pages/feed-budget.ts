@@ -3,7 +3,7 @@
  * comes next, so events that occur on or after today go first (soonest first), then past ones
  * (most recent first); ties by creation. Someday events never appear in a feed and take no place.
  */
-import { defaultStartsOf } from "../domain/queries/events.js";
+import { defaultStartsOf } from "../domain/events/stored.js";
 import { firstOccurrenceOnOrAfter, lastOccurrence, recurError } from "../domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../domain/records.js";
 import { FEED_EVENT_BUDGET } from "./budgets.js";

@@ -9,14 +9,16 @@
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
-import { loadSourceEvents } from "../domain/queries/events.js";
+import { loadFeedEvents } from "../domain/queries/feed-events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
-import { revisionsKey } from "../domain/revision.js";
-import { resolveViewSlug, viewEventSources, viewShows } from "../domain/queries/views.js";
 import type { EventRecord } from "../domain/records.js";
+import { revisionsKey } from "../domain/revision.js";
+import { eventsShownByView, resolveViewSlug, viewEventSources, viewShowsOccurrence } from "../domain/queries/views.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
+import { expensiveReads } from "../http/expensive-reads.js";
 import { logUnexpected } from "../http/log.js";
 import { todayIn } from "../domain/recurrence/index.js";
+import { FEED_EVENT_BUDGET } from "./budgets.js";
 import { withinFeedBudget } from "./feed-budget.js";
 import type { IcsSource } from "./ics.js";
 import { etagOf, ifNoneMatchHits } from "./conditional.js";
@@ -46,8 +48,13 @@ export function feedRouter(deps: Deps): Router {
     const today = todayIn(calendar.timezone, deps.clock());
     const key = `feed|c|${calendar.slug}|${await revisionsKey(deps, sources)}|${today}`;
     const feed = await cachedFeed(deps, key, async () => {
-      const loaded = await loadSourceEvents(deps, sources);
-      const { sources: kept, omitted } = withinFeedBudget(loaded, today);
+      const { sources: kept, omitted } = await loadFeedEvents(
+        deps,
+        sources,
+        today,
+        FEED_EVENT_BUDGET,
+        withinFeedBudget,
+      );
       const { buildIcs } = await ics();
       const text = buildIcs({
         name: calendar.name,
@@ -74,11 +81,15 @@ export function feedRouter(deps: Deps): Router {
     const key = `feed|v|${view.id}|${ofView}|${calendar.revision}|${await revisionsKey(deps, sources)}|${today}`;
     const feed = await cachedFeed(deps, key, async () => {
       const { filter } = view;
-      const loaded = await loadSourceEvents(deps, sources);
-      const shown = (layer: string, e: EventRecord) =>
-        viewShows(filter, { layer, kind: e.kind, category: e.category, date: e.kind === "one-off" ? e.date : null });
-      const filtered = loaded.map((s) => ({ ...s, events: s.events.filter((e) => shown(s.layer, e)) }));
-      const { sources: kept, omitted } = withinFeedBudget(filtered, today);
+      // The budget ranks one-offs the view shows and every series of its layers (an exception may
+      // bring one occurrence of any series in); buildIcs then decides on each occurrence.
+      const mayShow = (layer: string, e: EventRecord) =>
+        e.kind === "recurring"
+          ? !filter.layers || filter.layers.includes(layer)
+          : viewShowsOccurrence(filter, layer, e, { category: e.category, date: e.date! });
+      const loaded = await loadFeedEvents(deps, sources, today, FEED_EVENT_BUDGET, withinFeedBudget, mayShow);
+      const kept = eventsShownByView(filter, loaded.sources);
+      const omitted = loaded.omitted;
       const { buildIcs } = await ics();
       // Only the view's own name and address: nothing that names or links the calendar.
       const text = buildIcs({
@@ -87,8 +98,9 @@ export function feedRouter(deps: Deps): Router {
         url: `${deps.baseUrl}/v/${view.slug}`,
         uidDomain: uidDomain(deps),
         sources: kept.map(icsSource),
-        // Series are cut to the view's dates (one-off events are already filtered above).
+        // Series are cut to the view's dates; each occurrence is shown on its own category and date.
         range: { from: filter.from, to: filter.to },
+        shows: (layer, event, occurrence) => viewShowsOccurrence(filter, layer, event, occurrence),
       });
       return { text, omitted };
     });
@@ -135,10 +147,12 @@ async function cachedFeed(
   key: string,
   render: () => Promise<{ text: string; omitted: number }>,
 ): Promise<Feed> {
-  const cached = await deps.cache.body(key, async () => {
-    const { text, omitted } = await render();
-    return `${omitted}\n${text}`;
-  });
+  const cached = await deps.cache.body(key, () =>
+    expensiveReads()(true, async () => {
+      const { text, omitted } = await render();
+      return `${omitted}\n${text}`;
+    }),
+  );
   let feed = feedsOfCached.get(cached);
   if (!feed) {
     const newline = cached.indexOf(0x0a);
@@ -188,8 +202,13 @@ function feedErrors(deps: Pick<Deps, "log">): ErrorRequestHandler {
     // A slug no record can have is 404; a path that cannot be percent-decoded (`%ZZ`) is 400.
     const apiError = asApiError(err);
     if (apiError?.status === 404) return void sendText(res, 404, NOT_FOUND);
-    if (apiError && apiError.status < 500)
-      return void sendText(res, apiError.status, "This feed address is not valid (a broken %-escape?); check it.\n");
+    if (apiError?.status === 400)
+      return void sendText(res, 400, "This feed address is not valid (a broken %-escape?); check it.\n");
+    if (apiError && apiError.status < 500) {
+      // Busy (429) or too large to build (422): the refusal's own words and headers.
+      for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
+      return void sendText(res, apiError.status, `${apiError.message}\n`);
+    }
     logUnexpected(deps.log, "feed error", err);
     sendText(res, 500, "Something went wrong on our side while building this feed. Retry in a moment.\n");
   };

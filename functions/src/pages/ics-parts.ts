@@ -3,6 +3,7 @@
  * ics-exceptions.ts): an occurrence's own properties, its length as DURATION, and a
  * wall-clock value ical-generator writes as stored.
  */
+import { FEED_NOTE_CHARACTERS } from "./budgets.js";
 import type { ICalEventData, ICalLuxonDateTimeStub } from "ical-generator";
 import { durationMinutes } from "../domain/events/instants.js";
 import { addDays } from "../domain/recurrence/index.js";
@@ -66,7 +67,7 @@ export function occurrenceData(
     end: timed ? null : new WallClock(addDays(o.date, 1), null, zone),
     allDay: !timed,
     timezone: zoneOf(zone, timed),
-    description: o.notes,
+    description: feedNotes(o.notes),
     categories: o.category ? [{ name: o.category }] : [],
     x: [
       ...durationProperty(o.start_time, o.end_time),
@@ -74,6 +75,15 @@ export function occurrenceData(
       ...(source.layer === "main" ? [] : [["X-ALMANAC-LAYER", source.layer] as [string, string]]),
     ],
   };
+}
+
+/**
+ * Notes as a feed carries them: at most FEED_NOTE_CHARACTERS, so that a feed's size is bounded
+ * by its event budget (calendar apps show a few lines; the page shows the notes whole).
+ */
+export function feedNotes(notes: string | null): string | null {
+  if (notes === null || notes.length <= FEED_NOTE_CHARACTERS) return notes;
+  return `${notes.slice(0, FEED_NOTE_CHARACTERS)}… (shortened: the calendar's web page shows the whole notes)`;
 }
 
 /** The TZID timed values of `zone` are written with: none for UTC ("Z") or for DATE values. */

@@ -5,15 +5,16 @@
  * view page shows what its filter lets through of those.
  */
 import type { Deps } from "../domain/deps.js";
-import { loadSourceEvents } from "../domain/queries/events.js";
+import { loadOccurring, loadSomeday, readNotes } from "../domain/queries/occurring.js";
+import type { LoadedSource } from "../domain/queries/occurrences.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { viewDisplayFor, viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
-import { todayIn } from "../domain/recurrence/index.js";
+import { addDays, todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
-import type { CalendarRecord, EventRecord } from "../domain/records.js";
+import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
-import { PAGE_SOMEDAY_BUDGET } from "./budgets.js";
-import { drawnOccurrences, type PlacedOnPage } from "./drawn.js";
+import { PAGE_SOMEDAY_BUDGET, PAGE_SOMEDAY_COUNTED } from "./budgets.js";
+import { DRAWN_DAYS_AFTER, DRAWN_DAYS_BEFORE, drawnOccurrences, everyEvent, type PlacedOnPage } from "./drawn.js";
 import { categoryColours, toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "./model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";
 
@@ -59,29 +60,20 @@ async function loadShown(
   const shows = (layer: string, event: EventRecord, day: string | null) =>
     !filter || viewShows(filter, { layer, kind: event.kind, category: event.category, date: day });
 
-  const loaded = await loadSourceEvents(deps, sources);
-  const colours = categoryColours(
-    loaded.flatMap((source) => [...source.events, ...source.exceptions].map((e) => e.category)),
-  );
-  // One PageEvent per event drawn, shared by all its occurrences (renderers cache per event).
-  const pageEvents = new Map<EventRecord, PageEvent>();
-  const pageEvent = (layer: string, event: EventRecord): PageEvent => {
-    let made = pageEvents.get(event);
-    if (!made) pageEvents.set(event, (made = toPageEvent(event, layer, colours)));
-    return made;
-  };
-  // An occurrence an exception renamed or recategorised shows its own fields.
-  const shownEvent = (o: PlacedOnPage): PageEvent => {
-    const shared = pageEvent(o.layer, o.event);
-    if (o.name === shared.name && o.category === shared.category && o.notes === shared.notes) return shared;
-    const colour = o.category === null ? null : (colours.get(o.category) ?? null);
-    return { ...shared, name: o.name, category: o.category, notes: o.notes, colour };
-  };
+  // A view's dates clip the period; its filter decides on each occurrence (an exception's category decides).
+  const range = filter ? viewRange(filter, period.from, period.to) : { from: period.from, to: period.to };
+  // Around the range, the days drawn.ts reaches into for other zones and overnight events.
+  const loaded = range
+    ? await loadOccurring(deps, sources, {
+        from: addDays(range.from, -DRAWN_DAYS_BEFORE),
+        to: addDays(range.to, DRAWN_DAYS_AFTER),
+      })
+    : [];
 
   // Someday events, oldest first as GET .../events lists them, up to their budget.
   const somedayRecords: Array<{ layer: string; event: EventRecord }> = [];
   if (lens === "schedule" || lens === "timeline") {
-    for (const { layer, events } of loaded) {
+    for (const { layer, events } of await loadSomeday(deps, sources, PAGE_SOMEDAY_COUNTED)) {
       for (const event of events)
         if (event.kind === "someday" && shows(layer, event, null)) somedayRecords.push({ layer, event });
     }
@@ -89,13 +81,40 @@ async function loadShown(
   somedayRecords.sort((a, b) =>
     a.event.created_at < b.event.created_at ? -1 : a.event.created_at > b.event.created_at ? 1 : 0,
   );
-  const someday = somedayRecords.slice(0, PAGE_SOMEDAY_BUDGET).map(({ layer, event }) => pageEvent(layer, event));
+  const somedayShown = somedayRecords.slice(0, PAGE_SOMEDAY_BUDGET);
 
-  // A view's dates clip the period; its other filters leave whole events out.
-  const range = filter ? viewRange(filter, period.from, period.to) : { from: period.from, to: period.to };
   const drawn = range
-    ? drawnOccurrences(loaded, settings.timezone, range, (layer, event) => shows(layer, event, null))
+    ? drawnOccurrences(loaded, settings.timezone, range, everyEvent, filter)
     : { occurrences: [], continuing: [], omitted: 0 };
+  // Only the schedule lens shows notes: read them for what it draws, not for the whole range.
+  const notes =
+    lens === "schedule"
+      ? await notesShown(deps, loaded, [...drawn.occurrences, ...drawn.continuing], somedayShown)
+      : null;
+
+  const colours = categoryColours([
+    ...loaded.flatMap((source) => [...source.events, ...source.exceptions].map((e) => e.category)),
+    ...somedayRecords.map((r) => r.event.category),
+  ]);
+  // One PageEvent per event drawn, shared by all its occurrences (renderers cache per event).
+  const pageEvents = new Map<EventRecord, PageEvent>();
+  const pageEvent = (layer: string, event: EventRecord): PageEvent => {
+    let made = pageEvents.get(event);
+    if (!made) {
+      const shown = notes ? { ...event, notes: notes.ofEvent(event) } : event;
+      pageEvents.set(event, (made = toPageEvent(shown, layer, colours)));
+    }
+    return made;
+  };
+  // An occurrence an exception renamed or recategorised shows its own fields.
+  const shownEvent = (o: PlacedOnPage): PageEvent => {
+    const shared = pageEvent(o.layer, o.event);
+    const ownNotes = notes ? notes.ofOccurrence(o) : o.notes;
+    if (o.name === shared.name && o.category === shared.category && ownNotes === shared.notes) return shared;
+    const colour = o.category === null ? null : (colours.get(o.category) ?? null);
+    return { ...shared, name: o.name, category: o.category, notes: ownNotes, colour };
+  };
+  const someday = somedayShown.map(({ layer, event }) => pageEvent(layer, event));
   const toPage = (o: PlacedOnPage): PageOccurrence => ({
     date: o.date,
     start_time: o.start_time,
@@ -174,4 +193,31 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
 function occurrencesApi(calendar: CalendarRecord, at: ReturnType<typeof coordinates>): string {
   const { from, to } = periodFor(at.lens, at.date);
   return `/v1/calendars/${calendar.id}/occurrences?from=${from}&to=${to}`;
+}
+
+/**
+ * The notes of what a page draws, read by id: occurrences and someday events are read without
+ * them (queries/occurring.ts). An occurrence an exception changed shows the exception's notes.
+ */
+async function notesShown(
+  deps: Deps,
+  loaded: readonly LoadedSource[],
+  drawn: readonly PlacedOnPage[],
+  someday: ReadonlyArray<{ event: EventRecord }>,
+) {
+  const exceptionOf = new Map<string, ExceptionRecord>();
+  const occurrenceKey = (calendarId: string, eventId: string, originalDate: string) =>
+    `${calendarId}/${eventId}/${originalDate}`;
+  for (const source of loaded)
+    for (const x of source.exceptions) exceptionOf.set(occurrenceKey(x.calendar_id, x.event_id, x.original_date), x);
+  const exceptionFor = (o: PlacedOnPage) =>
+    exceptionOf.get(occurrenceKey(o.event.calendar_id, o.event.id, o.original_date));
+  const events = new Set([...drawn.map((o) => o.event), ...someday.map((r) => r.event)]);
+  const exceptions = drawn.map(exceptionFor).filter((x): x is ExceptionRecord => x !== undefined);
+  const read = await readNotes(deps, { events: [...events], exceptions });
+  const of = (calendarId: string, id: string) => read.get(`${calendarId}/${id}`) ?? null;
+  return {
+    ofEvent: (event: EventRecord) => of(event.calendar_id, event.id),
+    ofOccurrence: (o: PlacedOnPage) => of(o.event.calendar_id, (exceptionFor(o) ?? o.event).id),
+  };
 }

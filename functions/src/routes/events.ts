@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events.js";
-import { getEvent, listEvents, loadSourceEvents, startSourceReads } from "../domain/queries/events.js";
+import { getEvent, listEvents, startSourceReads } from "../domain/queries/events.js";
+import { loadOccurring } from "../domain/queries/occurring.js";
 import { MAX_OCCURRENCE_DAYS, pageOccurrences } from "../domain/queries/occurrences.js";
 import { eventSources } from "../domain/queries/sources.js";
 import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
+import { expensiveReads } from "../http/expensive-reads.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
 import { calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
@@ -215,17 +217,16 @@ export const eventRoutes = [
     params: calendarParams,
     query: occurrencesQuery,
     response: z.object({ occurrences: z.array(occurrenceRecord), next_cursor: z.string().nullable() }),
-    errors: ["invalid_request", "unauthorized"],
+    errors: ["invalid_request", "unauthorized", "too_expensive"],
     handler: async ({ deps, actor, calendar: { calendar }, query }) => {
       const sources = await eventSources(deps, calendar, actor);
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];
-      return deps.cache.json(
-        `occurrences|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`,
-        async () => {
-          const page = pageOccurrences(await loadSourceEvents(deps, sources), query);
+      return deps.cache.json(`occurrences|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`, () =>
+        expensiveReads()(actor === null, async () => {
+          const page = pageOccurrences(await loadOccurring(deps, sources, query), query);
           return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
-        },
+        }),
       );
     },
   }),

@@ -11,6 +11,7 @@ import {
   type FreeBusyRequest,
   type FreeBusyScope,
 } from "../domain/queries/freebusy.js";
+import { expensiveReads } from "../http/expensive-reads.js";
 import { defineRoute } from "../http/route.js";
 import { presentFreeBusy, presentSlots } from "../presenters/freebusy.js";
 import { timezone } from "./common.js";
@@ -137,11 +138,11 @@ export const freeBusyRoutes = [
     auth: "optional",
     query: freeBusyQuery,
     response: freeBusyAnswer,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope"],
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "too_expensive"],
     handler: async ({ deps, actor, query }) => {
       const scope = await freeBusyScope(deps, actor, requestOf(query), { everyCalendar: false });
-      return deps.cache.json(cacheKey("freebusy", scope, []), async () =>
-        presentFreeBusy(scope, await busyTime(deps, scope)),
+      return deps.cache.json(cacheKey("freebusy", scope, []), () =>
+        expensiveReads()(actor === null, async () => presentFreeBusy(scope, await busyTime(deps, scope))),
       );
     },
   }),
@@ -155,16 +156,18 @@ export const freeBusyRoutes = [
     auth: "optional",
     query: slotsQuery,
     response: slotsAnswer,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "not_found"],
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "not_found", "too_expensive"],
     handler: async ({ deps, actor, query }) => {
       // A calendar left out would look free: every one must be readable (else 404).
       const scope = await freeBusyScope(deps, actor, requestOf(query), { everyCalendar: true });
       const rest = [query.minutes, query.hours, query.days, query.limit];
-      return deps.cache.json(cacheKey("slots", scope, rest), async () => {
-        const windows = workingWindows(scope.clock, scope.range, parseHours(query.hours)!, parseDays(query.days)!);
-        const busy = await busyTime(deps, scope);
-        return presentSlots(scope.clock, freeSlots(windows, busy.merged, query.minutes * MINUTE_MS, query.limit));
-      });
+      return deps.cache.json(cacheKey("slots", scope, rest), () =>
+        expensiveReads()(actor === null, async () => {
+          const windows = workingWindows(scope.clock, scope.range, parseHours(query.hours)!, parseDays(query.days)!);
+          const busy = await busyTime(deps, scope);
+          return presentSlots(scope.clock, freeSlots(windows, busy.merged, query.minutes * MINUTE_MS, query.limit));
+        }),
+      );
     },
   }),
 ];

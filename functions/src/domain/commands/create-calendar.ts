@@ -56,8 +56,8 @@ export async function createCalendarInTx(
     revoked_at: null,
   };
   const membership: MembershipRecord = { calendar_id: id, grant_id: grant.id, role: "owner" };
-  // Its events will all store sort_key: the list reads them a page at a time (queries/events.ts).
-  tx.create(paths.calendar(id), { ...calendar, ...newCalendarCounters(), event_sort_keys: true });
+  // Its events will all store sort_key and their span: lists and ranges read only what they show.
+  tx.create(paths.calendar(id), { ...calendar, ...newCalendarCounters(), event_sort_keys: true, event_spans: true });
   tx.create(paths.slug(slug), { owner_id: id });
   const shard = firstShard(id);
   tx.create(shard.path, shard.data);

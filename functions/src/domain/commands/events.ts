@@ -5,7 +5,7 @@ import { applyEventPatch, eventFieldsFromCreate, type EventInput } from "../even
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { releaseEventQuota, takeEventQuota } from "../quotas.js";
-import { defaultStartsOf, eventSortKey } from "../queries/events.js";
+import { defaultStartsOf, storedEvent } from "../events/stored.js";
 import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
 import { isPlannedDate } from "../queries/occurrences.js";
@@ -40,7 +40,7 @@ export async function createEvent(
       created_at: nowIso,
       updated_at: nowIso,
     };
-    tx.create(paths.event(calendar.id, event.id), { ...event, sort_key: eventSortKey(event) });
+    tx.create(paths.event(calendar.id, event.id), storedEvent(event, calendar));
     recordChange(tx, deps, calendar.id, shard, { type: "event.created", id: event.id, event });
     touchShard(tx, shard, counted);
     return event;
@@ -71,7 +71,7 @@ export async function updateEvent(
       updated_at: nowIso,
       ...(timeChanged ? { sequence: (event.sequence ?? 0) + 1 } : {}),
     };
-    tx.set(current.path, { ...next, sort_key: eventSortKey(next) }); // an event from before sort keys gets one
+    tx.set(current.path, storedEvent(next, calendar));
     // An exception whose date the series no longer has would change an occurrence that is not there.
     for (const e of exceptions) {
       if (next.kind !== "recurring" || !isPlannedDate(next, calendar, e.data.original_date)) tx.delete(e.path);

@@ -12,8 +12,9 @@ import { isIdOf } from "../ids.js";
 import { paths } from "../paths.js";
 import { cursorCodec } from "../paging.js";
 import { readShards } from "../revision.js";
-import { occursBetween, recurError, todayIn } from "../recurrence/index.js";
-import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
+import { occursBetween, recurError } from "../recurrence/index.js";
+import { defaultStartsOf, eventSortKey, KIND_GROUP, sortKey, sortKeyText } from "../events/stored.js";
+import type { CalendarRecord, EventRecord } from "../records.js";
 import type { EventKind } from "../types.js";
 import type { EventSource } from "./sources.js";
 
@@ -25,29 +26,6 @@ export interface LayeredEvent {
 
 const MIN_DATE = "0001-01-01";
 const MAX_DATE = "9999-12-31";
-
-/** The date a series starts when its rule has none stored: the creation date in the calendar's timezone. */
-export const defaultStartsOf = (
-  event: Pick<EventRecord, "created_at">,
-  calendar: Pick<CalendarRecord, "timezone">,
-): string => todayIn(calendar.timezone, new Date(event.created_at));
-
-/** The events and exceptions of each source, read in parallel (two queries inside each calendar). */
-export async function loadSourceEvents(
-  deps: Deps,
-  sources: EventSource[],
-): Promise<Array<EventSource & { events: EventRecord[]; exceptions: ExceptionRecord[] }>> {
-  const lists = await Promise.all(
-    sources.map((s) =>
-      Promise.all([deps.store.query(paths.events(s.calendar.id)), deps.store.query(paths.exceptions(s.calendar.id))]),
-    ),
-  );
-  return sources.map((s, i) => ({
-    ...s,
-    events: lists[i][0].map((d) => d.data),
-    exceptions: lists[i][1].map((d) => d.data),
-  }));
-}
 
 /**
  * Starts the reads a cached answer over a calendar's events is keyed by: the calendar's
@@ -83,29 +61,6 @@ export interface ListEventsOptions {
   cursor?: string;
 }
 
-/** Sort key of DECISIONS 5: dated by date then start time (untimed first), then recurring, then someday; ties by creation. */
-type SortKey = readonly [group: number, date: string, time: string, createdAt: string, id: string];
-
-const GROUP: Record<EventKind, number> = { "one-off": 0, recurring: 1, someday: 2 };
-
-/** Only dated events order by date and time; recurring and someday ones by creation within their group. */
-const sortKey = (e: EventRecord): SortKey =>
-  e.kind === "one-off"
-    ? [0, e.date!, e.start_time ?? "", e.created_at, e.id]
-    : [GROUP[e.kind], "", "", e.created_at, e.id];
-
-/**
- * The sort key as one string that orders as the key does: the group digit, then fields of
- * fixed width (a missing date or time is a placeholder that sorts before every real one:
- * `-` is below the digits), then the id. Stored on each event as `sort_key`, so that a page
- * is read in list order with orderBy, startAfter and limit instead of reading every event.
- */
-const sortKeyText = ([group, date, time, createdAt, id]: SortKey): string =>
-  `${group} ${date || "----------"} ${time || "--:--"} ${createdAt} ${id}`;
-
-/** What the event commands store as `sort_key`: the event's place in the list. */
-export const eventSortKey = (e: EventRecord): string => sortKeyText(sortKey(e));
-
 /** A cursor is the sort key of the last item returned: stable under inserts and deletes. */
 const eventCursors = cursorCodec(
   ["number", "string", "string", "string", "string"],
@@ -135,7 +90,7 @@ function inRange(
  * kind's group starts after its digit, and a one-off dated `from` or later after `0 {from}`.
  */
 function firstPossibleKey(options: ListEventsOptions): string | null {
-  if (options.kind !== undefined && options.kind !== "one-off") return String(GROUP[options.kind]);
+  if (options.kind !== undefined && options.kind !== "one-off") return String(KIND_GROUP[options.kind]);
   return options.from !== undefined ? `0 ${options.from}` : null;
 }
 

@@ -19,7 +19,7 @@ import { FIRST_DATE, LAST_DATE, dayNumber, fromDayNumber } from "../recurrence/i
 import type { CalendarRecord } from "../records.js";
 import { revisionsKey } from "../revision.js";
 import { loadCalendarAccess } from "./access.js";
-import { loadSourceEvents } from "./events.js";
+import { loadOccurring } from "./occurring.js";
 import { budgetedOccurrences, type LoadedSource } from "./occurrences.js";
 import { eventSources, type EventSource } from "./sources.js";
 
@@ -112,8 +112,8 @@ export async function busyTime(deps: Deps, scope: FreeBusyScope): Promise<BusyTi
   for (const named of scope.calendars) {
     if (named.calendar) for (const source of named.sources) distinct.set(source.calendar.id, source);
   }
-  const loaded = await loadSourceEvents(deps, [...distinct.values()]);
   const dates = datesAround(scope.range);
+  const loaded = await loadOccurring(deps, [...distinct.values()], dates);
   // With a budget of 0 nothing is expanded and every occurrence is counted as omitted.
   const count = budgetedOccurrences(loaded, dates.from, dates.to, 0).omitted;
   if (count > MAX_BUSY_OCCURRENCES) throw errors.tooManyOccurrences(MAX_BUSY_OCCURRENCES);

@@ -1,0 +1,244 @@
+/**
+ * Reads of the events that can occur in a date range, and nothing else: the work of an
+ * occurrences, free/busy or page request grows with what its range holds, not with what the
+ * calendars hold. Each event stores the span it can occur in (`date` for a one-off,
+ * `series_end` for a series, events/stored.ts), so per source the range is four single-field
+ * range queries (no composite index):
+ *   one-off events   date in [from, to]
+ *   series           series_end >= from, then starts <= to in memory
+ *   exceptions       original_date in [from, to] (what the range's own dates became)
+ *                    date in [from, to] (what moved into the range, from anywhere)
+ * and the series of an exception moved in from outside its span, by id. Fields no
+ * occurrence shows (notes, art) are not read; `withNotes` reads them back for what a page
+ * shows (readNotes).
+ *
+ * Past READ_BUDGET records in all the read stops and the request is `too_expensive`: sources
+ * are read one after another, each query asking for at most what is left of the budget, so a
+ * refusal costs at most a few budgets of small records.
+ */
+import type { Deps } from "../deps.js";
+import { errors } from "../errors.js";
+import { paths } from "../paths.js";
+import { occursBetween, recurError } from "../recurrence/index.js";
+import type { EventRecord, ExceptionRecord } from "../records.js";
+import { defaultStartsOf, KIND_GROUP } from "../events/stored.js";
+import type { LoadedSource } from "./occurrences.js";
+import type { EventSource } from "./sources.js";
+import { eachInTurn } from "../yield.js";
+
+/** Most events and exceptions one request may read, all sources together. */
+export const READ_BUDGET = 25_000;
+
+/** Inclusive dates, each in the zone of the event's own calendar. */
+export interface DateRange {
+  from: string;
+  to: string;
+}
+
+/** What an occurrence shows of an event: everything but `notes` and `art` (read as null). */
+export const EVENT_FIELDS = [
+  "id",
+  "calendar_id",
+  "kind",
+  "name",
+  "date",
+  "recur",
+  "start_time",
+  "end_time",
+  "category",
+  "created_by",
+  "created_at",
+  "updated_at",
+  "sequence",
+] as const satisfies ReadonlyArray<keyof EventRecord>;
+
+const EXCEPTION_FIELDS = [
+  "id",
+  "calendar_id",
+  "event_id",
+  "original_date",
+  "cancelled",
+  "date",
+  "start_time",
+  "end_time",
+  "name",
+  "category",
+  "sequence",
+  "created_at",
+  "updated_at",
+] as const satisfies ReadonlyArray<keyof ExceptionRecord>;
+
+const withoutNotes = (e: EventRecord): EventRecord => ({ ...e, notes: null, art: null });
+const exceptionWithoutNotes = (e: ExceptionRecord): ExceptionRecord => ({ ...e, notes: null });
+
+/** Counts the records read against the budget and says how many the next query may ask for. */
+class ReadBudget {
+  private used = 0;
+  constructor(private readonly budget: number) {}
+
+  /** One more than what is left: a query that fills it proves the budget is exceeded. */
+  get limit(): number {
+    return this.budget - this.used + 1;
+  }
+
+  spend(count: number): void {
+    this.used += count;
+    if (this.used > this.budget) throw errors.tooExpensive(this.budget);
+  }
+}
+
+/**
+ * The sources' one-off and recurring events that can occur in `range` (someday events never
+ * do), with the exceptions of their dates in it: everything occurrences.ts needs to expand the
+ * range exactly. Notes and art read as null.
+ */
+export async function loadOccurring(
+  deps: Deps,
+  sources: readonly EventSource[],
+  range: DateRange,
+): Promise<LoadedSource[]> {
+  const spent = new ReadBudget(deps.readBudget ?? READ_BUDGET);
+  return eachInTurn(sources.map((source) => () => loadSource(deps, source, range, spent)));
+}
+
+async function loadSource(deps: Deps, source: EventSource, range: DateRange, spent: ReadBudget) {
+  const { calendar } = source;
+  if (!calendar.event_spans) return loadWhole(deps, source, range, spent);
+  const { from, to } = range;
+  const limit = spent.limit;
+  const events = paths.events(calendar.id);
+  const exceptions = paths.exceptions(calendar.id);
+  const [oneOffs, series, ofDates, movedIn] = await Promise.all([
+    deps.store.query(events, {
+      where: [
+        ["date", ">=", from],
+        ["date", "<=", to],
+      ],
+      select: EVENT_FIELDS,
+      limit,
+    }),
+    deps.store.query(events, { where: [["series_end", ">=", from]], select: EVENT_FIELDS, limit }),
+    deps.store.query(exceptions, {
+      where: [
+        ["original_date", ">=", from],
+        ["original_date", "<=", to],
+      ],
+      select: EXCEPTION_FIELDS,
+      limit,
+    }),
+    deps.store.query(exceptions, {
+      where: [
+        ["date", ">=", from],
+        ["date", "<=", to],
+      ],
+      select: EXCEPTION_FIELDS,
+      limit,
+    }),
+  ]);
+  spent.spend(oneOffs.length + series.length + ofDates.length + movedIn.length);
+  const kept = [...oneOffs.map((d) => d.data), ...series.map((d) => d.data).filter((e) => startsBy(e, source, to))];
+  const byId = new Map<string, ExceptionRecord>();
+  for (const d of [...ofDates, ...movedIn]) byId.set(d.id, d.data);
+  // A series can be read by its span and still miss an occurrence moved in from far outside it.
+  const have = new Set(kept.map((e) => e.id));
+  const missing = [...new Set([...byId.values()].map((x) => x.event_id))].filter((id) => !have.has(id));
+  if (missing.length > 0) {
+    spent.spend(missing.length);
+    const found = await deps.store.getAll(missing.map((id) => paths.event(calendar.id, id)));
+    for (const doc of found) if (doc) kept.push(doc.data);
+  }
+  return {
+    ...source,
+    events: kept.map(withoutNotes),
+    exceptions: [...byId.values()].map(exceptionWithoutNotes),
+  };
+}
+
+/** A series that has begun by `to` (and is valid: every write is validated, odd records are skipped). */
+function startsBy(event: EventRecord, source: EventSource, to: string): boolean {
+  const recur = event.recur;
+  if (event.kind !== "recurring" || !recur || recurError(recur) !== null) return false;
+  return (recur.starts ?? defaultStartsOf(event, source.calendar)) <= to;
+}
+
+/**
+ * A calendar from before stored spans: its events and exceptions read whole (within the
+ * budget all the same), then cut to the range in memory.
+ */
+async function loadWhole(deps: Deps, source: EventSource, range: DateRange, spent: ReadBudget) {
+  const { calendar } = source;
+  const [events, exceptions] = await Promise.all([
+    deps.store.query(paths.events(calendar.id), { select: EVENT_FIELDS, limit: spent.limit }),
+    deps.store.query(paths.exceptions(calendar.id), { select: EXCEPTION_FIELDS, limit: spent.limit }),
+  ]);
+  spent.spend(events.length + exceptions.length);
+  const { from, to } = range;
+  const occurs = (e: EventRecord) =>
+    e.kind === "one-off"
+      ? e.date! >= from && e.date! <= to
+      : e.kind === "recurring" &&
+        e.recur !== null &&
+        recurError(e.recur) === null &&
+        occursBetween(e.recur, e.recur.starts ?? defaultStartsOf(e, calendar), from, to);
+  const inRange = (x: ExceptionRecord) =>
+    (x.original_date >= from && x.original_date <= to) || (x.date >= from && x.date <= to);
+  const kept = exceptions.map((d) => d.data).filter(inRange);
+  const excepted = new Set(kept.map((x) => x.event_id));
+  return {
+    ...source,
+    events: events
+      .map((d) => d.data)
+      .filter((e) => occurs(e) || excepted.has(e.id))
+      .map(withoutNotes),
+    exceptions: kept.map(exceptionWithoutNotes),
+  };
+}
+
+/**
+ * The notes of the events and exceptions given, read by id: a page reads them for what it
+ * draws only. Keys are `{calendarId}/{eventId}` and `{calendarId}/{exceptionId}`.
+ */
+export async function readNotes(
+  deps: Deps,
+  wanted: { events: readonly EventRecord[]; exceptions: readonly ExceptionRecord[] },
+): Promise<Map<string, string | null>> {
+  const [events, exceptions] = await Promise.all([
+    deps.store.getAll(wanted.events.map((e) => paths.event(e.calendar_id, e.id))),
+    deps.store.getAll(wanted.exceptions.map((x) => paths.exception(x.calendar_id, x.event_id, x.original_date))),
+  ]);
+  const notes = new Map<string, string | null>();
+  for (const doc of [...events, ...exceptions]) {
+    if (doc) notes.set(`${doc.data.calendar_id}/${doc.data.id}`, doc.data.notes);
+  }
+  return notes;
+}
+
+/**
+ * The oldest someday events of each source, at most `limit` a source, as the events list
+ * orders them (their sort keys start with the someday group's digit, then the creation time).
+ */
+export async function loadSomeday(
+  deps: Deps,
+  sources: readonly EventSource[],
+  limit: number,
+): Promise<Array<{ layer: string; events: EventRecord[] }>> {
+  const somedayGroup = `${KIND_GROUP.someday} `;
+  return eachInTurn(
+    sources.map(({ layer, calendar }) => async () => {
+      const docs = calendar.event_sort_keys
+        ? await deps.store.query(paths.events(calendar.id), {
+            where: [["sort_key", ">=", somedayGroup]],
+            orderBy: [["sort_key", "asc"]],
+            select: EVENT_FIELDS,
+            limit,
+          })
+        : (
+            await deps.store.query(paths.events(calendar.id), {
+              select: EVENT_FIELDS,
+              limit: deps.readBudget ?? READ_BUDGET,
+            })
+          ).filter((d) => d.data.kind === "someday");
+      return { layer, events: docs.map((d) => withoutNotes(d.data)).slice(0, limit) };
+    }),
+  );
+}
