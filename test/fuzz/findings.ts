@@ -8,7 +8,11 @@ import type { RawRequest, RawResponse } from "./send.js";
 /** A correctness bound on pathological work (issue 9), not a benchmark. */
 export const SLOW_MS = 2000;
 
-export type FailureKind = "5xx" | "not the error envelope" | "slow" | "no answer";
+export type FailureKind =
+  "5xx" | "not the error envelope" | "not a JSON-RPC answer" | "error too large" | "slow" | "no answer" | "dead";
+
+/** An error answer is short whatever it was sent: it never echoes a hostile input back at length. */
+export const MAX_ERROR_BYTES = 64 * 1024;
 
 export interface Failure {
   kind: FailureKind;
@@ -27,7 +31,7 @@ export const isApiPath = (rawPath: string): boolean => {
   return path === "/openapi.json" || path === "/v1" || path.startsWith("/v1/");
 };
 
-/** DECISIONS section 1: never a 5xx; on `/v1` and `/openapi.json` every 4xx is the envelope. */
+/** What any input may get: never a 5xx; on `/v1` and `/openapi.json` every 4xx is the envelope. */
 export function answerProblems(
   request: RawRequest,
   response: RawResponse,
@@ -43,7 +47,7 @@ export function answerProblems(
   return problems;
 }
 
-function envelopeProblem(response: RawResponse): string | null {
+export function envelopeProblem(response: RawResponse): string | null {
   const type = String(response.headers["content-type"] ?? "");
   if (!/^application\/json\b/i.test(type))
     return `Content-Type \`${type || "(none)"}\`, body ${JSON.stringify(response.text.slice(0, 80))}`;
@@ -59,6 +63,125 @@ function envelopeProblem(response: RawResponse): string | null {
   if (typeof error.message !== "string" || error.message === "") return "`error.message` is not a non-empty string";
   if ("details" in error && !isPlainObject(error.details)) return "`error.details` is not an object";
   return null;
+}
+
+type Problem = { kind: FailureKind; cause: string };
+
+const tooLarge = (response: RawResponse): Problem[] =>
+  response.status >= 400 && Buffer.byteLength(response.text) > MAX_ERROR_BYTES
+    ? [{ kind: "error too large", cause: `${response.status} of ${Buffer.byteLength(response.text)} bytes` }]
+    : [];
+
+/**
+ * A request built by hand to a path the API app answers (any spelling of a route): no 5xx, and
+ * every error the envelope and under MAX_ERROR_BYTES. A spelling of /mcp that reaches the MCP
+ * handler may answer a JSON-RPC error instead.
+ */
+export function craftedAnswerProblems(
+  request: RawRequest,
+  response: RawResponse,
+  options: { jsonRpcToo: boolean },
+): Problem[] {
+  const problems: Problem[] = [];
+  if (response.status >= 500)
+    problems.push({ kind: "5xx", cause: `${response.status} ${errorCode(response.text) ?? "(no code)"}` });
+  if (response.status >= 400 && response.status < 500 && request.method !== "HEAD") {
+    const problem = envelopeProblem(response);
+    const jsonRpc = options.jsonRpcToo && jsonRpcErrorProblem(parsed(response.text)) === null;
+    if (problem && !jsonRpc) problems.push({ kind: "not the error envelope", cause: `${response.status}: ${problem}` });
+  }
+  return [...problems, ...tooLarge(response)];
+}
+
+/**
+ * What a POST to /mcp may get: no 5xx; 202 with no body (nothing but notifications); otherwise
+ * JSON: a JSON-RPC response, or an array of them answering a batch, where an error is
+ * `{code, message}` under MAX_ERROR_BYTES and a tool's error result holds the API's envelope.
+ * An HTTP error is a JSON-RPC error, or the API's envelope when the body was never a message
+ * (`readable` false: not JSON, not an object or array, over the body limit, another type).
+ */
+export function mcpAnswerProblems(response: RawResponse, options: { readable: boolean }): Problem[] {
+  const problems: Problem[] = [];
+  const fail = (cause: string) => problems.push({ kind: "not a JSON-RPC answer", cause });
+  if (response.status >= 500)
+    problems.push({ kind: "5xx", cause: `${response.status} ${jsonRpcCode(response.text) ?? "(no code)"}` });
+  problems.push(...tooLarge(response));
+  if (response.status === 202) {
+    if (response.text !== "") fail(`202 with a body: ${JSON.stringify(response.text.slice(0, 80))}`);
+    return problems;
+  }
+  if (response.status >= 400) {
+    const jsonRpc = jsonRpcErrorProblem(parsed(response.text));
+    if (jsonRpc && (options.readable || envelopeProblem(response)))
+      fail(`${response.status}: ${jsonRpc}${options.readable ? "" : ", nor the API's envelope"}`);
+    return problems;
+  }
+  if (response.status !== 200) {
+    fail(`status ${response.status}`);
+    return problems;
+  }
+  const type = String(response.headers["content-type"] ?? "");
+  if (!/^application\/json\b/i.test(type)) {
+    fail(`200 with Content-Type \`${type || "(none)"}\``);
+    return problems;
+  }
+  const body = parsed(response.text);
+  const answers = Array.isArray(body) ? body : [body];
+  if (answers.length === 0) fail("200 with an empty batch answer");
+  for (const answer of answers) {
+    const problem = jsonRpcResponseProblem(answer);
+    if (problem) {
+      fail(`200: ${problem}`);
+      break;
+    }
+  }
+  return problems;
+}
+
+const parsed = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+const isId = (id: unknown) => id === null || typeof id === "string" || typeof id === "number";
+
+function jsonRpcErrorProblem(body: unknown): string | null {
+  if (!isPlainObject(body)) return "not a JSON object";
+  if (body.jsonrpc !== "2.0") return '`jsonrpc` is not "2.0"';
+  if (!("id" in body) || !isId(body.id)) return "no `id` (string, number or null)";
+  const error = body.error;
+  if (!isPlainObject(error)) return "no `error` object";
+  if (!Number.isInteger(error.code)) return "`error.code` is not an integer";
+  if (typeof error.message !== "string" || error.message === "") return "`error.message` is not a non-empty string";
+  if (JSON.stringify(body).length > MAX_ERROR_BYTES) return `an error of over ${MAX_ERROR_BYTES} bytes`;
+  return null;
+}
+
+function jsonRpcResponseProblem(answer: unknown): string | null {
+  if (isPlainObject(answer) && "error" in answer) return jsonRpcErrorProblem(answer);
+  if (!isPlainObject(answer)) return "not a JSON-RPC response object";
+  if (answer.jsonrpc !== "2.0") return '`jsonrpc` is not "2.0"';
+  if (!isId(answer.id)) return "no `id` (string, number or null)";
+  if (!isPlainObject(answer.result)) return "neither `result` nor `error`";
+  // A tool's error: the REST answer, the API's envelope, as its text.
+  if (answer.result.isError === true) {
+    const content = answer.result.content;
+    const text: unknown = Array.isArray(content) && isPlainObject(content[0]) ? content[0].text : undefined;
+    if (typeof text !== "string") return "a tool error without text content";
+    const envelope = envelopeProblem({ status: 400, headers: { "content-type": "application/json" }, text, ms: 0 });
+    if (envelope) return `a tool error's text: ${envelope}`;
+    if (text.length > MAX_ERROR_BYTES) return `a tool error of over ${MAX_ERROR_BYTES} bytes`;
+  }
+  return null;
+}
+
+function jsonRpcCode(text: string): number | null {
+  const body = parsed(text);
+  const code = isPlainObject(body) && isPlainObject(body.error) ? body.error.code : undefined;
+  return typeof code === "number" ? code : null;
 }
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>

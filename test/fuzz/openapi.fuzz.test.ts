@@ -2,12 +2,17 @@
  * Fuzzing as a standing test (issue 9): requests drawn from `/openapi.json` for every
  * operation, with valid-looking, boundary and hostile values in every path parameter, query
  * parameter and body field, as the owner of a seeded world, a reader, a stranger, a revoked
- * or garbage token, or nobody; plus the public pages and feeds. Every answer must hold what
- * DECISIONS section 1 promises for any input: never a 5xx, the JSON error envelope for every
- * 4xx of `/v1` and `/openapi.json`, and no answer slower than 2 s (a bound on pathological
- * work, repeated once before it counts so a busy machine does not fail the run).
+ * or garbage token, or nobody; plus the public pages and feeds. Then requests built for edges
+ * every route shares: JSON-RPC batches and messages to /mcp (mcp-messages.ts), JSON nested
+ * 10,000 levels deep to every operation and to /mcp, and every route's path spelled otherwise
+ * (crafted.ts). Every answer must hold what the service promises for any input: never a 5xx,
+ * the JSON error envelope for every 4xx of `/v1` and `/openapi.json` (a JSON-RPC error on
+ * /mcp), errors under 64 KB, and no answer slower than 2 s (a bound on pathological work,
+ * repeated once before it counts so a busy machine does not fail the run); and the server
+ * still answers afterwards.
  *
- *   FUZZ_RUNS      requests in all (default 3000; a sixth of them pages and feeds)
+ *   FUZZ_RUNS      requests in all (default 3000; a sixth of them pages and feeds, a fifteenth
+ *                  POSTs to /mcp), besides a few hundred built for the edges, whatever the number
  *   FUZZ_SEED      fast-check seed (default: a fixed one, so CI repeats the same requests; `random` for a new
  *                  one, printed with any failure)
  *   FUZZ_FINDINGS  file to write the grouped findings to (markdown), if set
@@ -26,6 +31,8 @@ import { createTestApp, type TestApp } from "../helpers/app.js";
 import {
   answerProblems,
   countAnswer,
+  craftedAnswerProblems,
+  mcpAnswerProblems,
   Findings,
   findingsMarkdown,
   fiveXx,
@@ -35,7 +42,27 @@ import {
   SLOW_MS,
   type FailureKind,
 } from "./findings.js";
-import { apiRecipeArb, operationsOf, pageRecipeArb, type Recipe } from "./recipe.js";
+import {
+  DEEP_BODIES,
+  OVER_LIMIT_BODY,
+  PAGE_TEMPLATES,
+  concretePath,
+  deepField,
+  deepMcpMessages,
+  deepToolCalls,
+  routesOf,
+  spellings,
+} from "./crafted.js";
+import {
+  isReadableMessage,
+  mcpPostArb,
+  mcpRequest,
+  realizeMcp,
+  TOOLS_LIST,
+  type ListedTool,
+  type McpPost,
+} from "./mcp-messages.js";
+import { apiRecipeArb, craftedRecipe, operationsOf, pageRecipeArb, type Recipe } from "./recipe.js";
 import { realize, type SendState } from "./wire.js";
 import { send, type RawRequest, type RawResponse } from "./send.js";
 import { seedHeavy, type Heavy } from "./heavy.js";
@@ -50,14 +77,17 @@ const SEED =
     : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 const PAGE_RUNS = Math.ceil(RUNS / 6);
 const HEAVY_SERIES = Number(process.env.FUZZ_HEAVY_SERIES ?? 50);
-const API_RUNS = RUNS - PAGE_RUNS;
+const MCP_RUNS = Math.ceil(RUNS / 15);
+const API_RUNS = RUNS - PAGE_RUNS - MCP_RUNS;
+/** A batch may take longer than one request: this much more per message beyond the first. */
+const SLOW_MS_PER_MESSAGE = 20;
 /** The fuzzer deletes and changes what it finds; a fresh world keeps half of its ids real. */
 const WORLD_EVERY = 400;
 /** Generous: the run itself is a few thousand sequential requests. */
 const timeoutFor = (runs: number) => 60_000 + runs * 100;
 
-if (!Number.isInteger(RUNS) || RUNS < 2)
-  throw new Error(`FUZZ_RUNS must be an integer of at least 2, not ${process.env.FUZZ_RUNS}`);
+if (!Number.isInteger(RUNS) || RUNS < 3)
+  throw new Error(`FUZZ_RUNS must be an integer of at least 3, not ${process.env.FUZZ_RUNS}`);
 if (!Number.isInteger(SEED)) throw new Error(`FUZZ_SEED must be an integer, not ${process.env.FUZZ_SEED}`);
 
 let t: TestApp;
@@ -106,10 +136,25 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Sends one recipe and records anything DECISIONS section 1 does not allow. */
+/** Sends one recipe and records anything the service must never answer. */
 async function exchange(recipe: Recipe): Promise<void> {
-  if (++sent % WORLD_EVERY === 0) world = await seedWorld(t, heavy);
+  await freshWorldNow();
   const req = realize(recipe, world, state);
+  await sendAndCheck(recipe, req, (res) => answerProblems(req, res));
+}
+
+/** The fuzzer deletes and changes what it finds: every WORLD_EVERY requests, a fresh world. */
+async function freshWorldNow(): Promise<void> {
+  if (++sent % WORLD_EVERY === 0) world = await seedWorld(t, heavy);
+}
+
+/** Sends one request and records what `problemsOf` finds in its answer, and an answer slower than `slowMs`. */
+async function sendAndCheck(
+  recipe: Recipe,
+  req: RawRequest,
+  problemsOf: (res: RawResponse) => Array<{ kind: FailureKind; cause: string }>,
+  slowMs = SLOW_MS,
+): Promise<void> {
   const logsBefore = t.logs.length;
   const reportsBefore = contractReports.length;
   let res: RawResponse;
@@ -124,22 +169,68 @@ async function exchange(recipe: Recipe): Promise<void> {
     `${res.status} ${res.ms.toFixed(0)}ms ${requestLine(req).slice(0, 200)} ${req.headers["Content-Encoding"] ?? ""} ` +
       res.text.slice(0, 160).replace(/\s+/g, " "),
   );
-  if (res.ms > SLOW_MS) {
+  if (res.ms > slowMs) {
     const again = await send(port, asRepeat(req)).catch(() => null);
-    if (!again || again.ms > SLOW_MS) {
+    if (!again || again.ms > slowMs) {
       const repeat = again ? `${again.ms.toFixed(0)} ms` : "no answer";
-      record("slow", `over ${SLOW_MS} ms, and again on repeat`, recipe, req, {
+      record("slow", `over ${slowMs} ms, and again on repeat`, recipe, req, {
         ...res,
         text: `(repeat: ${repeat}) ${res.text}`,
       });
     } else
       stats.slowOnce.push(`${res.ms.toFixed(0)} ms then ${again.ms.toFixed(0)} ms: ${requestLine(req).slice(0, 200)}`);
   }
-  for (const problem of answerProblems(req, res)) {
+  for (const problem of problemsOf(res)) {
     const why =
       problem.kind === "5xx" ? serverSideCause(t.logs.slice(logsBefore), contractReports.slice(reportsBefore)) : "";
     record(problem.kind, why ? `${problem.cause} — ${why}` : problem.cause, recipe, req, res);
   }
+}
+
+/** One POST to /mcp: a batch or a single message. */
+async function exchangeMcp(post: McpPost): Promise<void> {
+  await freshWorldNow();
+  const req = realizeMcp(post, world);
+  const first = post.messages[0] as { method?: unknown } | null;
+  const what = post.batch ? "a batch" : typeof first?.method === "string" ? first.method : "not a request";
+  const recipe = craftedRecipe(`POST /mcp (${what})`, "POST", post.caller);
+  const slowMs = SLOW_MS + SLOW_MS_PER_MESSAGE * (post.messages.length - 1);
+  const readable = isReadableMessage(req);
+  await sendAndCheck(recipe, req, (res) => mcpAnswerProblems(res, { readable }), slowMs);
+}
+
+/** A request built by hand, as the world's owner; a POST carries a fresh Idempotency-Key. */
+function ownerRequest(method: string, path: string, body?: string): RawRequest {
+  const headers: Record<string, string> = { Authorization: `Bearer ${world.tokens.owner}` };
+  if (method === "POST") headers["Idempotency-Key"] = `fuzz-${state.run}-${++state.keyCounter}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return { method, path, headers, body: body === undefined ? undefined : Buffer.from(body, "utf8") };
+}
+
+const ownerMcpRequest = (body: string) => mcpRequest(body, { authorization: `Bearer ${world.tokens.owner}` });
+
+/** The tools as the server lists them, with their input schemas. */
+async function listTools(): Promise<ListedTool[]> {
+  const res = await send(port, ownerMcpRequest(TOOLS_LIST));
+  expect(res.status, res.text.slice(0, 200)).toBe(200);
+  return (JSON.parse(res.text) as { result: { tools: ListedTool[] } }).result.tools;
+}
+
+/** The server still answers: a new agent mints, reads itself, and lists the MCP tools, over the socket. */
+async function expectAlive(): Promise<void> {
+  const mint = await send(port, {
+    method: "POST",
+    path: "/v1/mint",
+    headers: { "Content-Type": "application/json", "Idempotency-Key": `fuzz-${state.run}-alive-${++state.keyCounter}` },
+    body: Buffer.from(JSON.stringify({ name: "Still Here" })),
+  });
+  expect(mint.status, mint.text.slice(0, 200)).toBe(200);
+  const token = (JSON.parse(mint.text) as { token: string }).token;
+  const me = await send(port, { method: "GET", path: "/v1/me", headers: { Authorization: `Bearer ${token}` } });
+  expect(me.status, me.text.slice(0, 200)).toBe(200);
+  const tools = await send(port, mcpRequest(TOOLS_LIST, { authorization: `Bearer ${token}` }));
+  expect(tools.status, tools.text.slice(0, 200)).toBe(200);
+  expect((JSON.parse(tools.text) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(20);
 }
 
 /** The same request again; a write gets a new Idempotency-Key so it is not answered from storage. */
@@ -230,4 +321,83 @@ describe(`fuzzing from /openapi.json (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, ()
     },
     timeoutFor(PAGE_RUNS),
   );
+
+  it(
+    "JSON-RPC batches of 1 to 200 messages, and single messages, to /mcp: no 5xx, JSON-RPC answers, errors under 64 KB",
+    async () => {
+      const before = findings.total;
+      const tools = await listTools();
+      await fc.assert(fc.asyncProperty(mcpPostArb(tools), exchangeMcp), {
+        seed: SEED + 2,
+        numRuns: MCP_RUNS,
+        endOnFailure: true,
+      });
+      writeFindings();
+      expect(findings.total - before, summary()).toBe(0);
+      await expectAlive();
+    },
+    timeoutFor(MCP_RUNS * 10),
+  );
+
+  it("JSON nested 10,000 levels deep, to every operation and to /mcp: no 5xx, bounded errors of the right shape", async () => {
+    const before = findings.total;
+    world = await seedWorld(t, heavy);
+    const doc = (await request(t.app).get("/openapi.json").expect(200)).body;
+    for (const op of operationsOf(doc)) {
+      const path = concretePath(op.path, world);
+      const field = Object.keys(op.body?.properties ?? {})[0] ?? "name";
+      for (const deep of [...DEEP_BODIES, deepField(field)]) {
+        const req = ownerRequest(op.method, path, deep.text);
+        const recipe = craftedRecipe(`${op.method} ${op.path} (${deep.label})`, op.method, "owner");
+        await sendAndCheck(recipe, req, (res) => craftedAnswerProblems(req, res, { jsonRpcToo: false }));
+      }
+    }
+    const overLimit = ownerRequest("POST", "/v1/calendars", OVER_LIMIT_BODY.text);
+    await sendAndCheck(
+      craftedRecipe(`POST /v1/calendars (${OVER_LIMIT_BODY.label})`, "POST", "owner"),
+      overLimit,
+      (res) => craftedAnswerProblems(overLimit, res, { jsonRpcToo: false }),
+    );
+
+    const tools = await listTools();
+    const toolCalls = tools.flatMap((tool) =>
+      deepToolCalls(tool.name, Object.keys(tool.inputSchema.properties ?? {})[0] ?? "x"),
+    );
+    for (const deep of [...DEEP_BODIES, OVER_LIMIT_BODY, ...deepMcpMessages(), ...toolCalls]) {
+      const req = ownerMcpRequest(deep.text);
+      const readable = isReadableMessage(req);
+      await sendAndCheck(craftedRecipe(`POST /mcp (${deep.label})`, "POST", "owner"), req, (res) =>
+        mcpAnswerProblems(res, { readable }),
+      );
+    }
+    writeFindings();
+    expect(findings.total - before, summary()).toBe(0);
+    await expectAlive();
+  }, 120_000);
+
+  it("every route spelled otherwise (case, trailing and doubled slashes): no 5xx, the envelope on errors, under 64 KB", async () => {
+    const before = findings.total;
+    world = await seedWorld(t, heavy);
+    const doc = (await request(t.app).get("/openapi.json").expect(200)).body;
+    for (const route of routesOf(operationsOf(doc))) {
+      const mcp = route.template === "/mcp";
+      for (const path of spellings(route.template, world)) {
+        const req = mcp
+          ? { ...ownerMcpRequest(TOOLS_LIST), path }
+          : ownerRequest(route.method, path, route.body ? "{}" : undefined);
+        const recipe = craftedRecipe(`${route.method} ${route.template}`, route.method, "owner");
+        await sendAndCheck(recipe, req, (res) => craftedAnswerProblems(req, res, { jsonRpcToo: mcp }));
+      }
+    }
+    // The pages answer HTML: what holds for their spellings is no 5xx.
+    for (const template of PAGE_TEMPLATES) {
+      for (const path of spellings(template, world)) {
+        const req = ownerRequest("GET", path);
+        await sendAndCheck(craftedRecipe(`GET ${template}`, "GET", "owner"), req, (res) => answerProblems(req, res));
+      }
+    }
+    writeFindings();
+    expect(findings.total - before, summary()).toBe(0);
+    await expectAlive();
+  }, 120_000);
 });

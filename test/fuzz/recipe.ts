@@ -60,8 +60,12 @@ export type Segment = { raw: true; value: string | Lazy } | { raw: false; value:
 
 export interface Recipe {
   area: "api" | "pages";
-  /** clean: every value plausible; one hostile: a clean recipe with one thing changed; chaos: anything anywhere. */
-  mode: "clean" | "one hostile" | "chaos";
+  /**
+   * clean: every value plausible; one hostile: a clean recipe with one thing changed; chaos:
+   * anything anywhere; crafted: a request built by hand (crafted.ts, mcp-messages.ts), which
+   * the recipe only names for the findings.
+   */
+  mode: "clean" | "one hostile" | "chaos" | "crafted";
   /** `GET /v1/calendars/{calendarId}` — the operation (or page) the recipe was drawn for. */
   operation: string;
   method: string;
@@ -528,3 +532,22 @@ export const pageRecipeArb: fc.Arbitrary<Recipe> = fc
       chunked: fc.constant(false),
     });
   });
+
+/** The recipe a request built by hand stands for in the findings: its operation and caller. */
+export const craftedRecipe = (operation: string, method: string, caller: Caller): Recipe => ({
+  area: "api",
+  mode: "crafted",
+  operation,
+  method,
+  template: operation.slice(operation.indexOf(" ") + 1),
+  segments: {},
+  query: [],
+  pathSuffix: "",
+  caller,
+  garbageAuth: "",
+  idempotencyKey: "none",
+  body: { kind: "none" },
+  extraHeaders: [],
+  hugeHeader: 0,
+  chunked: false,
+});

@@ -305,7 +305,7 @@ export const GARBAGE_AUTH = [
   "Bearer a b c",
 ];
 
-/** Content types for bodies; the API takes only application/json (DECISIONS section 1). */
+/** Content types for bodies; the API takes only application/json. */
 export const CONTENT_TYPES = [
   "text/plain",
   "text/html",

@@ -41,7 +41,7 @@ export function realize(recipe: Recipe, world: World, state: SendState): RawRequ
   path = wireSafePath(path).slice(0, MAX_PATH);
 
   const headers: Record<string, string> = {};
-  const token = tokenOf(recipe, world);
+  const token = authorizationOf(recipe.caller, recipe.garbageAuth, world);
   if (token !== null) headers.Authorization = token;
   if (recipe.area === "api" && recipe.method === "POST") {
     const key = idempotencyKeyOf(recipe, state);
@@ -75,7 +75,8 @@ export function realize(recipe: Recipe, world: World, state: SendState): RawRequ
   return { method: recipe.method, path, headers, body, chunked: recipe.chunked };
 }
 
-function resolveLazy(value: unknown, world: World): unknown {
+/** A value with every `Lazy` in it made from the world. */
+export function resolveLazy(value: unknown, world: World): unknown {
   if (value instanceof Lazy) return value.make(world);
   if (Array.isArray(value))
     return value.some((v) => v instanceof Lazy || (typeof v === "object" && v !== null))
@@ -95,14 +96,15 @@ function resolveLazy(value: unknown, world: World): unknown {
   return value;
 }
 
-function tokenOf(recipe: Recipe, world: World): string | null {
-  switch (recipe.caller) {
+/** The Authorization header of a caller: none, a garbage one, or the world's token of that caller. */
+export function authorizationOf(caller: Recipe["caller"], garbageAuth: string, world: World): string | null {
+  switch (caller) {
     case "none":
       return null;
     case "garbage":
-      return recipe.garbageAuth;
+      return garbageAuth;
     default:
-      return `Bearer ${world.tokens[recipe.caller]}`;
+      return `Bearer ${world.tokens[caller]}`;
   }
 }
 
@@ -142,4 +144,4 @@ export function percentEncode(text: string): string {
  */
 const wireSafePath = (path: string): string => path.replace(/[^\u0021-\u007e]/gu, (ch) => percentEncode(ch));
 /** Header values may hold tab, 0x20-0x7E and 0x80-0xFF. */
-const wireSafeHeader = (value: string): string => value.replace(/[^\t\u0020-\u007e\u0080-\u00ff]/g, "?");
+export const wireSafeHeader = (value: string): string => value.replace(/[^\t\u0020-\u007e\u0080-\u00ff]/g, "?");
