@@ -8,7 +8,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainError } from "../../functions/src/domain/errors.js";
 import { expensiveReadGate } from "../../functions/src/http/expensive-reads.js";
-import { CountingStore } from "../../functions/src/storage/counting.js";
+import { CountingStore } from "../helpers/counting-store.js";
 import type { Store } from "../../functions/src/storage/port.js";
 import { seedEvents } from "../helpers/big-calendar.js";
 import { expectError } from "../helpers/http.js";
@@ -68,6 +68,16 @@ describe("a range read", () => {
     const res = await request(t.app).get(`/c/${year.slug}?view=schedule&date=2026-06-01`).expect(200);
     expect(res.text).toContain("A long note that no occurrence shows.");
     expect(counting.take().documentsRead).toBeLessThan(120);
+  });
+
+  it("reads what pages show besides notes: an event's art", async () => {
+    await newEvent(t, owner, year.id, {
+      name: "Launch",
+      date: "2026-04-10",
+      art: "https://images.example.com/rocket.png",
+    });
+    const page = await request(t.app).get(`/c/${year.slug}?view=month&date=2026-04-10`).expect(200);
+    expect(page.text).toContain("https://images.example.com/rocket.png");
   });
 
   it("finds an occurrence moved from far outside its series' dates", async () => {

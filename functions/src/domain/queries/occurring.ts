@@ -8,9 +8,8 @@
  *   series           series_end >= from, then starts <= to in memory
  *   exceptions       original_date in [from, to] (what the range's own dates became)
  *                    date in [from, to] (what moved into the range, from anywhere)
- * and the series of an exception moved in from outside its span, by id. Fields no
- * occurrence shows (notes, art) are not read; `withNotes` reads them back for what a page
- * shows (readNotes).
+ * and the series of an exception moved in from outside its span, by id. Notes, which no
+ * occurrence shows, are not read; `readNotes` reads them for what a page draws.
  *
  * Past READ_BUDGET records in all the read stops and the request is `too_expensive`: sources
  * are read one after another, each query asking for at most what is left of the budget, so a
@@ -35,7 +34,7 @@ export interface DateRange {
   to: string;
 }
 
-/** What an occurrence shows of an event: everything but `notes` and `art` (read as null). */
+/** What an occurrence or a page shows of an event: everything but `notes` (read as null). */
 export const EVENT_FIELDS = [
   "id",
   "calendar_id",
@@ -46,6 +45,7 @@ export const EVENT_FIELDS = [
   "start_time",
   "end_time",
   "category",
+  "art",
   "created_by",
   "created_at",
   "updated_at",
@@ -68,7 +68,7 @@ const EXCEPTION_FIELDS = [
   "updated_at",
 ] as const satisfies ReadonlyArray<keyof ExceptionRecord>;
 
-const withoutNotes = (e: EventRecord): EventRecord => ({ ...e, notes: null, art: null });
+const withoutNotes = (e: EventRecord): EventRecord => ({ ...e, notes: null });
 const exceptionWithoutNotes = (e: ExceptionRecord): ExceptionRecord => ({ ...e, notes: null });
 
 /** Counts the records read against the budget and says how many the next query may ask for. */
@@ -90,7 +90,7 @@ class ReadBudget {
 /**
  * The sources' one-off and recurring events that can occur in `range` (someday events never
  * do), with the exceptions of their dates in it: everything occurrences.ts needs to expand the
- * range exactly. Notes and art read as null.
+ * range exactly. Notes read as null.
  */
 export async function loadOccurring(
   deps: Deps,
