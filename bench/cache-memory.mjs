@@ -4,7 +4,7 @@
 // response cache counted its keys, 40,000 such requests (14 KB values) grew the server from
 // 113 MB to 815 MB.
 //   npm run build && node bench/cache-memory.mjs
-//   REQUESTS=40000 VALUE_LENGTH=900 CONCURRENCY=16 SERVER=functions/dist/start.cjs (another build to compare)
+//   REQUESTS=40000 VALUE_LENGTH=900 CONCURRENCY=16 SERVER=functions/dist/server.cjs (another build to compare)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -13,7 +13,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const SERVER = resolve(ROOT, process.env.SERVER ?? "functions/dist/start.cjs");
+const SERVER = resolve(ROOT, process.env.SERVER ?? "functions/dist/server.cjs");
 const REQUESTS = Number(process.env.REQUESTS ?? 40_000);
 const VALUE_LENGTH = Number(process.env.VALUE_LENGTH ?? 900);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 16);

@@ -1,7 +1,6 @@
-// Cold start as a person meets it (issue 15): `node functions/dist/start.cjs` (the `npm start`
-// path, after the build) from process start to the first answered request, and the memory of
-// that fresh process. Median of RUNS fresh processes, each on a fresh data directory, after one
-// first start that writes the code cache (start-bundle.ts), reported on its own.
+// Cold start as a person meets it (issue 15): `node functions/dist/server.cjs` (what `npm start`
+// runs, after the build) from process start to the first answered request, and the memory of
+// that fresh process. Median of RUNS fresh processes, each on a fresh data directory.
 //   node bench/cold-start.mjs   (after npm run build; BENCH_LIB=<dir> for another build)
 // The Firebase Auth emulator that `npm start` starts beside the server (local-auth.ts) is off
 // here: it is a separate process of firebase-tools, not the server's start.
@@ -16,9 +15,7 @@ const RUNS = 7;
 const REPO = new URL("..", import.meta.url).pathname;
 const DIST = new URL("../functions/dist", import.meta.url).pathname;
 /** What `npm start` runs, or server.js of another build (BENCH_LIB=functions/lib, say). */
-const ENTRY = process.env.BENCH_LIB ? join(process.env.BENCH_LIB, "server.js") : join(DIST, "start.cjs");
-/** The code cache start.cjs writes after its first answer (functions/src/start-bundle.ts). */
-const CODE_CACHE = join(DIST, "server.cjs.v8-cache");
+const ENTRY = process.env.BENCH_LIB ? join(process.env.BENCH_LIB, "server.js") : join(DIST, "server.cjs");
 
 export async function freePort() {
   const server = createServer();
@@ -124,8 +121,6 @@ export async function benchColdStart(runs = RUNS) {
     node: [process.execPath, ["--input-type=module", "-e", BASELINES.node]],
     express: [process.execPath, ["--input-type=module", "-e", BASELINES.express]],
   };
-  rmSync(CODE_CACHE, { force: true });
-  const first = await startOnce(...starts.almanac);
   const samples = { almanac: [], node: [], express: [] };
   for (let i = 0; i < runs; i++) {
     for (const [name, [command, args]] of Object.entries(starts)) samples[name].push(await startOnce(command, args));
@@ -133,7 +128,6 @@ export async function benchColdStart(runs = RUNS) {
   const [almanac, node, express] = [medians(samples.almanac), medians(samples.node), medians(samples.express)];
   return {
     first_answer_ms: almanac.ms,
-    first_answer_without_code_cache_ms: Math.round(first.ms),
     first_answer_cpu_ms: almanac.cpu_ms,
     rss_after_first_answer_mb: almanac.rss_mb,
     node_http_hello: node,

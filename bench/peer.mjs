@@ -36,7 +36,7 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 /** What `npm start` runs, or server.js of another build (BENCH_LIB=functions/lib, say). */
 const ALMANAC_ENTRY = process.env.BENCH_LIB
   ? join(process.env.BENCH_LIB, "server.js")
-  : join(HERE, "../functions/dist/start.cjs");
+  : join(HERE, "../functions/dist/server.cjs");
 const RADICALE_USER = "bench";
 const RADICALE_AUTH = `Basic ${Buffer.from(`${RADICALE_USER}:bench`).toString("base64")}`;
 
@@ -50,8 +50,8 @@ async function startProcess(command, args, env, probe) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // Timed in processes of their own (each stopped after), the median of STARTS, then started
-  // for the cases. One start before them, untimed, for each side alike: should Almanac's code
-  // cache be missing (start-bundle.ts), that start writes it.
+  // for the cases. One start before them, untimed, for each side alike: the files it reads are
+  // then in the page cache.
   const startOnce = () => timeToFirstAnswer(command, args(port), env(port), `${origin}${probe.path}`, probe.init);
   await startOnce();
   const starts = [];

@@ -1,5 +1,5 @@
 // Store round trips per request: for each case, one request after a warm-up, measured
-// in-process with the counting wrapper around the SQLite store (functions/lib/storage/counting.js):
+// in-process with the counting wrapper around the SQLite store (test/helpers/counting-store.ts):
 // sequential round trips (overlapping calls are one; each read wave of a transaction and its
 // commit count), documents read and written, transactions. On Firestore every round trip
 // waits for the network, so these counts are what latency multiplies there.
@@ -14,6 +14,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { transform } from "esbuild";
 import { seed } from "./seed.mjs";
 
 process.env.RATE_LIMITS ??= "off";
@@ -24,6 +25,13 @@ const PAGING_LIMIT = 100;
 
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
 
+/** The tests' CountingStore, its types stripped by esbuild (it imports node:timers only). */
+async function countingStore() {
+  const source = readFileSync(join(HERE, "../test/helpers/counting-store.ts"), "utf8");
+  const { code } = await transform(source, { loader: "ts", format: "esm" });
+  return import(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
 /** The API and the pages apps in this process on one SQLite file, the store wrapped in the counter. */
 async function startApps(dataDir) {
   const [{ createApiApp }, { createPagesApp }, { ResponseCache }, { SqliteStore }, { CountingStore }] =
@@ -32,7 +40,7 @@ async function startApps(dataDir) {
       lib("pages/app.js"),
       lib("http/response-cache.js"),
       lib("storage/sqlite/index.js"),
-      lib("storage/counting.js"),
+      countingStore(),
     ]);
   const store = new CountingStore(new SqliteStore(join(dataDir, "almanac.sqlite")));
   const deps = {

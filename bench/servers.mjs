@@ -16,15 +16,11 @@ let cacheStats = () => null;
 
 async function start(kind) {
   if (kind === "almanac") {
-    // As `npm start` loads it: the bundle through start.cjs, with its code cache (or another build's server.js).
-    const bundled = process.env.BENCH_LIB ? null : createRequire(import.meta.url)("../functions/dist/start.cjs");
-    const { startLocalServer } = bundled?.server ?? (await import(`${process.env.BENCH_LIB}/server.js`));
-    const { server, deps } = await startLocalServer({
-      port: 0,
-      dataDir: process.env.DATA_DIR,
-      log: () => {},
-      afterFirstAnswer: bundled?.writeCodeCacheAfterFirstAnswer,
-    });
+    // As `npm start` loads it: the bundle (or another build's server.js).
+    const { startLocalServer } = process.env.BENCH_LIB
+      ? await import(`${process.env.BENCH_LIB}/server.js`)
+      : createRequire(import.meta.url)("../functions/dist/server.cjs");
+    const { server, deps } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
     cacheStats = () => deps.cache.stats();
     return server;
   }

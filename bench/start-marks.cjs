@@ -1,35 +1,26 @@
 // Where a start of the local server goes, as marks in ms since the process began, printed to
 // stderr once the first response is sent:
 //   PORT=8899 DATA_DIR=$(mktemp -d) ALMANAC_AUTH_EMULATOR=off \
-//     node --require ./bench/start-marks.cjs <npm start's flags> functions/dist/start.cjs
-// then ask it anything (curl localhost:8899/v1/me). `--require` is not a V8 flag, so the code
-// cache stays valid. Marks: entry (start.cjs begins), compile (the bundle read and compiled,
-// from the cache when cacheUsed), evaluated (its top level run), listening, request (the first
-// arrives), answered (its response sent).
+//     node --require ./bench/start-marks.cjs <npm start's flags> functions/dist/server.cjs
+// then ask it anything (curl localhost:8899/v1/me). Marks: entry (this preload runs),
+// compileStart (the bundle read), evaluated (it compiled and its top level run), listening,
+// request (the first arrives), answered (its response sent).
 // A --require preload is CommonJS (one given with --import would load the ES module loader first).
 /* eslint-disable @typescript-eslint/no-require-imports */
 const http = require("node:http");
-const vm = require("node:vm");
+const Module = require("node:module");
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const marks = { entry: performance.now() };
 const round = (ms) => Math.round(ms);
 
-vm.Script = class extends vm.Script {
-  constructor(...args) {
-    marks.compileStart = performance.now();
-    super(...args);
-    marks.compiled = performance.now();
-    marks.cacheUsed = args[1]?.cachedData !== undefined && !this.cachedDataRejected;
-  }
-  runInThisContext(...args) {
-    const wrapper = super.runInThisContext(...args);
-    return (...wrapperArgs) => {
-      const result = wrapper(...wrapperArgs);
-      marks.evaluated = performance.now();
-      return result;
-    };
-  }
+const compile = Module.prototype._compile;
+Module.prototype._compile = function (content, filename) {
+  if (!filename.endsWith("server.cjs")) return compile.call(this, content, filename);
+  marks.compileStart = performance.now();
+  const result = compile.call(this, content, filename);
+  marks.evaluated = performance.now();
+  return result;
 };
 
 const listen = http.Server.prototype.listen;

@@ -1,5 +1,5 @@
 // Where a start of `npm start`'s server goes, stage by stage: medians of RUNS starts of
-// functions/dist/start.cjs with npm start's flags and the bench/start-marks.cjs preload, each on
+// functions/dist/server.cjs with npm start's flags and the bench/start-marks.cjs preload, each on
 // a fresh data directory and asked every 2 ms, as bench/cold-start.mjs asks. After npm run build.
 //   node bench/start-stages.mjs   (RUNS=7)
 import { startOnce } from "./cold-start.mjs";
@@ -8,15 +8,14 @@ import { SERVER_NODE_FLAGS } from "./node-flags.mjs";
 const RUNS = Number(process.env.RUNS ?? 7);
 
 async function stages() {
-  const args = ["--require", "./bench/start-marks.cjs", ...SERVER_NODE_FLAGS, "functions/dist/start.cjs"];
+  const args = ["--require", "./bench/start-marks.cjs", ...SERVER_NODE_FLAGS, "functions/dist/server.cjs"];
   const { ms: total, stderr } = await startOnce(process.execPath, args);
   const m = JSON.parse(stderr.split("\n").find((line) => line.startsWith("{")));
   return {
     "in all (spawn to answer)": total,
-    "Node's start, to start.cjs": m.entry,
-    "reading the bundle and its cache": m.compileStart - m.entry,
-    [`compiling (${m.cacheUsed ? "from the cache" : "no cache"})`]: m.compiled - m.compileStart,
-    "the bundle's top level": m.evaluated - m.compiled,
+    "Node's start, to the preload": m.entry,
+    "reading the bundle": m.compileStart - m.entry,
+    "compiling it, its top level": m.evaluated - m.compileStart,
     "opening the store, listening": m.listening - m.evaluated,
     "waiting for the client": m.request - m.listening,
     "the first request": m.answered - m.request,

@@ -3,8 +3,8 @@
  * SQLite store. `npm start` runs it.
  *   PORT (default 8787), DATA_DIR (default ./.data), PUBLIC_BASE_URL (default http://localhost:PORT)
  */
-import nodeModule from "node:module";
 import { extname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { loadOnce } from "./lazy.js";
 import { underRepository } from "./disk-paths.js";
@@ -15,11 +15,6 @@ import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore, StoreConfigError } from "./storage/index.js";
 import { startSweeper } from "./storage/sqlite/sweep.js";
 
-// Node 22.1 and later keep compiled code on disk between starts, for the modules loaded after
-// this one (a no-op on Node 20, whose types do not know it; the bundle has its own code cache,
-// start-bundle.ts).
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-
 export interface LocalServerOptions {
   port: number;
   dataDir: string;
@@ -28,8 +23,6 @@ export interface LocalServerOptions {
   clock?: () => Date;
   /** Overrides of SERVER_TIMEOUTS (tests use short ones). */
   timeouts?: Partial<ServerTimeouts>;
-  /** Called once, when the first response has been sent (start-bundle.ts writes its code cache then). */
-  afterFirstAnswer?: () => void;
 }
 
 export interface ServerTimeouts {
@@ -79,12 +72,7 @@ export async function startLocalServer(
   });
   // Each app answers its own 404s; requests are dispatched by path, as Hosting rewrites do.
   const timeouts = { ...SERVER_TIMEOUTS, ...options.timeouts };
-  let afterFirstAnswer = options.afterFirstAnswer;
   const server = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, (req, res) => {
-    if (afterFirstAnswer) {
-      res.once("finish", afterFirstAnswer);
-      afterFirstAnswer = undefined;
-    }
     const path = (req.url ?? "/").split("?", 1)[0];
     const app = isApiPath(path) ? api : isPagesPath(path) ? pages : hosting;
     app(req, res);
@@ -143,12 +131,12 @@ const isApiPath = (path: string): boolean =>
 const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.startsWith("/v/") || isHumansPath(path);
 
 /** `npm start`: the server on PORT and DATA_DIR, with the Auth emulator beside it, until a signal stops both. */
-export async function main(options: Pick<LocalServerOptions, "afterFirstAnswer"> = {}): Promise<void> {
+export async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 8787);
   const dataDir = process.env.DATA_DIR ?? "./.data";
   // Sign-in for the claim and account pages: the Firebase Auth emulator, no cloud project (local-auth.ts).
   const auth = await startLocalAuthEmulator({ dataDir, log: console.log });
-  const { close } = await startLocalServer({ ...options, port, dataDir, baseUrl: process.env.PUBLIC_BASE_URL }).catch(
+  const { close } = await startLocalServer({ port, dataDir, baseUrl: process.env.PUBLIC_BASE_URL }).catch(
     async (err: unknown) => {
       await auth?.stop();
       // A setup the person can fix (the data directory in use) is said in one line, without a stack.
@@ -164,10 +152,13 @@ export async function main(options: Pick<LocalServerOptions, "afterFirstAnswer">
     (host) => console.log(`Sign-in ready at http://localhost:${port}/account (Firebase Auth emulator on ${host})`),
     (err: Error) => console.log(`Sign-in is off: ${err.message}`),
   );
-  const stop = () => void Promise.all([close(), auth?.stop()]).then(() => process.exit(0));
+  // Once: Ctrl-C reaches both this process and npm start's (scripts/start.mjs), which passes signals on.
+  let stopping: Promise<unknown> | undefined;
+  const stop = () => void (stopping ??= Promise.all([close(), auth?.stop()]).then(() => process.exit(0)));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }
 
-// Run as a script (tsx, functions/lib); in the bundle, start-bundle.ts calls main().
-if (import.meta.url === `file://${process.argv[1]}`) void main();
+// Run as a script: functions/dist/server.cjs (npm start), functions/lib/server.js, or with tsx.
+// In the bundle import.meta.url is the bundle's (scripts/bundle-server.mjs); required, it only loads.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

@@ -1,12 +1,11 @@
 /**
  * `npm start` runs the server bundled by scripts/bundle-server.mjs (functions/dist/), not the
  * sources the other tests import: this bundles it afresh into a directory of its own, starts it
- * as `npm start` does (start.cjs, with its code cache), and reaches each part it loads on first
- * use (the API, the pages, the static files of hosting/, MCP, the OpenAPI document).
+ * as `npm start` does (scripts/start.mjs: server.cjs with its node flags), and reaches each part
+ * it loads on first use (the API, the pages, the static files of hosting/, MCP, the OpenAPI document).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "../..");
 // One level under functions/, as functions/dist is (disk-paths.ts finds hosting/ from there).
 const OUT = join(ROOT, `functions/dist-test-${process.pid}`);
-const CODE_CACHE = join(OUT, "server.cjs.v8-cache");
 const stops: Array<() => Promise<void>> = [];
 let origin: string;
 
@@ -27,11 +25,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `node functions/dist/start.cjs` on a fresh data directory, once it answers: its origin. */
+/** `node <npm start's flags> functions/dist/server.cjs` on a fresh data directory, once it answers: its origin. */
 async function startBundled(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-bundled-"));
   const port = await freePort();
-  const server = spawn(process.execPath, [...startFlags, join(OUT, "start.cjs")], {
+  const server = spawn(process.execPath, [...nodeFlags, join(OUT, "server.cjs")], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, ALMANAC_AUTH_EMULATOR: "off", RATE_LIMITS: "off" },
     stdio: "ignore",
   });
@@ -52,24 +50,11 @@ async function startBundled(): Promise<string> {
   }
 }
 
-async function codeCacheWritten(): Promise<Buffer> {
-  for (let tries = 0; !existsSync(CODE_CACHE); tries++) {
-    if (tries > 100) throw new Error("no code cache after 5 s");
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  return readFileSync(CODE_CACHE);
-}
-
-let cacheAfterBuild: Buffer | undefined;
-/** npm start's flags: V8 takes a code cache only under the flags it was made with. */
-let startFlags: string[];
+let nodeFlags: string[];
 
 beforeAll(async () => {
   execFileSync(process.execPath, [join(ROOT, "scripts/bundle-server.mjs"), OUT]);
-  cacheAfterBuild = existsSync(CODE_CACHE) ? readFileSync(CODE_CACHE) : undefined;
-  ({ START_NODE_FLAGS: startFlags } = (await import(join(ROOT, "scripts/start-flags.mjs"))) as {
-    START_NODE_FLAGS: string[];
-  });
+  ({ NODE_FLAGS: nodeFlags } = (await import(join(ROOT, "scripts/start.mjs"))) as { NODE_FLAGS: string[] });
   origin = await startBundled();
 }, 60_000);
 
@@ -125,12 +110,9 @@ describe("the bundled local server (npm start)", () => {
     expect(listed).toEqual(expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]));
   });
 
-  it("is strict and ASCII, and the pages' other characters arrive as written", async () => {
-    // start.cjs reads the bundle as latin1, which is right for ASCII only (scripts/bundle-server.mjs).
-    const bundle = readFileSync(join(OUT, "server.cjs"), "latin1");
-    expect(bundle).not.toMatch(/[\u0080-\uffff]/);
-    // Strict, as the ES modules it is made of: "use strict" is the wrapper's first statement.
-    expect(bundle).toMatch(/^\(function \(exports, require, module, __filename, __dirname\) \{ "use strict";/);
+  it("is strict, and the pages' other characters arrive as written", async () => {
+    // Strict, as the ES modules it is made of: "use strict" is the file's first statement.
+    expect(readFileSync(join(OUT, "server.cjs"), "utf8")).toMatch(/^"use strict";/);
     const minted = await post("/v1/mint", { name: "Bundled" });
     const token = minted.json.token as string;
     const calendar = await post("/v1/calendars", { name: "Dash – and dot ·", visibility: "public" }, token);
@@ -141,38 +123,4 @@ describe("the bundled local server (npm start)", () => {
     expect(page).toContain("Dash – and dot ·"); // from the store
     expect(page).toMatch(/–<time datetime="2027-03-04T09:15">/); // from the pages' template (pages/parts.ts)
   });
-
-  it("keeps a code cache of this very bundle, written by the build, and starts from any other cache", async () => {
-    const sha256 = createHash("sha256")
-      .update(readFileSync(join(OUT, "server.cjs")))
-      .digest();
-    // The build started the bundle once, so that npm start's first start is a cached one too.
-    expect(cacheAfterBuild?.subarray(0, 32).equals(sha256)).toBe(true);
-    const written = await codeCacheWritten();
-    expect(written.equals(cacheAfterBuild!)).toBe(true);
-    expect(written.length).toBeGreaterThan(100_000);
-
-    // A start from the cache answers and leaves it as it is.
-    const cached = await startBundled();
-    expect((await fetch(`${cached}/v1/me`)).status).toBe(401);
-    await new Promise((done) => setTimeout(done, 200));
-    expect(readFileSync(CODE_CACHE).equals(written)).toBe(true);
-
-    // A cache of another bundle is not used, even if V8 would take it (it checks the source's
-    // length only); nor is one V8 rejects. The start answers and writes this bundle's cache.
-    const otherBundle = Buffer.concat([Buffer.alloc(32, 7), written.subarray(32)]);
-    const rejected = Buffer.concat([sha256, Buffer.from("not a V8 code cache")]);
-    for (const stale of [otherBundle, rejected]) {
-      writeFileSync(CODE_CACHE, stale);
-      const again = await startBundled();
-      expect((await fetch(`${again}/v1/me`)).status).toBe(401);
-      for (let tries = 0; readFileSync(CODE_CACHE).equals(stale); tries++) {
-        if (tries > 100) throw new Error("the cache was not written again within 5 s");
-        await new Promise((done) => setTimeout(done, 50));
-      }
-      const rewritten = readFileSync(CODE_CACHE);
-      expect(rewritten.subarray(0, 32).equals(sha256)).toBe(true);
-      expect(rewritten.length).toBeGreaterThan(100_000);
-    }
-  }, 30_000);
 });

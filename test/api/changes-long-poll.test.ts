@@ -18,7 +18,7 @@ import { createApiApp } from "../../functions/src/app.js";
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { CHANGE_POLL_MS, waitingRequests } from "../../functions/src/domain/queries/changes.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
-import { CountingStore } from "../../functions/src/storage/counting.js";
+import { CountingStore } from "../helpers/counting-store.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { BASE_URL, testClock } from "../helpers/app.js";
 import { grantRole, laterCredential, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";

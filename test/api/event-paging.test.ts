@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { occursBetween } from "../../functions/src/domain/recurrence/index.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
-import { CountingStore } from "../../functions/src/storage/counting.js";
+import { CountingStore } from "../helpers/counting-store.js";
 import { seedEvents, type EventSeed } from "../helpers/big-calendar.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { post } from "../helpers/http.js";
@@ -37,7 +37,7 @@ function seeds(count: number, prefix: string): EventSeed[] {
   });
 }
 
-/** The list order of DECISIONS 5, computed here on its own. */
+/** The list order of docs/api.md#events-list, computed here on its own. */
 const order = (e: EventRecord): Array<string | number> =>
   e.kind === "one-off"
     ? [0, e.date!, e.start_time ?? "", e.created_at, e.id]

@@ -59,14 +59,14 @@ interface RunningServer {
 
 const cleanups: Array<() => Promise<void>> = [];
 
-/** `npm start` (the bundle's start.cjs) on a fresh data directory and a free port. */
+/** `npm start`'s server (the bundle, functions/dist/server.cjs) on a fresh data directory and a free port. */
 async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-sign-in-"));
   const port = await freePort();
   const environment: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, ...env };
   delete environment.FIREBASE_AUTH_EMULATOR_HOST;
   delete environment.ALMANAC_AUTH_EMULATOR;
-  const child: ChildProcess = spawn(process.execPath, [join(OUT, "start.cjs")], {
+  const child: ChildProcess = spawn(process.execPath, [join(OUT, "server.cjs")], {
     env: environment,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -2,10 +2,10 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { appPerTest } from "../helpers/app.js";
 import { expectError } from "../helpers/http.js";
+import { expandOccurrences } from "../helpers/occurrences.js";
 import { mintAgent, newCalendar, newEvent, sharingWorld } from "../helpers/factories.js";
 import { seedLayer } from "../helpers/store.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import { expandOccurrences } from "../../functions/src/domain/queries/occurrences.js";
 import { eventSources } from "../../functions/src/domain/queries/sources.js";
 import type { CalendarRecord } from "../../functions/src/domain/records.js";
 import { presentOccurrence } from "../../functions/src/presenters/events.js";
@@ -126,7 +126,7 @@ describe("GET .../occurrences", () => {
     expect(sundays.get("2026-11-08")?.start).toBe("2026-11-08T01:30:00-05:00");
 
     // 02:30 does not exist that day: the start moves forward by the gap, and the occurrence
-    // still lasts its 90 minutes (DECISIONS 5).
+    // still lasts its 90 minutes (docs/api.md#times).
     await newEvent(t, owner, cal, { name: "Gap", date: "2026-03-08", start_time: "02:30", end_time: "04:00" });
     const gap = (await occurrences(cal, "2026-03-08", "2026-03-08")).find((o) => o.name === "Gap");
     expect(gap).toMatchObject({

@@ -13,9 +13,31 @@ import {
   type Layout,
   type QuerySpec,
   type StoredDoc,
-  type UncheckedStore,
-  type UncheckedTransaction,
 } from "../../functions/src/storage/port.js";
+
+/**
+ * The port addressed by plain string paths with untyped records: the contract addresses its
+ * own collections so. The adapters' methods take any string (and check it against their
+ * layout); the app reaches them through the typed port only (storage/port.ts).
+ */
+export interface UncheckedTransaction {
+  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
+  getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+  create(path: string, data: DocData): void;
+  set(path: string, data: DocData): void;
+  update(path: string, data: DocData): void;
+  delete(path: string): void;
+}
+
+export interface UncheckedStore {
+  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
+  getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+  count(collection: string, spec?: Pick<QuerySpec, "where">): Promise<number>;
+  runTransaction<R>(fn: (tx: UncheckedTransaction) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+}
 
 /** Cases that a runner may skip, with a reason, through `OpenedStore.skip`. */
 export type ContractCase =

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
-import { runStoreContract, type ContractCase } from "./contract.js";
+import { runStoreContract, type ContractCase, type UncheckedStore } from "./contract.js";
 
 /** A real Firestore emulator given by the environment (read before this file sets the variable). */
 const realEmulator = process.env.FIRESTORE_EMULATOR_HOST;
@@ -87,7 +87,7 @@ describe(`FirestoreStore.fromEnvironment (${where})`, () => {
       expect(FirestoreStore.fromEnvironment()).toBe(first);
       // The app's layout: its own paths only.
       const one = paths.calendar("cal_one");
-      await first.runTransaction(async (tx) => {
+      await (first as UncheckedStore).runTransaction(async (tx) => {
         tx.set(one, { n: 1, dropped: undefined });
       });
       expect(await first.get(one)).toEqual({ id: "cal_one", path: one, data: { n: 1 } });

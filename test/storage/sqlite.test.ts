@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { DocumentExistsError, type UncheckedStore } from "../../functions/src/storage/port.js";
+import { DocumentExistsError } from "../../functions/src/storage/port.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
-import { runStoreContract } from "./contract.js";
+import { runStoreContract, type UncheckedStore } from "./contract.js";
 
 runStoreContract("sqlite", async (layout) => {
   const dir = mkdtempSync(join(tmpdir(), "almanac-store-"));

@@ -1,5 +1,5 @@
 /**
- * The SQLite sweep stands in for Firestore's TTL policies (DECISIONS section 11): expired
+ * The SQLite sweep stands in for Firestore's TTL policies (docs/api.md#exactly-once-and-retention): expired
  * idempotency records, claim links and onboard tokens are deleted; nothing else is.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,6 +11,7 @@ import { paths } from "../../functions/src/domain/paths.js";
 import { EXPIRING_COLLECTIONS, PURGE_FIELD } from "../../functions/src/domain/retention.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { startSweeper } from "../../functions/src/storage/sqlite/sweep.js";
+import type { UncheckedStore } from "./contract.js";
 
 const NOW = new Date("2026-11-23T12:00:00.000Z");
 const minutes = (n: number) => new Date(NOW.getTime() + n * 60_000);
@@ -27,7 +28,9 @@ afterEach(async () => {
 });
 
 async function seed(path: string, purgeAt: Date | undefined) {
-  await store.runTransaction(async (tx) => tx.set(path, purgeAt ? { purge_at: purgeAt } : { name: "kept" }));
+  await (store as UncheckedStore).runTransaction(async (tx) =>
+    tx.set(path, purgeAt ? { purge_at: purgeAt } : { name: "kept" }),
+  );
 }
 const [a, b, c, d, e, f, g] = ["a", "b", "c", "d", "e", "f", "g"].map(sha256);
 

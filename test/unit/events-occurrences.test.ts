@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandOccurrences } from "../../functions/src/domain/queries/occurrences.js";
+import { expandOccurrences } from "../helpers/occurrences.js";
 import { expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";

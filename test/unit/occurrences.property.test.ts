@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import {
-  expandOccurrences,
   pageOccurrences,
   type LoadedSource,
   type TimedOccurrence,
@@ -10,6 +9,7 @@ import {
 import { addDays, expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
 import type { EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
+import { expandOccurrences } from "../helpers/occurrences.js";
 import { makeCalendarRecord, makeEventRecord } from "../helpers/factories.js";
 
 /**

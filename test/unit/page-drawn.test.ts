@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expandOccurrences, type LoadedSource } from "../../functions/src/domain/queries/occurrences.js";
+import type { LoadedSource } from "../../functions/src/domain/queries/occurrences.js";
+import { expandOccurrences } from "../helpers/occurrences.js";
 import { addDays } from "../../functions/src/domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
 import { drawnOccurrences } from "../../functions/src/pages/drawn.js";

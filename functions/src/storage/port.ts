@@ -125,33 +125,6 @@ export interface Store {
 }
 
 /**
- * The port addressed by plain string paths with untyped records, for tests of the port
- * itself: the adapters implement it as well, and check every path against their layout all
- * the same.
- */
-export interface UncheckedTransaction {
-  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
-  getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
-  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
-  create(path: string, data: DocData): void;
-  set(path: string, data: DocData): void;
-  update(path: string, data: DocData): void;
-  delete(path: string): void;
-}
-
-export interface UncheckedStore {
-  get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
-  getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
-  query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
-  count(collection: string, spec?: Pick<QuerySpec, "where">): Promise<number>;
-  runTransaction<R>(fn: (tx: UncheckedTransaction) => Promise<R>): Promise<R>;
-  close(): Promise<void>;
-}
-
-/** What an adapter's transaction implements: both ports (the same object, typed or not). */
-export type AdapterTransaction = Transaction & UncheckedTransaction;
-
-/**
  * A document as an adapter hands it out: the port's one assertion about data, that a
  * document at a reference holds the reference's record (only domain/paths.ts makes
  * references, and the port's writes only accept that record).

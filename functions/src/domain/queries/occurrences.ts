@@ -1,7 +1,7 @@
 /**
  * Occurrences of the sources' one-off and recurring events in a date range, with their
- * exceptions applied (DECISIONS 5): the `/occurrences` pages, the pages' budgeted draw, and
- * the whole expansion the pager is tested against. Dates and times stay in the zone of the
+ * exceptions applied (docs/api.md#occurrences): the `/occurrences` pages and the pages'
+ * budgeted draw. Dates and times stay in the zone of the
  * event's own calendar; `start`/`end` are exact instants: an occurrence lasts its
  * `end_time - start_time` (a day more when overnight) of elapsed time from its start, DST days
  * included. Everything is ordered by the start instant (an all-day occurrence at the start of
@@ -444,17 +444,6 @@ function wantedByView(view: ViewFilter, layer: string, event: EventRecord): Want
     own: viewShows(view, { layer, kind: event.kind, category: event.category, date: null }),
     exception: (e) => viewShowsOccurrence(view, layer, event, e),
   };
-}
-
-/** Every occurrence in [from, to], in order: the whole expansion, the reference the pager is tested against. */
-export function expandOccurrences(sources: LoadedSource[], from: string, to: string): TimedOccurrence[] {
-  if (from > to) return [];
-  const instants = new Instants(from, to);
-  const all: Keyed[] = [];
-  for (const { source, event, excepted } of eventsInOrder(sources)) {
-    for (const slot of slotsOf(source, event, excepted, from, to)) all.push(keyed(instants, slot));
-  }
-  return all.sort(compareKeyed).map((k) => instants.occurrence(k.slot));
 }
 
 /**

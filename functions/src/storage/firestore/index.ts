@@ -16,13 +16,12 @@ import {
   DocumentMissingError,
   ReadAfterWriteError,
   storedDoc,
-  type AdapterTransaction,
   type DocData,
   type Layout,
   type QuerySpec,
   type Store,
   type StoredDoc,
-  type UncheckedStore,
+  type Transaction,
 } from "../port.js";
 import { timestampsToDates } from "./timestamps.js";
 
@@ -37,7 +36,7 @@ let shared: { store: FirestoreStore; app: App } | undefined;
  * The Firestore adapter: a thin mapping of the storage port onto firebase-admin.
  * Paths in the port are Firestore document and collection paths already.
  */
-export class FirestoreStore implements Store, UncheckedStore {
+export class FirestoreStore implements Store {
   /** The store of the deployed function: the default app, created once per process. */
   static fromEnvironment(): FirestoreStore {
     if (!shared) {
@@ -79,7 +78,7 @@ export class FirestoreStore implements Store, UncheckedStore {
     return snap.data().count;
   }
 
-  async runTransaction<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
+  async runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     // Paths of the writes that carry a precondition, to name the document in a failed commit.
     let creates: string[] = [];
     let updates: string[] = [];
@@ -113,7 +112,7 @@ export class FirestoreStore implements Store, UncheckedStore {
     return this.db.doc(checkDocPath(path, this.layout));
   }
 
-  private wrap(t: FsTransaction, creates: string[], updates: string[]): AdapterTransaction {
+  private wrap(t: FsTransaction, creates: string[], updates: string[]): Transaction {
     const doc = (path: string) => this.doc(path);
     // The SDK refuses a read after a write as well, but not a getAll of nothing, which never reaches it.
     let wrote = false;

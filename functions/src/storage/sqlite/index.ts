@@ -17,10 +17,9 @@ import {
   type Layout,
   type QuerySpec,
   storedDoc,
-  type AdapterTransaction,
   type Store,
   type StoredDoc,
-  type UncheckedStore,
+  type Transaction,
 } from "../port.js";
 import { decodeDoc, encodeDoc } from "./json.js";
 
@@ -99,7 +98,7 @@ const MAX_BATCH = 64;
  * so they may see a write a few milliseconds before its writer is acknowledged (or, should
  * that COMMIT fail, a write that never lands).
  */
-export class SqliteStore implements Store, UncheckedStore {
+export class SqliteStore implements Store {
   readonly singleProcess = true;
   private readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
@@ -173,7 +172,7 @@ export class SqliteStore implements Store, UncheckedStore {
     return (this.stmt(sql).get(...params) as { n: number }).n;
   }
 
-  runTransaction<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
+  runTransaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       // The queue moves on once this transaction's writes are applied, not once they are committed.
       this.queue = this.queue
@@ -217,13 +216,13 @@ export class SqliteStore implements Store, UncheckedStore {
     this.db.close();
   }
 
-  private async attempt<T>(fn: (tx: AdapterTransaction) => Promise<T>): Promise<T> {
+  private async attempt<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const writes: Write[] = [];
     // Firestore's rule, so that a transaction which breaks it fails here too, not only when deployed.
     const beforeWrites = (path: string) => {
       if (writes.length > 0) throw new ReadAfterWriteError(path);
     };
-    const tx: AdapterTransaction = {
+    const tx: Transaction = {
       get: async <T>(path: string) => {
         beforeWrites(path);
         return this.read<T>(path);

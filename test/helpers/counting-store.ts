@@ -1,7 +1,7 @@
 /**
  * A Store decorator that counts what requests cost the store: sequential round trips,
- * documents read and written, transactions. For the benchmark (bench/round-trips.mjs) and
- * tests; the apps never wrap their store in it.
+ * documents read and written, transactions. For tests and the benchmark (bench/round-trips.mjs
+ * loads this file through esbuild); the apps never wrap their store in it.
  *
  * A round trip is a wave of calls that overlap: a call joins the current wave when it starts
  * before any call of that wave has answered (`Promise.all` of two gets is one round trip), and
@@ -15,7 +15,14 @@
  */
 // From node:timers, not the globals: fake timers in a test must not hold the answers back.
 import { setImmediate } from "node:timers";
-import type { CollectionRef, DocRef, QueryOf, Store, StoredDoc, Transaction } from "./port.js";
+import type {
+  CollectionRef,
+  DocRef,
+  QueryOf,
+  Store,
+  StoredDoc,
+  Transaction,
+} from "../../functions/src/storage/port.js";
 
 export interface StoreCounts {
   /** Sequential waves of store calls, commits included. */
