@@ -4,6 +4,7 @@ import { httpErrors } from "./http/errors.js";
 import { requestLog } from "./http/log.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
+import { REQUEST_ID_HEADER, requestId } from "./http/request-id.js";
 import {
   apiRateLimits,
   methodBudget,
@@ -46,8 +47,10 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   app.set("case sensitive routing", ROUTING.caseSensitive);
   app.set("strict routing", ROUTING.strict);
   if (options.behindProxy) app.set("trust proxy", trustProxySetting());
+  // First: every answer, whatever answers it, carries its X-Request-Id.
+  app.use(requestId);
   // Before anything can answer: no /v1 response, an error or a 404 included, may be kept by
-  // Hosting's CDN or a browser (DECISIONS section 1).
+  // Hosting's CDN or a browser (docs/api.md#caching-and-cors).
   app.use(noStore);
   if (options.checkResponses) app.use(checkResponses());
 
@@ -63,7 +66,7 @@ export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options
   mountMcp(app, deps, routes, { limits, readBody });
 
   // Case-sensitive and strict (http/route.ts ROUTING): `/v1/Mint` and `/v1/calendars/{id}/` are
-  // other paths, 404 (DECISIONS section 1).
+  // other paths, 404 (docs/api.md#wire-basics).
   const router = apiRouter();
   const operations = [...routes, openApiRoute(routes)];
   mountRoutes(router, deps, operations, (route) => [limits.charge(budgetOf(route)), ...readBody]);
@@ -119,6 +122,7 @@ const noStore: express.RequestHandler = (_req, res, next) => {
 
 const cors: express.RequestHandler = (req, res, next) => {
   res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Expose-Headers", REQUEST_ID_HEADER);
   if (req.method !== "OPTIONS") return next();
   res.setHeader("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE");
   res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version");

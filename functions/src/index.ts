@@ -91,21 +91,30 @@ const productionDeps = retryingOnce(async (): Promise<Deps> => {
  * The app behind one function. Should it fail to start (the store unreachable or not
  * configured), this request is answered 503 at once and the next one starts it afresh.
  */
-function lazyApp(build: () => Promise<Express>, answerUnavailable: (res: Response, detail: string | null) => void) {
+function lazyApp(
+  build: () => Promise<Express>,
+  answerUnavailable: (res: Response, detail: string | null, requestId: string | undefined) => void,
+) {
   const app = retryingOnce(build);
   return onRequest(FUNCTION_OPTIONS, async (req: Request, res: Response) => {
     let handler: Express;
     try {
       handler = await app();
     } catch (err) {
+      // Without an app, the answer still carries its X-Request-Id (loaded here: not at cold start).
+      const requestId = await import("./http/request-id.js").then(
+        ({ assignRequestId }) => assignRequestId(req, res),
+        () => undefined,
+      );
       cloudLog(`startup failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, {
         severity: "ERROR",
+        request_id: requestId,
       });
       res.setHeader("Cache-Control", "no-store");
       res.setHeader("Retry-After", "1");
       // The cause is shown only in the emulator (a developer's machine), never when deployed.
       const local = process.env.FUNCTIONS_EMULATOR === "true";
-      return answerUnavailable(res, local && err instanceof Error ? err.message : null);
+      return answerUnavailable(res, local && err instanceof Error ? err.message : null, requestId);
     }
     handler(req, res);
   });
@@ -117,9 +126,9 @@ export const api = lazyApp(
     // Behind Hosting: the client address for rate limits is in X-Forwarded-For (http/rate-limit.ts).
     return createApiApp(await productionDeps(), undefined, { behindProxy: true });
   },
-  (res, detail) => {
+  (res, detail, requestId) => {
     const message = `the service could not start; retry in a moment${detail ? ` (${detail})` : ""} (see /docs/errors.md)`;
-    res.status(503).json({ error: { code: "unavailable", message } });
+    res.status(503).json({ error: { code: "unavailable", message, request_id: requestId } });
   },
 );
 
@@ -128,10 +137,11 @@ export const pages = lazyApp(
     const { createPagesApp } = await import("./pages/app.js");
     return createPagesApp(await productionDeps(), { behindProxy: true });
   },
-  (res, detail) => {
+  (res, detail, requestId) => {
+    const text = `The calendar service could not start. Reload in a moment.\n${detail ? `\n${detail}\n` : ""}`;
     res
       .status(503)
       .type("text/plain; charset=utf-8")
-      .send(`The calendar service could not start. Reload in a moment.\n${detail ? `\n${detail}\n` : ""}`);
+      .send(`${text}${requestId ? `Request id: ${requestId}\n` : ""}`);
   },
 );

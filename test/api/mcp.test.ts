@@ -18,7 +18,7 @@ import { DEFAULT_RATE_LIMITS } from "../../functions/src/http/rate-limit.js";
 import { TOOL_CATALOG } from "../../functions/src/mcp/catalog.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { appPerTest } from "../helpers/app.js";
-import { get, post } from "../helpers/http.js";
+import { get, post, withoutRequestId } from "../helpers/http.js";
 
 const t = appPerTest();
 let server: Server;
@@ -147,20 +147,20 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     const viaRest = await post(t, `/v1/calendars/${calendarId}/events`, auth(token)).send({ title: "Standup" });
     expect(viaRest.status).toBe(400);
     expect(viaMcp.isError).toBe(true);
-    expect(json(viaMcp)).toEqual(viaRest.body);
+    expect(withoutRequestId(json(viaMcp))).toEqual(withoutRequestId(viaRest.body));
     expect((json(viaMcp).error as { code: string }).code).toBe("invalid_event");
 
     // A range backwards: invalid_request, same message.
     const backwards = await mcp.call("list_occurrences", { calendarId, from: "2026-12-10", to: "2026-12-01" });
     const restBackwards = await get(t, `/v1/calendars/${calendarId}/occurrences?from=2026-12-10&to=2026-12-01`);
     expect(backwards.isError).toBe(true);
-    expect(json(backwards)).toEqual(restBackwards.body);
+    expect(withoutRequestId(json(backwards))).toEqual(withoutRequestId(restBackwards.body));
 
     // No token where one is required: unauthorized, as REST.
     const anonymous = await connect();
     const refused = await anonymous.call("get_me", {});
     expect(refused.isError).toBe(true);
-    expect(json(refused)).toEqual((await get(t, "/v1/me")).body);
+    expect(withoutRequestId(json(refused))).toEqual(withoutRequestId((await get(t, "/v1/me")).body));
 
     // An unknown argument of a read, and a missing path argument, name the argument.
     const unknown = await mcp.call("list_occurrences", { calendarId, from: "2026-12-01", to: "2026-12-02", day: 1 });
@@ -187,7 +187,9 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     ] as const) {
       const answer = await stranger.mcp.call(tool, args);
       expect(answer.isError, tool).toBe(true);
-      expect(json(answer), tool).toEqual((await get(t, path, auth(stranger.token))).body);
+      expect(withoutRequestId(json(answer)), tool).toEqual(
+        withoutRequestId((await get(t, path, auth(stranger.token))).body),
+      );
       expect(json(answer), tool).toMatchObject({ error: { code: "not_found" } });
     }
     const me = await stranger.mcp.call("get_me", {});
@@ -204,7 +206,9 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     const worker = await connect(laterToken);
     const refused = await worker.call("list_grants", { calendarId });
     expect(refused.isError).toBe(true);
-    expect(json(refused)).toEqual((await get(t, `/v1/calendars/${calendarId}/grants`, auth(laterToken))).body);
+    expect(withoutRequestId(json(refused))).toEqual(
+      withoutRequestId((await get(t, `/v1/calendars/${calendarId}/grants`, auth(laterToken))).body),
+    );
     expect(json(refused)).toMatchObject({ error: { code: "insufficient_scope" } });
     // Its calendar:write scope suffices for an event.
     expect((await worker.call("create_event", { calendarId, ...WEEKLY })).isError).toBeFalsy();

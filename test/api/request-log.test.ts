@@ -15,17 +15,25 @@ beforeEach(() => {
   t.deps.log = (line, fields) => entries.push({ line, fields });
 });
 
-const LINE = /^GET (\S+) (\d{3}) \d+\.\dms$/;
+const LINE = /^GET (\S+) (\d{3}) \d+\.\dms (req_\S+)$/;
 
 describe("the request log", () => {
-  it("writes one line per API request with method, path, status and latency", async () => {
-    await request(t.app).get("/v1/nothing-here").expect(404);
+  it("writes one line per API request with method, path, status, latency and request id", async () => {
+    const res = await request(t.app).get("/v1/nothing-here").expect(404);
+    const requestId = res.headers["x-request-id"];
     expect(entries).toEqual([
       {
         line: expect.stringMatching(LINE),
-        fields: { method: "GET", path: "/v1/nothing-here", status: 404, latency_ms: expect.any(Number) },
+        fields: {
+          method: "GET",
+          path: "/v1/nothing-here",
+          status: 404,
+          latency_ms: expect.any(Number),
+          request_id: requestId,
+        },
       },
     ]);
+    expect(entries[0].line.endsWith(` ${requestId}`)).toBe(true);
   });
 
   it("writes the same line for a page, with a share view's slug left out", async () => {
@@ -33,7 +41,7 @@ describe("the request log", () => {
     await request(pages).get("/v/secret-capability-slug").expect(404);
     await request(pages).get("/c/some-calendar").expect(404);
     expect(entries.map((e) => e.fields?.path)).toEqual(["/v/{slug}", "/c/some-calendar"]);
-    expect(entries.map((e) => LINE.exec(e.line)?.slice(1))).toEqual([
+    expect(entries.map((e) => LINE.exec(e.line)?.slice(1, 3))).toEqual([
       ["/v/{slug}", "404"],
       ["/c/some-calendar", "404"],
     ]);
@@ -49,5 +57,12 @@ describe("logUnexpected", () => {
     entries = [];
     logUnexpected((line, fields) => entries.push({ line, fields }), "feed error", "not an Error");
     expect(entries).toEqual([{ line: "feed error: not an Error", fields: { severity: "ERROR" } }]);
+  });
+
+  it("names the request it happened in, when there is one", () => {
+    logUnexpected((line, fields) => entries.push({ line, fields }), "page error", "boom", "req_abc");
+    expect(entries).toEqual([
+      { line: "page error (request req_abc): boom", fields: { severity: "ERROR", request_id: "req_abc" } },
+    ]);
   });
 });

@@ -40,4 +40,15 @@ export function expectError(res: request.Response, status: number, code: string)
   if (typeof res.body.error.message !== "string" || res.body.error.message.length === 0) {
     throw new Error(`error without a message: ${JSON.stringify(res.body)}`);
   }
+  if (res.body.error.request_id !== res.headers["x-request-id"]) {
+    throw new Error(`error.request_id is not the X-Request-Id header: ${JSON.stringify(res.body)}`);
+  }
+}
+
+/** An error body without its request id, to compare the answers of two requests. */
+export function withoutRequestId(body: unknown): unknown {
+  const { error } = body as { error?: Record<string, unknown> };
+  if (!error) return body;
+  const { request_id: _requestId, ...rest } = error;
+  return { ...(body as object), error: rest };
 }

@@ -89,11 +89,15 @@ describe("the response check of the test suite", () => {
 describe("responseProblem", () => {
   const r = routes[0];
   it("checks the envelope, the code and its status", () => {
-    expect(responseProblem(r, 404, { error: { code: "not_found", message: "no" } })).toBeNull();
+    expect(responseProblem(r, 404, { error: { code: "not_found", message: "no", request_id: "req_1" } })).toBeNull();
+    expect(responseProblem(r, 404, { error: { code: "not_found", message: "no" } })).toContain("request_id");
+    expect(responseProblem(r, 404, { error: { code: "not_found", message: "no", request_id: "a b" } })).not.toBeNull();
     expect(responseProblem(r, 404, { error: { code: "not_found" } })).toContain("message");
     expect(responseProblem(r, 404, { error: { code: "not_found", message: "no", extra: 1 } })).not.toBeNull();
     expect(responseProblem(r, 400, { error: { code: "not_found", message: "no" } })).toContain("status 400");
-    expect(responseProblem(undefined, 404, { error: { code: "not_found", message: "no" } })).toBeNull();
+    expect(
+      responseProblem(undefined, 404, { error: { code: "not_found", message: "no", request_id: "r" } }),
+    ).toBeNull();
     expect(responseProblem(undefined, 200, { ok: true })).toContain("outside any documented operation");
   });
 });

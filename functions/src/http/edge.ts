@@ -2,7 +2,7 @@ import type { RequestHandler } from "express";
 import { errors } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
 
-/** DECISIONS section 12: no query value (or name) longer than this reaches a handler or a cache key. */
+/** docs/api.md#bounded-work: no query value (or name) longer than this reaches a handler or a cache key. */
 export const MAX_QUERY_VALUE = 1000;
 
 /**
@@ -36,7 +36,7 @@ export const refuseLongQueryValues: RequestHandler = (req, _res, next) => {
 
 /**
  * `/v1` accepts bodies as sent: a request `Content-Encoding` other than `identity` (gzip, br, ...)
- * is 415 (DECISIONS section 1), so no compressed body is ever inflated.
+ * is 415 (docs/api.md#wire-basics), so no compressed body is ever inflated.
  */
 export const refuseContentEncoding: RequestHandler = (req, _res, next) => {
   const header = req.headers["content-encoding"];

@@ -2,8 +2,9 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Deps } from "../domain/deps.js";
 import { ContentionError, DocumentExistsError, StorePathError } from "../storage/port.js";
 import { DomainError, errors } from "../domain/errors.js";
-import { ApiError, httpErrors, statusOf } from "./errors.js";
+import { ApiError, httpErrors, statusOf, withRequestId } from "./errors.js";
 import { logUnexpected } from "./log.js";
+import { requestIdOf } from "./request-id.js";
 
 export interface ErrorResponse {
   status: number;
@@ -12,10 +13,10 @@ export interface ErrorResponse {
 }
 
 /** Maps anything thrown to the envelope; unexpected errors are logged and answered as a bare 500. */
-export function toErrorResponse(err: unknown, deps: Pick<Deps, "log">): ErrorResponse {
+export function toErrorResponse(err: unknown, deps: Pick<Deps, "log">, requestId?: string): ErrorResponse {
   const apiError = asApiError(err);
   if (!apiError) {
-    logUnexpected(deps.log, "internal error", err);
+    logUnexpected(deps.log, "internal error", err, requestId);
     const internal = httpErrors.internal();
     return { status: internal.status, body: internal.toBody(), headers: {} };
   }
@@ -51,9 +52,10 @@ export function isTransientStoreError(err: unknown): boolean {
 export function errorMiddleware(deps: Pick<Deps, "log">): ErrorRequestHandler {
   return (err, _req, res, next) => {
     if (res.headersSent) return next(err);
-    const { status, body, headers } = toErrorResponse(err, deps);
+    const requestId = requestIdOf(res);
+    const { status, body, headers } = toErrorResponse(err, deps, requestId);
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-    res.status(status).json(body);
+    res.status(status).json(withRequestId(body, requestId));
   };
 }
 

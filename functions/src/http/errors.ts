@@ -3,7 +3,7 @@
  * holds the one table that gives every code its status, the docs page its message points to,
  * its help line in /openapi.json and the headers it carries, and the errors only the protocol
  * can meet (routing, bodies, idempotency, rate limits). The error middleware
- * (http/error-handler.ts) renders either once as `{error: {code, message, details?}}`.
+ * (http/error-handler.ts) renders either once as `{error: {code, message, details?, request_id}}`.
  */
 import { DomainError, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
 
@@ -152,6 +152,17 @@ export class ApiError extends DomainError {
   toBody(): { error: { code: ErrorCode; message: string; details?: ErrorDetails } } {
     return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
   }
+}
+
+/**
+ * An error body as it leaves: the envelope with the answer's `X-Request-Id` as `error.request_id`
+ * (http/request-id.ts). Added on the way out, never stored, so a replayed error names the
+ * request that received it.
+ */
+export function withRequestId(body: unknown, requestId: string | undefined): unknown {
+  const error = (body as { error?: unknown } | null)?.error;
+  if (requestId === undefined || typeof error !== "object" || error === null) return body;
+  return { ...(body as object), error: { ...error, request_id: requestId } };
 }
 
 /** Failures only the protocol meets; the domain's are in domain/errors.ts. */

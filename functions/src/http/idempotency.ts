@@ -1,5 +1,5 @@
 /**
- * Exactly-once POSTs (DECISIONS sections 3 and 11). A request first claims its key (one small
+ * Exactly-once POSTs (docs/api.md#idempotency, #exactly-once-and-retention). A request first claims its key (one small
  * transaction); then the command's writes and the stored response commit together in ONE
  * transaction, so an effect never lands without its response and a response is never stored
  * without its effect. A crash in between leaves only the claim, and a retry runs the command
@@ -89,6 +89,7 @@ export async function executeOnce(
   claim: Extract<Claim, { kind: "fresh" }>,
   secretFields: readonly string[],
   operation: (deps: Deps) => Promise<object>,
+  requestId?: string,
 ): Promise<Outcome> {
   try {
     return await deps.store.runTransaction(async (tx) => {
@@ -98,7 +99,7 @@ export async function executeOnce(
       return { status: 200, body, headers: {} };
     });
   } catch (err) {
-    const outcome = toErrorResponse(err, deps);
+    const outcome = toErrorResponse(err, deps, requestId);
     await deps.store.runTransaction(async (tx) => {
       if (!(await holdsClaim(tx, claim))) return;
       if (outcome.status >= 500) tx.delete(claim.path);

@@ -5,10 +5,11 @@
  */
 import type { RequestHandler } from "express";
 import type { Deps } from "../domain/deps.js";
+import { requestIdOf } from "./request-id.js";
 
 /**
- * One line per request: method, path, status and duration. `pathShown` hides what a path
- * must not reveal in a log (a share view's slug is its capability).
+ * One line per request: method, path, status, duration and request id (http/request-id.ts).
+ * `pathShown` hides what a path must not reveal in a log (a share view's slug is its capability).
  */
 export function requestLog(deps: Pick<Deps, "log">, pathShown = (path: string) => path): RequestHandler {
   return (req, res, next) => {
@@ -16,18 +17,25 @@ export function requestLog(deps: Pick<Deps, "log">, pathShown = (path: string) =
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const path = pathShown(req.path);
-      deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms`, {
+      const requestId = requestIdOf(res);
+      deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms ${requestId ?? "-"}`, {
         method: req.method,
         path,
         status: res.statusCode,
         latency_ms: Number(ms.toFixed(1)),
+        request_id: requestId,
       });
     });
     next();
   };
 }
 
-/** A failure nobody expected (a crash, a bug): its stack at ERROR, under what was being done. */
-export function logUnexpected(log: Deps["log"], doing: string, err: unknown): void {
-  log(`${doing}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`, { severity: "ERROR" });
+/**
+ * A failure nobody expected (a crash, a bug): its stack at ERROR, under what was being done
+ * and, during a request, its id.
+ */
+export function logUnexpected(log: Deps["log"], doing: string, err: unknown, requestId?: string): void {
+  const what = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  if (requestId === undefined) return log(`${doing}: ${what}`, { severity: "ERROR" });
+  log(`${doing} (request ${requestId}): ${what}`, { severity: "ERROR", request_id: requestId });
 }

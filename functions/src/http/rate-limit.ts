@@ -1,5 +1,5 @@
 /**
- * Rate limits (DECISIONS section 12), with express-rate-limit:
+ * Rate limits (docs/api.md#rate-limits), with express-rate-limit:
  *   mint                     20 per hour per client address
  *   other /v1 writes         600 per minute per agent (per client address without a token)
  *   /v1 reads                3,000 per minute per agent, or per client address when anonymous

@@ -10,10 +10,11 @@ import type { Scope } from "../domain/types.js";
 import type { Store, Transaction } from "../storage/port.js";
 import { authenticate } from "./auth.js";
 import { errors, type ErrorCode } from "../domain/errors.js";
-import { httpErrors } from "./errors.js";
+import { httpErrors, withRequestId } from "./errors.js";
 import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
 import { documentsNamedBy, requestReads } from "./prefetch.js";
 import { methodBudget, type Budget } from "./rate-limit.js";
+import { requestIdOf } from "./request-id.js";
 import { PreparedJson } from "./response-cache.js";
 import { parseInput, parsePathParams } from "./validate.js";
 
@@ -62,7 +63,7 @@ export interface RouteDef<
   auth: A;
   /**
    * What the route does to the calendar of its `{calendarId}`: the route layer loads it, applies
-   * the policy (domain/policy.ts, DECISIONS section 1) before the handler runs, and documents the
+   * the policy (domain/policy.ts, docs/api.md#access) before the handler runs, and documents the
    * action's scope and refusals. Inside a write's transaction for writes (the handler's `deps`).
    */
   calendar?: C;
@@ -174,7 +175,13 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
     send(res, claim.status, claim.body);
     return;
   }
-  const outcome = await executeOnce(deps, claim, route.secretFields ?? [], (scoped) => run(route, scoped, actor, req));
+  const outcome = await executeOnce(
+    deps,
+    claim,
+    route.secretFields ?? [],
+    (scoped) => run(route, scoped, actor, req),
+    requestIdOf(res),
+  );
   for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
   send(res, outcome.status, outcome.body);
 }
@@ -266,7 +273,8 @@ function rawBodyOf(req: Request): string {
   return raw === undefined ? "" : raw.toString();
 }
 
+/** A success, or an error answered by the Idempotency-Key's record (stored without its request id). */
 function send(res: Response, status: number, body: unknown): void {
   if (body instanceof PreparedJson) res.status(status).type("application/json").send(body.body);
-  else res.status(status).json(body);
+  else res.status(status).json(status === 200 ? body : withRequestId(body, requestIdOf(res)));
 }

@@ -1,5 +1,5 @@
 /**
- * The humans' session on the claim and account pages (DECISIONS section 13): one cookie,
+ * The humans' session on the claim and account pages (docs/api.md#humans-claims-and-accounts): one cookie,
  * `__session` (the only cookie Firebase Hosting passes to a function), HttpOnly, SameSite=Lax,
  * Secure except on localhost. It holds a random CSRF secret, and once signed in, after a dot,
  * the Firebase session cookie that `AccountAuth` made from an ID token. Every state-changing

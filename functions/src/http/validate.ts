@@ -41,7 +41,7 @@ export function parseInput<S extends z.ZodType>(
 
 /**
  * Parses the path parameters: a malformed id names nothing that could exist, so it is 404
- * not_found like an unknown one (DECISIONS section 1), and the value is not echoed.
+ * not_found like an unknown one (docs/api.md#ids-and-text), and the value is not echoed.
  */
 export function parsePathParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
   const result = schema.safeParse(params);

@@ -7,7 +7,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import type { Express } from "express";
-import { ApiError } from "../http/errors.js";
+import { ApiError, withRequestId } from "../http/errors.js";
 import { serveInProcess } from "./in-process.js";
 import { IDEMPOTENCY_ARGUMENT, type Tool } from "./tools.js";
 
@@ -16,6 +16,11 @@ export interface Caller {
   authorization: string | undefined;
   /** The client address of the /mcp request (Express's `req.ip`), the inner request's peer. */
   clientAddress: string | undefined;
+  /**
+   * The /mcp request's `X-Request-Id`, sent as the REST request's own: a tool's error envelope
+   * names the id of the /mcp answer, and both log lines carry it.
+   */
+  httpRequestId: string | undefined;
   /** The JSON-RPC id of the tools/call request. */
   requestId: string | number;
   /** Aborted when the /mcp client has gone (mcp/server.ts): the REST request is dropped with it. */
@@ -34,7 +39,11 @@ type Args = Record<string, unknown>;
 export async function dispatch(app: Express, tool: Tool, args: Args, caller: Caller): Promise<Answer> {
   const request = restRequest(tool, args, caller);
   if (request instanceof ApiError)
-    return { status: request.status, json: JSON.stringify(request.toBody()), replayed: false };
+    return {
+      status: request.status,
+      json: JSON.stringify(withRequestId(request.toBody(), caller.httpRequestId)),
+      replayed: false,
+    };
   const res = await serveInProcess(app, {
     ...request,
     remoteAddress: caller.clientAddress,
@@ -80,6 +89,7 @@ function restRequest(tool: Tool, args: Args, caller: Caller): RestRequest | ApiE
   const search = query.size > 0 ? `?${query.toString()}` : "";
   const headers: Record<string, string> = {};
   if (caller.authorization !== undefined) headers.authorization = caller.authorization;
+  if (caller.httpRequestId !== undefined) headers["x-request-id"] = caller.httpRequestId;
   const request: RestRequest = { method: methodOf(route.method), url: path + search, headers };
   if (route.body) {
     headers["content-type"] = "application/json";
@@ -98,7 +108,7 @@ function restRequest(tool: Tool, args: Args, caller: Caller): RestRequest | ApiE
  * JSON-RPC request id and the arguments, so a resend of the same request (same id, same
  * arguments: a transport retry) is answered by a replay, while a new call, even with the same
  * arguments, acts anew as the model meant it to. The key's scope is the token's agent
- * (DECISIONS section 3), so two agents never share one. Without a token (mint) every caller
+ * (docs/api.md#idempotency), so two agents never share one. Without a token (mint) every caller
  * shares the anonymous scope, where ids and arguments repeat across clients: such a write
  * gets a fresh key, and only an explicit `idempotency_key` makes it replayable.
  */

@@ -1,6 +1,6 @@
 /**
- * `POST /mcp`: the Model Context Protocol's Streamable HTTP transport, stateless (DECISIONS
- * section 14), with the official SDK. Each POST gets its own SDK server and transport (the SDK
+ * `POST /mcp`: the Model Context Protocol's Streamable HTTP transport, stateless
+ * (docs/api.md#mcp), with the official SDK. Each POST gets its own SDK server and transport (the SDK
  * requires a fresh transport per request without sessions) and is answered with plain JSON,
  * never an SSE stream. Loaded on the first /mcp request only (mcp/mount.ts), so the SDK stays
  * out of the cold start of every other request.
@@ -28,10 +28,12 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Deps } from "../domain/deps.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, withRequestId } from "../http/errors.js";
 import type { ApiRateLimits, Budget } from "../http/rate-limit.js";
 import { budgetOf, clientGone, type AnyRoute } from "../http/route.js";
 import { logUnexpected } from "../http/log.js";
+// `requestIdOf` of messages.ts is the JSON-RPC id; this one is the answer's X-Request-Id.
+import { requestIdOf as httpRequestIdOf } from "../http/request-id.js";
 import { dispatch, type Caller } from "./dispatch.js";
 import {
   boundedError,
@@ -83,8 +85,9 @@ export function mcpHandler(
 
   return async (req, res) => {
     const message: unknown = req.body;
+    const httpRequestId = httpRequestIdOf(res);
     const overLimit = await chargeOnce(limits, budgetOfMessage(message), req, res);
-    if (overLimit) return sendDirect(res, rateLimitedAnswer(message, overLimit));
+    if (overLimit) return sendDirect(res, rateLimitedAnswer(message, overLimit, httpRequestId));
     const refusal = refusalOf(message);
     if (refusal) return sendDirect(res, refusal);
 
@@ -101,9 +104,9 @@ export function mcpHandler(
           ErrorCode.InvalidParams,
           "invalid params: `name` is not a tool of this server; tools/list names them all",
         );
-      return callTool(app, tool, params.arguments ?? {}, callerOf(req, extra.requestId, extra.signal));
+      return callTool(app, tool, params.arguments ?? {}, callerOf(req, httpRequestId, extra.requestId, extra.signal));
     });
-    const transport = new BoundedErrorsTransport(hiddenErrorLog(deps));
+    const transport = new BoundedErrorsTransport(hiddenErrorLog(deps, httpRequestId));
     transport.onerror = (err) => deps.log(`mcp transport: ${err.message}`, { severity: "WARNING" });
     // Not closed after the answer: closing builds a "connection closed" error for requests
     // still waiting, and there are none; both objects go with the request.
@@ -116,9 +119,9 @@ export function mcpHandler(
       gone.addEventListener("abort", () => void server.close(), { once: true });
       // Express has read and parsed the body already: the web request carries only the headers.
       const answer = await transport.handleRequest(webRequestOf(req), { parsedBody: req.body });
-      await sendWebResponse(res, answer, hiddenErrorLog(deps));
+      await sendWebResponse(res, answer, hiddenErrorLog(deps, httpRequestId));
     } catch (err) {
-      logUnexpected(deps.log, "mcp request", err);
+      logUnexpected(deps.log, "mcp request", err, httpRequestId);
       if (!res.headersSent) {
         sendDirect(res, { status: 500, body: jsonRpcError(null, ErrorCode.InternalError, "internal error; retry") });
       }
@@ -126,9 +129,12 @@ export function mcpHandler(
   };
 }
 
-/** Where the text of an error answered only as "internal error" goes. */
-const hiddenErrorLog = (deps: Pick<Deps, "log">) => (hidden: string) =>
-  deps.log(`mcp: an error answered as "internal error": ${hidden.slice(0, 500)}`, { severity: "ERROR" });
+/** Where the text of an error answered only as "internal error" goes, under the /mcp request's id. */
+const hiddenErrorLog = (deps: Pick<Deps, "log">, requestId: string | undefined) => (hidden: string) =>
+  deps.log(`mcp (request ${requestId ?? "-"}): an error answered as "internal error": ${hidden.slice(0, 500)}`, {
+    severity: "ERROR",
+    request_id: requestId,
+  });
 
 /**
  * The SDK's web-standard transport, every JSON-RPC error it sends made short (mcp/messages.ts):
@@ -166,11 +172,15 @@ function chargeOnce(limits: ApiRateLimits, budget: Budget, req: Request, res: Re
  * failed call. Any other message (initialize, tools/list) is the client's own business, with
  * no result to carry it: HTTP 429 with `Retry-After` and a short JSON-RPC error.
  */
-function rateLimitedAnswer(message: unknown, refusal: ApiError): DirectAnswer | ToolAnswer {
+function rateLimitedAnswer(
+  message: unknown,
+  refusal: ApiError,
+  httpRequestId: string | undefined,
+): DirectAnswer | ToolAnswer {
   const id = requestIdOf(message);
   if (id !== null && calledToolName(message) !== null) {
     const result: CallToolResult = {
-      content: [{ type: "text", text: JSON.stringify(refusal.toBody()) }],
+      content: [{ type: "text", text: JSON.stringify(withRequestId(refusal.toBody(), httpRequestId)) }],
       isError: true,
     };
     return { status: 200, body: { jsonrpc: "2.0", id, result } };
@@ -223,9 +233,15 @@ async function sendWebResponse(
   res.end(body);
 }
 
-const callerOf = (req: Request, requestId: string | number, signal: AbortSignal): Caller => ({
+const callerOf = (
+  req: Request,
+  httpRequestId: string | undefined,
+  requestId: string | number,
+  signal: AbortSignal,
+): Caller => ({
   authorization: req.get("authorization"),
   clientAddress: req.ip,
+  httpRequestId,
   requestId,
   signal,
 });

@@ -1,5 +1,5 @@
 /**
- * MCP tools derived from the route definitions (DECISIONS section 14): one tool per API
+ * MCP tools derived from the route definitions (docs/api.md#mcp): one tool per API
  * operation, its arguments the operation's path parameters, query parameters and body fields
  * flattened into one object, its input schema the JSON Schema of the same zod schemas that
  * validate the REST request. No SDK import here: the tool list is plain data, built once per

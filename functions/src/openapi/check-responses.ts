@@ -1,7 +1,8 @@
 import type { RequestHandler, Response } from "express";
 import type { z } from "zod";
 import { isErrorCode } from "../domain/errors.js";
-import { statusOf } from "../http/errors.js";
+import { statusOf, withRequestId } from "../http/errors.js";
+import { requestIdOf } from "../http/request-id.js";
 import type { AnyRoute } from "../http/route.js";
 import { UNROUTED_ERRORS, documentedErrors, errorEnvelope } from "./error-codes.js";
 
@@ -27,7 +28,7 @@ export function checkResponses(report: (problem: string) => void = (p) => consol
       const message = `response contract violation on ${req.method} ${req.originalUrl} (${operation}): ${problem}`;
       report(message);
       res.status(500);
-      return send(JSON.stringify({ error: { code: "internal", message } }));
+      return send(JSON.stringify(withRequestId({ error: { code: "internal", message } }, requestIdOf(res))));
     };
     next();
   };

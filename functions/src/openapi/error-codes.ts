@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "../domain/errors.js";
 import { statusOf } from "../http/errors.js";
+import { REQUEST_ID_PATTERN } from "../http/request-id.js";
 import { calendarRefusals, type AnyRoute } from "../http/route.js";
 
 /** The error envelope of every failure, with `code` narrowed to the given codes. */
@@ -10,6 +11,9 @@ export const errorEnvelope = (codes: readonly ErrorCode[]) =>
       code: z.enum(codes as [ErrorCode, ...ErrorCode[]]),
       message: z.string().min(1),
       details: z.record(z.string(), z.unknown()).optional(),
+      request_id: z.string().regex(REQUEST_ID_PATTERN).meta({
+        description: "This answer's `X-Request-Id` header: quote it when you report a problem",
+      }),
     }),
   });
 

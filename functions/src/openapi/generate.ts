@@ -29,8 +29,11 @@ The public pages \`/c/{slug}\` and \`/v/{slug}\` (HTML) and their \`.ics\` feeds
 this API; /docs/start.md describes them.
 
 Every success is HTTP 200 with a JSON object. Every error is \`{"error": {"code", "message",
-"details"?}}\`; each operation lists the codes it can answer per status. Every POST needs an
-\`Idempotency-Key\` header (any unique string up to 200 characters).`;
+"details"?, "request_id"}}\`; each operation lists the codes it can answer per status. Every POST needs an
+\`Idempotency-Key\` header (any unique string up to 200 characters).
+
+Every answer carries an \`X-Request-Id\` header: the one you sent, if it is 1 to 64 of
+\`A-Z a-z 0-9 . _ -\`, else one made for it; an error repeats it as \`error.request_id\`.`;
 
 /** `#/components/schemas/Error`: the envelope with every code; each response narrows `code`. */
 const ERROR_SCHEMA = errorEnvelope(ERROR_CODES).meta({ id: "Error" });
@@ -54,7 +57,7 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
     servers: [{ url: baseUrl }],
     tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => tag(name, baseUrl)),
   });
-  // No webhooks (SPEC part 6); an empty map only adds noise.
+  // No webhooks yet (docs/api.md#webhooks); an empty map only adds noise.
   delete document.webhooks;
   return document;
 }

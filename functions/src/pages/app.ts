@@ -25,6 +25,7 @@ import {
   type RateLimitConfig,
 } from "../http/rate-limit.js";
 import { firebaseAccountAuth } from "../http/firebase-accounts.js";
+import { REQUEST_ID_HEADER, requestId, requestIdOf, withRequestIdLine } from "../http/request-id.js";
 import type { AccountAuth } from "../http/session.js";
 import { sendRevalidated } from "./conditional.js";
 import { expensiveReads } from "../http/expensive-reads.js";
@@ -52,6 +53,8 @@ export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Expre
   app.set("etag", false);
   app.set("query parser", "simple");
   if (options.behindProxy) app.set("trust proxy", trustProxySetting());
+  // First: every answer, whatever answers it, carries its X-Request-Id.
+  app.use(requestId);
   // A share view's slug and a claim link's token are capabilities: they are left out of the log.
   app.use(
     requestLog(deps, (path) => path.replace(/^\/v\/[^/]+/, "/v/{slug}").replace(/^\/claim\/[^/]+/, "/claim/{token}")),
@@ -88,7 +91,7 @@ export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Expre
     if (!resolved) return notFound(req, res);
     sendPage(req, res, await rendered(deps, await prepareViewPage(deps, resolved, pageQuery(req))), true);
   });
-  // Everything below an earlier slug moves with it (DECISIONS section 4); the rest is 404.
+  // Everything below an earlier slug moves with it (docs/api.md#calendars-and-slugs); the rest is 404.
   app.get("/c/:slug/{*rest}", async (req: SlugRequest, res) => {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar !== "redirected") notFound(req, res);
@@ -158,7 +161,7 @@ function sendError(res: Response, area: "c" | "v", status: number, heading: stri
   res
     .status(status)
     .type("text/html; charset=utf-8")
-    .send(renderErrorPage(area, heading, message, status));
+    .send(renderErrorPage(area, heading, message, status, requestIdOf(res)));
 }
 
 function notFound(req: Request, res: Response): void {
@@ -194,11 +197,15 @@ function badAddress(req: Request, res: Response): void {
 const tooManyRequests: PageLimitAnswer = (req, res, message) => {
   if (!req.path.endsWith(".ics")) return sendError(res, areaOf(req), 429, "Too many requests", message);
   res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Expose-Headers", REQUEST_ID_HEADER);
   res.setHeader("Cache-Control", "no-store");
-  res.status(429).type("text/plain; charset=utf-8").send(`${message}\n`);
+  res
+    .status(429)
+    .type("text/plain; charset=utf-8")
+    .send(withRequestIdLine(res, `${message}\n`));
 };
 
-/** DECISIONS section 12: a query value over 1,000 characters is 400, before any page or feed is looked up. */
+/** docs/api.md#bounded-work: a query value over 1,000 characters is 400, before any page or feed is looked up. */
 const refuseLongQueries: RequestHandler = (req, res, next) => {
   if (overlongQueryParam(req.query) === null) return next();
   if (!req.path.endsWith(".ics")) return badAddress(req, res);
@@ -206,7 +213,7 @@ const refuseLongQueries: RequestHandler = (req, res, next) => {
   res
     .status(400)
     .type("text/plain; charset=utf-8")
-    .send("This feed address has a query value over 1,000 characters; remove it.\n");
+    .send(withRequestIdLine(res, "This feed address has a query value over 1,000 characters; remove it.\n"));
 };
 
 /** Anything thrown becomes an HTML page; unexpected errors are logged and never shown. */
@@ -231,7 +238,7 @@ function errorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
         "The calendar store is busy. Reload the page in a moment.",
       );
     }
-    logUnexpected(deps.log, "page error", err);
+    logUnexpected(deps.log, "page error", err, requestIdOf(res));
     sendError(
       res,
       areaOf(req),

@@ -14,7 +14,7 @@ export function etagOf(body: Buffer): string {
 }
 
 /**
- * A page that a cache may keep but must revalidate on every use (DECISIONS section 1): a
+ * A page that a cache may keep but must revalidate on every use (docs/api.md#caching-and-cors): a
  * revoked view or a calendar made private disappears at once, an unchanged page costs a 304.
  */
 export function sendRevalidated(req: Request, res: Response, body: Buffer, contentType: string): void {

@@ -1,5 +1,5 @@
 /**
- * The occurrences a page draws, placed in the page calendar's timezone (DECISIONS section 9).
+ * The occurrences a page draws, placed in the page calendar's timezone (docs/api.md#time-zones-on-pages).
  * A layer from another zone can have an occurrence dated a day (two across the date line)
  * before or after the period in its own zone that falls inside the period in the page's, so
  * those edge days are expanded too, for such layers only, and the day before for overnight

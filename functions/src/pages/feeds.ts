@@ -2,7 +2,7 @@
  * iCalendar feeds: `/c/{slug}.ics` (a public or unlisted calendar with the layers it
  * publishes, as its page shows them) and `/v/{slug}.ics` (a share view, its filter applied, nothing of
  * the calendar behind it). Anonymous, cacheable, readable from any origin. Errors are plain
- * text with the status a page would have (DECISIONS section 1).
+ * text with the status a page would have (docs/api.md#errors).
  *
  * Mount before the pages' own `/c/:slug` routes, which would otherwise take `foo.ics` for a slug.
  */
@@ -17,6 +17,7 @@ import { eventsShownByView, resolveViewSlug, viewEventSources, viewShowsOccurren
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { expensiveReads } from "../http/expensive-reads.js";
 import { logUnexpected } from "../http/log.js";
+import { REQUEST_ID_HEADER, requestIdOf, withRequestIdLine } from "../http/request-id.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { FEED_EVENT_BUDGET } from "./budgets.js";
 import { withinFeedBudget } from "./feed-budget.js";
@@ -35,6 +36,7 @@ export function feedRouter(deps: Deps): Router {
   // Every answer, redirects and errors included, is readable from any origin (no cookies here).
   router.all(FEED_PATHS, (_req, res, next) => {
     res.setHeader("Access-Control-Allow-Origin", "*");
+    res.setHeader("Access-Control-Expose-Headers", REQUEST_ID_HEADER);
     res.setHeader("X-Content-Type-Options", "nosniff");
     next();
   });
@@ -166,7 +168,7 @@ async function cachedFeed(
 const ics = (): Promise<typeof import("./ics.js")> => import("./ics.js");
 
 function sendFeed(req: Request, res: Response, feed: Feed, noindex: boolean): void {
-  res.setHeader("Access-Control-Expose-Headers", "ETag");
+  res.setHeader("Access-Control-Expose-Headers", `ETag, ${REQUEST_ID_HEADER}`);
   res.setHeader("Content-Type", "text/calendar; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache");
   if (feed.omitted > 0) res.setHeader(OMITTED_HEADER, String(feed.omitted));
@@ -178,10 +180,10 @@ function sendFeed(req: Request, res: Response, feed: Feed, noindex: boolean): vo
   res.status(200).send(feed.body);
 }
 
-/** Errors are never cached: a calendar can be made public at any moment. */
+/** Errors are never cached: a calendar can be made public at any moment. Their last line names the request. */
 function sendText(res: Response, status: number, text: string): void {
   res.setHeader("Cache-Control", "no-store");
-  res.status(status).type("text/plain; charset=utf-8").send(text);
+  res.status(status).type("text/plain; charset=utf-8").send(withRequestIdLine(res, text));
 }
 
 /** Browsers ask before a cross-origin GET that carries If-None-Match. */
@@ -209,7 +211,7 @@ function feedErrors(deps: Pick<Deps, "log">): ErrorRequestHandler {
       for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
       return void sendText(res, apiError.status, `${apiError.message}\n`);
     }
-    logUnexpected(deps.log, "feed error", err);
+    logUnexpected(deps.log, "feed error", err, requestIdOf(res));
     sendText(res, 500, "Something went wrong on our side while building this feed. Retry in a moment.\n");
   };
 }

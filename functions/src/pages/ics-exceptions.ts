@@ -1,5 +1,5 @@
 /**
- * A series' exceptions in its feed (DECISIONS 5 and 9), so that a client expands the same
+ * A series' exceptions in its feed (docs/api.md#icalendar-feeds), so that a client expands the same
  * occurrences as `/occurrences`:
  * - cancelled: EXDATE at the original date and the series' start time (a DATE for an all-day
  *   series), in the series' zone;

@@ -1,13 +1,13 @@
 /**
  * iCalendar feeds (RFC 5545) from plain records: no store, no clock, so the same records
  * always give the same text (and the same ETag). Any RFC 5545 client expanding a feed gets
- * exactly the occurrences of `/occurrences`, starts and ends (DECISIONS 9;
+ * exactly the occurrences of `/occurrences`, starts and ends (docs/api.md#icalendar-feeds;
  * test/pages/ics-corpus.test.ts checks it with an iCalendar library we did not write).
  *
  * - One-off events: DATE values when untimed (DTEND the next day, exclusive), else DTSTART
  *   with the TZID of the event's own calendar (layer events keep their calendar's zone, as the
  *   API does); a UTC calendar writes UTC times ("Z") instead.
- * - A timed event's length is DURATION, never DTEND (DECISIONS 5): `end_time - start_time`
+ * - A timed event's length is DURATION, never DTEND (docs/api.md#times): `end_time - start_time`
  *   minutes of elapsed time, +24 h overnight. A client then ends every occurrence where
  *   `/occurrences` does, DST days included: a DTSTART in a gap is moved forward by the client
  *   (RFC 5545 3.3.5), and the duration counts from there. A DTEND in local time would end

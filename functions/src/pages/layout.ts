@@ -153,12 +153,23 @@ ${budgetNote(model)}${LENS_RENDERERS[model.lens](model, period)}
 }
 
 /** An error as a page: the same status code as the API would give, in words for people. */
-export function renderErrorPage(area: "c" | "v", heading: string, message: string, status: number): string {
+export function renderErrorPage(
+  area: "c" | "v",
+  heading: string,
+  message: string,
+  status: number,
+  requestId?: string,
+): string {
   const body = html`<div class="wrap"><main id="main" class="error-page">
 <p class="status">Error ${status}</p>
 <h1>${heading}</h1>
 <p>${message}</p>
 ${area === "c" ? html`<p><a href="/">Almanac home</a></p>` : ""}
+${requestIdNote(requestId)}
 </main></div>`;
   return documentHtml({ title: heading, area, noindex: true, body });
 }
+
+/** The error's request id in small print, for a human to quote to whoever runs the service. */
+export const requestIdNote = (requestId: string | undefined): SafeHtml | "" =>
+  requestId === undefined ? "" : html`<p><small>Request id: ${requestId}</small></p>`;

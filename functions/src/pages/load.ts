@@ -129,7 +129,7 @@ async function loadShown(
   return { timezone: settings.timezone, lens, lenses, date, today, occurrences, continuing, someday, omitted };
 }
 
-/** `/c/{slug}`: a public or unlisted calendar, with the layers it publishes (DECISIONS section 7). */
+/** `/c/{slug}`: a public or unlisted calendar, with the layers it publishes (docs/api.md#publishing). */
 export async function prepareCalendarPage(
   deps: Deps,
   calendar: CalendarRecord,

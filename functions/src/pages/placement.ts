@@ -1,6 +1,6 @@
 /**
  * Where an instant falls on a page: its local date and HH:MM in the page calendar's timezone
- * (DECISIONS section 9: every time on a page is in that zone, placed by its instant). Pure;
+ * (docs/api.md#time-zones-on-pages: every time on a page is in that zone, placed by its instant). Pure;
  * luxon (Intl) gives the zone's offset at the instant, the rest is arithmetic.
  */
 import { IANAZone } from "luxon";

@@ -1,6 +1,6 @@
 /**
  * Public calendars by slug, for pages and feeds. A slug a calendar held before answers 308 to
- * the same path (and query) under its current slug, forever (DECISIONS section 4); unknown
+ * the same path (and query) under its current slug, forever (docs/api.md#calendars-and-slugs); unknown
  * slugs and private calendars are both "not found", so a private calendar's existence is
  * never revealed, not even by a redirect.
  */

@@ -1,5 +1,5 @@
 /**
- * The humans' pages (DECISIONS section 13), mounted in the pages app:
+ * The humans' pages (docs/api.md#humans-claims-and-accounts), mounted in the pages app:
  *   GET  /claim/{token}                    the agent of a claim link, sign-in, confirm (404 unknown, 410 used or expired)
  *   POST /claim/{token}                    confirm: links the agent to the signed-in account
  *   GET  /account                          the account's agents, or sign-in
@@ -23,6 +23,7 @@ import type { Deps } from "../../domain/deps.js";
 import { listAccountAgents, lookupClaim } from "../../domain/queries/accounts.js";
 import { asApiError, isTransientStoreError } from "../../http/error-handler.js";
 import { logUnexpected } from "../../http/log.js";
+import { requestIdOf } from "../../http/request-id.js";
 import {
   csrfMatches,
   endSessionCookie,
@@ -239,7 +240,7 @@ function sendText(res: Response, status: number, text: string): void {
 }
 
 function sendHumanError(res: Response, status: number, heading: string, message: string): void {
-  sendPage(res, status, renderHumanError(status, heading, message));
+  sendPage(res, status, renderHumanError(status, heading, message, requestIdOf(res)));
 }
 
 function claimNotFound(res: Response): void {
@@ -271,7 +272,7 @@ function humansErrorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
       res.setHeader("Retry-After", "1");
       return sendHumanError(res, 503, "Busy for a moment", "The service is busy. Reload the page in a moment.");
     }
-    logUnexpected(deps.log, "account page error", err);
+    logUnexpected(deps.log, "account page error", err, requestIdOf(res));
     sendHumanError(res, 500, "Something went wrong", "Something went wrong on our side. Reload the page.");
   };
 }

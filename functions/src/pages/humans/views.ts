@@ -4,6 +4,7 @@ import type { HeldGrant } from "../../domain/queries/me.js";
 import type { AgentRecord } from "../../domain/records.js";
 import type { Account, BrowserAuthConfig } from "../../http/session.js";
 import { html, type SafeHtml } from "../html.js";
+import { requestIdNote } from "../layout.js";
 import { ASSETS_PATH, HUMANS_STYLESHEET_NAME } from "./assets.js";
 
 /** What every page with a form needs: the CSRF value, and the sign-in module's name (null when not built). */
@@ -72,7 +73,7 @@ function signInPanel(ctx: PageContext, why: string): SafeHtml {
 <p>Sign-in is not available on this server: ${
       ctx.auth
         ? "its sign-in script was not built (run npm run build)."
-        : "Firebase Authentication is not configured (see the README, Deploying)."
+        : "Firebase Authentication is not configured (see docs/deploy.md in the repository)."
     }</p>
 </section>`;
   }
@@ -221,12 +222,13 @@ Idempotency-Key: <any new key>
 }
 
 /** An error as a page, with the status the request gets. */
-export function renderHumanError(status: number, heading: string, message: string): string {
+export function renderHumanError(status: number, heading: string, message: string, requestId?: string): string {
   const body = html`<div class="wrap"><main id="main" class="error-page">
 <p class="status">Error ${status}</p>
 <h1>${heading}</h1>
 <p>${message}</p>
 <p><a href="/account">Your account</a> · <a href="/">Almanac home</a></p>
+${requestIdNote(requestId)}
 </main></div>`;
   return documentHtml(heading, body, null);
 }
