@@ -22,7 +22,7 @@ import {
 
 /**
  * Every route of the API, for a private, an unlisted and a public calendar, as each kind of
- * caller, against the statuses DECISIONS section 1 implies:
+ * caller, against the statuses docs/api.md#access implies:
  *   401 for anonymous on a token-required route; 404 for a private calendar without a live
  *   grant; 403 insufficient_scope for a token without the scope; 403 forbidden for too low a
  *   role; 404 for an id under the wrong parent; else success.
@@ -53,7 +53,7 @@ const ROLE_OF: Record<Caller, Role | null> = {
 };
 
 /**
- * Who may call a route (DECISIONS section 1, minimum roles):
+ * Who may call a route (docs/api.md#access, minimum roles):
  * - open: no token needed (mint);
  * - agent: any valid token (identity routes, creating a calendar);
  * - read: token optional, a live grant on a private calendar;
@@ -351,7 +351,7 @@ const isCalendarRoute = (route: AnyRoute) => route.path.includes("{calendarId}")
 const atLeast = (role: Role | null, min: Role) =>
   role !== null && ["reader", "writer", "owner"].indexOf(role) >= ["reader", "writer", "owner"].indexOf(min);
 
-/** The answer DECISIONS section 1 implies, in its order of precedence. */
+/** The answer docs/api.md#access implies, in its order of precedence. */
 function expected(row: Row, visibility: Visibility | undefined, caller: Caller): [number, string | null] {
   if (row.access === "open") return [200, null];
   if (caller === "anonymous" && row.access !== "read") return [401, "unauthorized"];
@@ -425,7 +425,7 @@ describe("access matrix", () => {
     const visibilities: Array<Visibility | undefined> = isCalendarRoute(route) ? VISIBILITIES : [undefined];
 
     it.each(visibilities.map((v) => [v ?? "no calendar", v] as const))(
-      "answers every caller as DECISIONS implies (%s)",
+      "answers every caller as docs/api.md#access implies (%s)",
       async (_label, visibility) => {
         const row = ROWS[key];
         if (!row) throw new Error(`no row for ${key} in ROWS`);
@@ -463,7 +463,7 @@ describe("access matrix", () => {
 });
 
 /**
- * Ids that are paths (DECISIONS section 1): another record's path in an id slot is no id at
+ * Ids that are paths (docs/api.md#ids-and-text): another record's path in an id slot is no id at
  * all, so every caller, the owner included, gets 404 (401 first without a token where one is
  * required), and a body id that is a path is 400.
  */
@@ -525,7 +525,7 @@ describe("access matrix: ids that are paths", () => {
 });
 
 /**
- * The humans' pages (DECISIONS section 13), as each kind of visitor: a browser with no cookie
+ * The humans' pages (docs/api.md#humans-claims-and-accounts), as each kind of visitor: a browser with no cookie
  * (so no CSRF value either), one signed out, the account an agent is linked to, and another
  * account. A claim link is a capability: whoever holds an open one may see and claim its
  * agent; once used it is 410 to everyone and names nobody. An account's agents are never

@@ -1,5 +1,5 @@
 /**
- * The API side of accounts (DECISIONS section 13), with the tokens the account page issues
+ * The API side of accounts (docs/api.md#humans-claims-and-accounts), with the tokens the account page issues
  * (domain/commands/accounts.ts): mint with an onboard token, `agent.claimed` on /v1/me,
  * replays that never carry a claim link, and revoking an agent.
  */

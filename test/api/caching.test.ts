@@ -44,7 +44,7 @@ describe("cached lists and pages follow every write", () => {
       .expect(200);
     expect(await page()).toContain("Team Renamed");
 
-    // Another agent's calendar: a private layer shows on the host's page only while a host owner owns it (DECISIONS 7).
+    // Another agent's calendar: a private layer shows on the host's page only while a host owner owns it.
     const designer = await mintAgent(t, "Designer");
     const design = await newCalendar(t, designer, { name: "Design", slug: "design", visibility: "public" });
     await post(t, `/v1/calendars/${design.id}/events`, designer.auth)
@@ -84,7 +84,7 @@ describe("cached lists and pages follow every write", () => {
 });
 
 /**
- * DECISIONS section 1: no `/v1` answer may be stored by Hosting's CDN or a browser (Hosting
+ * docs/api.md#caching-and-cors: no `/v1` answer may be stored by Hosting's CDN or a browser (Hosting
  * caches a function's 404 for 10 minutes by default, so a private calendar's 404 could outlive
  * a new grant); pages and feeds are revalidated on every use, through their ETag.
  */

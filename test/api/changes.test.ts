@@ -1,5 +1,5 @@
 /**
- * The change feed (issue 14, DECISIONS 14): GET /v1/calendars/{id}/changes. Every write that
+ * The change feed (issue 14, docs/api.md#change-feed): GET /v1/calendars/{id}/changes. Every write that
  * changes what a calendar shows is one change, recorded in the write's transaction; a reader
  * following the cursor sees each once, in order; `wait` long-polls; cursors expire after 7
  * days; the route reads like GET .../events.

@@ -30,7 +30,7 @@ describe("concurrent sharing writes", () => {
       ]);
       const statuses = [byA.status, byB.status].sort();
       expect(statuses, JSON.stringify([byA.body, byB.body])).toEqual([200, 403]);
-      // The second to commit is no longer an owner: its role is judged first (DECISIONS section 6).
+      // The second to commit is no longer an owner: its role is judged first (docs/api.md#grants-and-access-requests).
       const loser = byA.status === 403 ? byA : byB;
       expect(loser.body.error.code).toBe("forbidden");
       const winner = byA.status === 200 ? a : b;

@@ -1,5 +1,5 @@
 /**
- * Exactly once across a crash (DECISIONS section 11): a child server process takes writes
+ * Exactly once across a crash (docs/api.md#exactly-once-and-retention): a child server process takes writes
  * with Idempotency-Keys from 8 writers and is killed with SIGKILL at a random moment, then
  * restarted on the same data. Every acknowledged write must be there and replay identically;
  * every key that was in flight, retried until it answers, must leave exactly one event.

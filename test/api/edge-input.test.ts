@@ -8,7 +8,7 @@ import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 import { createSiteTestApp } from "../pages/site.js";
 
 /**
- * Input that never reaches a handler (DECISIONS sections 1 and 12): a path that cannot be
+ * Input that never reaches a handler (docs/api.md#ids-and-text, #bounded-work): a path that cannot be
  * percent-decoded is 400 in the format of where it was sent (JSON envelope, HTML page, plain
  * text), a compressed body is 415, a query value over 1,000 characters is 400. Never a 500.
  */

@@ -285,7 +285,7 @@ describe("PATCH .../events/{eventId}", () => {
     expect((await t.deps.store.get<EventRecord>(paths.event(calendarId, event.id)))?.data.name).toBe("Plan v2");
   });
 
-  it("moves between kinds as SPEC part 3 says", async () => {
+  it("moves between kinds as docs/api.md#schedule-kinds says", async () => {
     const owner = await mintAgent(t);
     const calendarId = (await newCalendar(t, owner, { name: "Kinds", timezone: "Europe/Berlin" })).id;
     const event = await newEvent(t, owner, calendarId, { name: "Review", date: "2026-12-03", start_time: "14:00" });
@@ -349,7 +349,7 @@ describe("PATCH .../events/{eventId}", () => {
     const sameEnd = await p({ end_time: "10:00" });
     expectError(sameEnd, 400, "invalid_event");
     expect(sameEnd.body.error.details.field).toBe("end_time");
-    // An end_time before start_time is an overnight event (DECISIONS section 5).
+    // An end_time before start_time is an overnight event (docs/api.md#times).
     expect((await p({ end_time: "09:00" }).expect(200)).body).toMatchObject({ start_time: "10:00", end_time: "09:00" });
     const orphan = await p({ start_time: null, end_time: "12:00" });
     expectError(orphan, 400, "invalid_event");

@@ -161,7 +161,7 @@ describe("PATCH/DELETE .../events/{eventId}/occurrences/{date}", () => {
   });
 });
 
-describe("occurrence times (DECISIONS 5)", () => {
+describe("occurrence times (docs/api.md#times)", () => {
   it("an occurrence lasts end_time - start_time from its start, also when the start falls in a DST gap", async () => {
     const owner = await mintAgent(t);
     const cal = (await newCalendar(t, owner, { name: "Berlin", timezone: "Europe/Berlin" })).id;

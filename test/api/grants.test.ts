@@ -200,7 +200,7 @@ describe("DELETE /v1/calendars/{calendarId}/grants/{grantId}", () => {
 });
 
 /**
- * DECISIONS section 6: a caller without the owner role who tries to change or revoke a grant
+ * docs/api.md#grants-and-access-requests: a caller without the owner role who tries to change or revoke a grant
  * gets 403 forbidden before any last-owner check, so the answer never tells a stranger, a
  * reader or a writer that the grant they aimed at is the only owner's.
  */

@@ -1,4 +1,4 @@
-/** The MCP tools mirror the API operations one for one (DECISIONS section 14); no server needed. */
+/** The MCP tools mirror the API operations one for one (docs/api.md#mcp); no server needed. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -13,7 +13,7 @@ import { expectError, freshKey, get, post } from "../helpers/http.js";
 import { grantRole, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 /**
- * Ids are opaque strings of their prefix and [A-Za-z0-9] (DECISIONS section 1). Anything else
+ * Ids are opaque strings of their prefix and [A-Za-z0-9] (docs/api.md#ids-and-text). Anything else
  * in an id slot of a path (`%2F`, a raw `/`, `..`, a trailing slash, another record's path)
  * is 404, in a body 400, and never reaches the store as part of a document path: an id
  * `{privateId}%2Fevents%2F{eventId}` must not read the event of a private calendar as if it

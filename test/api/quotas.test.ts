@@ -8,7 +8,7 @@ import { expectError, post } from "../helpers/http.js";
 import { mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
 
 /**
- * Quotas (DECISIONS section 12), with small limits injected through deps: each create is
+ * Quotas (docs/api.md#quotas), with small limits injected through deps: each create is
  * refused with 403 quota_exceeded once the agent or calendar holds the limit, removing a
  * record gives its place back, and parallel creates never overshoot.
  */
@@ -207,7 +207,7 @@ describe("views per calendar", () => {
 });
 
 describe("configuration", () => {
-  it("defaults to DECISIONS section 12 and reads QUOTA_* variables", () => {
+  it("defaults to docs/api.md#quotas and reads QUOTA_* variables", () => {
     expect(quotasFromEnv({})).toEqual(DEFAULT_QUOTAS);
     expect(DEFAULT_QUOTAS).toEqual({
       calendars_per_agent: 100,

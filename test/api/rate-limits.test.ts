@@ -16,7 +16,7 @@ import { expectError, freshKey } from "../helpers/http.js";
 import { laterCredential, mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 /**
- * Rate limits (DECISIONS section 12) turned on with small limits: the suite runs with
+ * Rate limits (docs/api.md#rate-limits) turned on with small limits: the suite runs with
  * RATE_LIMITS=off (vitest.config.ts), so these apps get their limits injected. Time is the
  * limiter's (Date.now), frozen with fake timers: nothing waits on the real clock.
  */
@@ -208,7 +208,7 @@ describe("limits key on the operation that matched, never on the path's spelling
   });
 
   type Budget = "mint" | "writes" | "reads";
-  /** What each operation is charged, from its definition (DECISIONS section 12). */
+  /** What each operation is charged, from its definition (docs/api.md#limits-by-operation). */
   const budgetOf = (route: AnyRoute): Budget =>
     route.method === "post" && route.path === "/v1/mint" ? "mint" : route.method === "get" ? "reads" : "writes";
   const honestPath = (route: AnyRoute) =>
@@ -322,7 +322,7 @@ describe("client addresses", () => {
 });
 
 describe("configuration", () => {
-  it("defaults to DECISIONS section 12; RATE_LIMITS=off turns every limit off", () => {
+  it("defaults to docs/api.md#rate-limits; RATE_LIMITS=off turns every limit off", () => {
     expect(rateLimitsFromEnv({})).toEqual(DEFAULT_RATE_LIMITS);
     expect(DEFAULT_RATE_LIMITS).toMatchObject({
       enabled: true,

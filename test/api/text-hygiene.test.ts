@@ -5,7 +5,7 @@ import { expectError, post } from "../helpers/http.js";
 import { mintAgent, type MintedAgent } from "../helpers/factories.js";
 
 /**
- * DECISIONS section 1: names, labels and categories need at least one visible character; NUL,
+ * docs/api.md#ids-and-text: names, labels and categories need at least one visible character; NUL,
  * other C0/C1 controls (tab and newline only in free text) and lone surrogates are 400.
  * Section 5 and issue 9: years 0001-9999 on input, a bounded `recur.interval`, time zones
  * stored in their canonical IANA spelling.

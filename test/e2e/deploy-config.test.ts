@@ -2,7 +2,7 @@
  * What `firebase deploy` would do with the repository, checked offline with firebase-tools'
  * own code: the functions' options as the deploy resolves them from the params in
  * functions/src/index.ts and functions/.env, the runtime, and firestore.indexes.json (TTL
- * policies and index exemptions, DECISIONS section 11).
+ * policies and index exemptions, docs/api.md#exactly-once-and-retention).
  */
 import { execFile } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";

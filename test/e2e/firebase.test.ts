@@ -196,7 +196,7 @@ describe.skipIf(!HAS_FIREBASE)(
 
     it("answers API errors with the JSON envelope where the app sees the request", STEP, async () => {
       const notFound = await http("/v1/no-such-route");
-      // Hosting's CDN would keep a function's 404 for 10 minutes without it (DECISIONS section 1).
+      // Hosting's CDN would keep a function's 404 for 10 minutes without it (docs/api.md#caching-and-cors).
       expect(notFound.headers.get("cache-control")).toBe("no-store");
       const missing = await json(notFound, 404);
       expect(missing.error.code).toBe("not_found");

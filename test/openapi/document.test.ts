@@ -82,8 +82,8 @@ describe("GET /openapi.json", () => {
     for (const route of apiRoutes) op(route.method, route.path);
   });
 
-  it("uses SPEC's path parameter names", () => {
-    // `date`: an occurrence's original date (DECISIONS 5, .../occurrences/{date}).
+  it("uses the path parameter names of docs/api.md#versioning", () => {
+    // `date`: an occurrence's original date (docs/api.md#exceptions, .../occurrences/{date}).
     const allowed = new Set([
       "calendarId",
       "eventId",

@@ -1,5 +1,5 @@
 /**
- * Publishing needs ownership (DECISIONS section 7, issue 9): a private calendar attached as a
+ * Publishing needs ownership (docs/api.md#publishing, issue 9): a private calendar attached as a
  * layer reaches a public host page, its feed, a share view and the view's feed only while an
  * owner of the host also holds the owner role on the layer calendar. A reader or writer grant
  * lets an agent read a private calendar, never publish it.

@@ -1,5 +1,5 @@
 /**
- * Every time on a page is in the page calendar's timezone (DECISIONS section 9): a New York
+ * Every time on a page is in the page calendar's timezone (docs/api.md#time-zones-on-pages): a New York
  * host with a Berlin layer draws Berlin's 09:30 standup at 03:30 in every lens, moves an
  * occurrence whose instant falls on another New York date to that date, sorts by instant,
  * and draws an overnight event on both days it covers.

@@ -39,7 +39,7 @@ describe("event rules", () => {
     expect(eventFieldsFromCreate({ name: "x" }, START).kind).toBe("someday");
   });
 
-  it("applies the PATCH transitions of SPEC part 3", () => {
+  it("applies the PATCH transitions of docs/api.md#schedule-kinds", () => {
     const recurring = applyEventPatch(base, { recur: { type: "weekly", day: 2 } }, START);
     expect(recurring).toMatchObject({
       kind: "recurring",

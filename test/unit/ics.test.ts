@@ -237,7 +237,7 @@ describe("WallClock", () => {
   });
 });
 
-describe("buildIcs: lengths, SEQUENCE and exceptions (DECISIONS 5 and 9)", () => {
+describe("buildIcs: lengths, SEQUENCE and exceptions (docs/api.md#icalendar-feeds)", () => {
   const exception = (
     series: EventRecord,
     original_date: string,

@@ -11,7 +11,7 @@ export interface Deps {
   log: (line: string, fields?: LogFields) => void;
   /** Rendered responses of this process, keyed by calendar revisions (http/response-cache.ts). */
   cache: RenderedCache;
-  /** Quotas (DECISIONS section 12); when absent, the environment's (domain/quotas.ts). */
+  /** Quotas (docs/api.md#quotas); when absent, the environment's (domain/quotas.ts). */
   quotas?: QuotaLimits;
   /** Most events and exceptions one read may load (queries/occurring.ts); READ_BUDGET when absent. */
   readBudget?: number;

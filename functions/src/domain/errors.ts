@@ -1,6 +1,6 @@
 /**
  * What can go wrong, in the domain's words: every refusal is a DomainError with a stable code
- * (SPEC part 7, DECISIONS section 1), a message that says what to do next, and optional
+ * (docs/api.md#errors), a message that says what to do next, and optional
  * details. The domain knows no protocol: http/errors.ts maps each code to its HTTP status,
  * the docs page its message points to, and its help line in /openapi.json.
  *

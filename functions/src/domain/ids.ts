@@ -22,7 +22,7 @@ export type IdPrefix = "agt" | "cal" | "evt" | "grt" | "areq" | "viw" | "lyr" | 
 /** After the prefix and `_`: letters and digits only (ours are 20), so an id is always one path segment. */
 const ID_BODY = /^[A-Za-z0-9]{1,64}$/;
 
-/** Whether `value` is an id of that kind (DECISIONS section 1): `cal_` then [A-Za-z0-9], nothing else. */
+/** Whether `value` is an id of that kind (docs/api.md#ids-and-text): `cal_` then [A-Za-z0-9], nothing else. */
 export const isIdOf = (prefix: IdPrefix, value: unknown): value is string =>
   typeof value === "string" && value.startsWith(`${prefix}_`) && ID_BODY.test(value.slice(prefix.length + 1));
 

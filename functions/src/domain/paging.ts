@@ -1,12 +1,12 @@
 /**
- * Paging of every list (DECISIONS section 1): `limit` and an opaque `cursor`, the sort key of
+ * Paging of every list (docs/api.md#paging): `limit` and an opaque `cursor`, the sort key of
  * the last item returned, so a page stays right under inserts and deletes. One codec turns a
  * key into a cursor and back; a cursor this list did not give out is `errors.badCursor`, the
  * same answer on every list.
  */
 import { errors } from "./errors.js";
 
-/** `limit` and `cursor` of a list endpoint (DECISIONS section 1). */
+/** `limit` and `cursor` of a list endpoint (docs/api.md#paging). */
 export interface PageRequest {
   limit: number;
   cursor?: string;

@@ -4,7 +4,7 @@ import type { CalendarRecord } from "./records.js";
 import type { Role, Scope } from "./types.js";
 
 /**
- * The one place that decides who may do what on a calendar (DECISIONS section 1).
+ * The one place that decides who may do what on a calendar (docs/api.md#access).
  * Precedence: a private calendar without a live grant is 404 (its existence is never
  * revealed); then a missing scope is 403 insufficient_scope; then too low a role is
  * 403 forbidden. Authentication (401) happens before, in the route layer.

@@ -1,5 +1,5 @@
 /**
- * Quotas (DECISIONS section 12): how many records an agent or a calendar may hold, answered
+ * Quotas (docs/api.md#quotas): how many records an agent or a calendar may hold, answered
  * `403 quota_exceeded` with `details: {quota, limit}`.
  *
  * Each quota is a counter on the parent document (the agent or the calendar record), read and

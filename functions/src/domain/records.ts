@@ -171,7 +171,7 @@ export interface EventRecord {
 
 /**
  * calendars/{calendarId}/exceptions/{eventId}_{YYYYMMDD}: one occurrence of a series
- * cancelled, moved or changed (DECISIONS 5). The values are resolved: the series' own where
+ * cancelled, moved or changed (docs/api.md#exceptions). The values are resolved: the series' own where
  * the change left them, so an exception reads alone. Keyed by the original date, so an
  * occurrence has at most one.
  */

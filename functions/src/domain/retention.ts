@@ -1,5 +1,5 @@
 /**
- * Records that expire (DECISIONS sections 11 and 14): idempotency records after 24 hours,
+ * Records that expire (docs/api.md#exactly-once-and-retention): idempotency records after 24 hours,
  * claim links after 7 days, onboard tokens after 30 minutes, the change feed's changes
  * (`calendars/{id}/shards/{n}/changes`) after 7 days. Each name is a collection group, as
  * Firestore's TTL policies apply. Each carries `purge_at` (a Date), the instant after which
@@ -9,5 +9,5 @@
 export const EXPIRING_COLLECTIONS = ["idempotency", "claims", "onboard_tokens", "changes"] as const;
 export const PURGE_FIELD = "purge_at";
 
-/** How long the change feed keeps a change (DECISIONS 14): an older cursor is `410 cursor_expired`. */
+/** How long the change feed keeps a change (docs/api.md#change-feed): an older cursor is `410 cursor_expired`. */
 export const CHANGE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

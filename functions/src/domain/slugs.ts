@@ -7,7 +7,7 @@ export const SLUG_PATTERN = /^[a-z0-9-]{3,63}$/;
 const BASE_LENGTH = 50;
 const SUGGESTIONS = 3;
 
-/** "Launch Plan Q3" -> "launch-plan-q3" (DECISIONS section 4). */
+/** "Launch Plan Q3" -> "launch-plan-q3" (docs/api.md#calendars-and-slugs). */
 export function slugify(name: string): string {
   return name
     .toLowerCase()

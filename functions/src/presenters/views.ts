@@ -3,7 +3,7 @@ import type { PresentedView } from "../routes/schemas/views.js";
 
 export const viewUrl = (baseUrl: string, slug: string): string => `${baseUrl}/v/${slug}`;
 
-/** Every filter and display key is spelled out, defaults included (DECISIONS section 7). */
+/** Every filter and display key is spelled out, defaults included (docs/api.md#share-views). */
 export const presentView = (view: ShareViewRecord, baseUrl: string): PresentedView => ({
   id: view.id,
   calendar_id: view.calendar_id,

@@ -16,7 +16,7 @@ export const lens = z.enum(LENSES);
 export const role = z.enum(ROLES);
 export const visibility = z.enum(VISIBILITIES);
 /**
- * Text hygiene (DECISIONS section 1), one rule for every text that comes in. Controls: C0
+ * Text hygiene (docs/api.md#ids-and-text), one rule for every text that comes in. Controls: C0
  * and C1 (NUL, ESC, NEL...); free text keeps tab and newline. A lone surrogate is no text.
  */
 const CONTROL = /\p{Cc}/u;
@@ -99,7 +99,7 @@ function ianaCapitalization(zone: string): string {
 }
 
 /**
- * An id of one kind, in a path or a body (DECISIONS section 1): its prefix, `_`, then letters
+ * An id of one kind, in a path or a body (docs/api.md#ids-and-text): its prefix, `_`, then letters
  * and digits. A path parameter that fails is 404 (http/route.ts), a body field 400.
  */
 export const idOf = (prefix: IdPrefix) =>
@@ -113,7 +113,7 @@ export const idOf = (prefix: IdPrefix) =>
 
 export const calendarParams = z.object({ calendarId: idOf("cal") });
 
-/** `limit` and `cursor` of every list endpoint (DECISIONS section 1). */
+/** `limit` and `cursor` of every list endpoint (docs/api.md#paging). */
 export const pageQuery = {
   limit: z.coerce
     .number({ message: "must be an integer from 1 to 1000" })

@@ -5,7 +5,7 @@ import { presentException } from "../presenters/events.js";
 import { date, deleted, freeText, idOf, time, trimmedName } from "./common.js";
 import { exceptionRecord } from "./schemas/events.js";
 
-/** One occurrence of a series, named by its original date (DECISIONS 5). */
+/** One occurrence of a series, named by its original date (docs/api.md#exceptions). */
 const occurrenceParams = z.object({
   calendarId: idOf("cal"),
   eventId: idOf("evt"),

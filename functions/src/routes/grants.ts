@@ -30,7 +30,7 @@ export const grantRoutes = [
     tags: ["grants"],
     auth: "required",
     // The command judges the caller's role again, with the role it reads next to the owners it
-    // counts for the last-owner rule (DECISIONS section 6): the same transaction, the same answer.
+    // counts for the last-owner rule (docs/api.md#grants-and-access-requests): the same transaction, the same answer.
     calendar: "grants.manage",
     params: calendarParams,
     body: z.strictObject({ agent_id: idOf("agt"), role }),

@@ -32,7 +32,7 @@ export const identityRoutes = [
       agent: agentRecord,
       credential: credentialRecord,
       calendar: calendarRecord,
-      // Both secrets are answered once: a replay omits them (DECISIONS section 11).
+      // Both secrets are answered once: a replay omits them (docs/api.md#exactly-once-and-retention).
       claim_url: z.string().nullable().optional(),
     }),
     errors: ["invalid_request", "invalid_onboard_token"],

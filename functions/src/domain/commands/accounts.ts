@@ -1,5 +1,5 @@
 /**
- * What a signed-in human does (DECISIONS section 13): confirm a claim link, revoke an agent,
+ * What a signed-in human does (docs/api.md#humans-claims-and-accounts): confirm a claim link, revoke an agent,
  * create an onboard token. The human is a Firebase Authentication uid; the store keeps only
  * that uid on the agent (`owner_user_id`) and hashes of the claim and onboard tokens.
  */

@@ -1,5 +1,5 @@
 /**
- * The change feed's writing side (DECISIONS 14). Every write that changes what a calendar's
+ * The change feed's writing side (docs/api.md#change-feed). Every write that changes what a calendar's
  * readers see records one change, in its own transaction, through `recordChange`: so a change
  * is never lost, and never visible before its write commits.
  *

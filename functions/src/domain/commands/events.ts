@@ -62,7 +62,7 @@ export async function updateEvent(
     ]);
     if (!current) throw errors.notFound("event");
     const event = current.data;
-    // A new rule without `starts` starts on the event's creation date (DECISIONS 5), not today.
+    // A new rule without `starts` starts on the event's creation date (docs/api.md#recurrence), not today.
     const fields = applyEventPatch(event, patch, defaultStartsOf(event, calendar));
     const timeChanged = TIME_FIELDS.some((f) => JSON.stringify(fields[f]) !== JSON.stringify(event[f]));
     const next: EventRecord = {

@@ -10,7 +10,7 @@ import { recordChange } from "./changes.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
 
 /**
- * Exceptions to a series (DECISIONS 5): one occurrence cancelled, moved or changed, kept apart
+ * Exceptions to a series (docs/api.md#exceptions): one occurrence cancelled, moved or changed, kept apart
  * from the series under its original date. The route has loaded the calendar and applied the
  * access policy (writer or owner) in the same transaction; each command reads the event and
  * the exception there, reads before writes, and touches a revision shard so cached reads of

@@ -47,7 +47,7 @@ export function putGrantInTx(
 /**
  * POST grants: one live grant per agent and calendar; the role is replaced in place.
  * The caller's role is judged here, on the state this transaction reads, and BEFORE the
- * last-owner rule (DECISIONS section 6): a caller who is not an owner gets 403 and learns
+ * last-owner rule (docs/api.md#grants-and-access-requests): a caller who is not an owner gets 403 and learns
  * nothing about who the owners are. Of two owners demoting each other at once, the second to
  * commit is no longer an owner and gets 403; the calendar keeps its owner either way.
  */

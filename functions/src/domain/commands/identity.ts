@@ -9,7 +9,7 @@ import { SCOPES, type Scope } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 import { createCalendarInTx } from "./create-calendar.js";
 
-/** A claim link is good for 7 days, an onboard token for 30 minutes (SPEC, limits). */
+/** A claim link is good for 7 days, an onboard token for 30 minutes (docs/api.md#humans-claims-and-accounts). */
 export const CLAIM_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const ONBOARD_TTL_MS = 30 * 60 * 1000;
 /** An expired claim link is kept this long past its expiry, so that opening it says "expired" (410), not 404. */

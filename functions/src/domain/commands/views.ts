@@ -11,7 +11,7 @@ import type { ViewDisplay, ViewFilter } from "../types.js";
 /** 26 characters of [a-z0-9] carry about 134 bits: a capability URL nobody guesses. */
 export const GENERATED_VIEW_SLUG_LENGTH = 26;
 
-/** Omitted filter keys mean "no restriction" (DECISIONS section 7). */
+/** Omitted filter keys mean "no restriction" (docs/api.md#share-views). */
 export const completeFilter = (filter: Partial<ViewFilter> = {}): ViewFilter => ({
   layers: filter.layers ?? null,
   categories: filter.categories ?? null,

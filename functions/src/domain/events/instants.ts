@@ -133,7 +133,7 @@ export function instantFormatter(zone: string, from: string, to: string): Instan
   return Object.assign(local, { at: (utc: number) => format(utc, offsetAt(utc)) });
 }
 
-/** Minutes an occurrence lasts (DECISIONS 5): end - start of the wall clock, a day more when it ends the next day. */
+/** Minutes an occurrence lasts (docs/api.md#times): end - start of the wall clock, a day more when it ends the next day. */
 export function durationMinutes(startTime: string, endTime: string): number {
   const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
   const diff = minutes(endTime) - minutes(startTime);

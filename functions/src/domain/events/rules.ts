@@ -1,6 +1,6 @@
 /**
- * Event rules of DECISIONS section 5 that span fields (the routes' zod schemas check each
- * field's shape): schedule kind, the PATCH transitions of SPEC part 3, times, and recurrence.
+ * Event rules (docs/api.md#events) that span fields (the routes' zod schemas check each
+ * field's shape): schedule kind, the PATCH transitions (docs/api.md#schedule-kinds), times, and recurrence.
  * Pure functions; every violation is `400 invalid_event` naming the field.
  */
 import { errors } from "../errors.js";
@@ -66,7 +66,7 @@ export function eventFieldsFromCreate(input: EventInput & { name: string }, defa
 }
 
 /**
- * SPEC part 3: a non-null `recur` clears `date` and a non-null `date` clears `recur` (both
+ * docs/api.md#schedule-kinds: a non-null `recur` clears `date` and a non-null `date` clears `recur` (both
  * at once is an error); `date: null` and `recur: null` leave a someday event;
  * `start_time: null` clears both times; null clears category, notes and art.
  */

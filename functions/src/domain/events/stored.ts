@@ -1,7 +1,7 @@
 /**
  * What an event stores besides its fields, derived on every write so that reads can ask the
  * store for a page or a range instead of reading every event:
- * - `sort_key`, its place in the list (DECISIONS of the events list: dated by date then start
+ * - `sort_key`, its place in the list (docs/api.md#events-list: dated by date then start
  *   time, untimed first, then recurring, then someday; ties by creation);
  * - `series_end`, a series' last possible date, which range reads bound series by
  *   (queries/occurring.ts).

@@ -1,5 +1,5 @@
 /**
- * Interval arithmetic of free/busy (DECISIONS section 14), on half-open spans of UTC
+ * Interval arithmetic of free/busy (docs/api.md#freebusy), on half-open spans of UTC
  * milliseconds. Pure: no zone, no store. Every function answers intervals sorted by start,
  * disjoint and not touching (a merged set), whatever order it was given.
  */

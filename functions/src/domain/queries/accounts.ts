@@ -1,4 +1,4 @@
-/** What the claim and account pages show (DECISIONS section 13). */
+/** What the claim and account pages show (docs/api.md#humans-claims-and-accounts). */
 import type { Deps } from "../deps.js";
 import { sha256 } from "../ids.js";
 import { paths } from "../paths.js";

@@ -1,5 +1,5 @@
 /**
- * The change feed's reading side (DECISIONS 14): `GET /v1/calendars/{id}/changes`.
+ * The change feed's reading side (docs/api.md#change-feed): `GET /v1/calendars/{id}/changes`.
  *
  * Changes are numbered per revision shard (domain/commands/changes.ts), so a cursor is the
  * vector of the reader's position on each of the calendar's shards, with the calendar's id

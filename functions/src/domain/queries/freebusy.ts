@@ -1,5 +1,5 @@
 /**
- * Free/busy over several calendars (DECISIONS section 14): who may see which calendar, what
+ * Free/busy over several calendars (docs/api.md#freebusy): who may see which calendar, what
  * each is busy with, and the free slots inside working hours. The arithmetic is pure and lives
  * in domain/freebusy/; this file reads.
  *

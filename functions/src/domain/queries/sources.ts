@@ -22,7 +22,7 @@ export async function eventSources(deps: Deps, calendar: CalendarRecord, viewer:
 }
 
 /**
- * DECISIONS section 7, the one rule of publishing: a host calendar's page and feed, and its
+ * The one rule of publishing (docs/api.md#publishing): a host calendar's page and feed, and its
  * share views and their feeds, show a layer's events only while the layer's calendar is public
  * or unlisted, or an owner of the host also holds the owner role (a live grant) on the layer
  * calendar. A reader or writer grant lets an agent read a private calendar, never publish it.

@@ -4,7 +4,7 @@ import { role } from "../common.js";
 /** The agent and its credentials' metadata (presenters/identity.ts); a token is never part of a record. */
 export const agentRecord = z.object({ id: z.string(), name: z.string(), created_at: z.string() });
 export type PresentedAgent = z.input<typeof agentRecord>;
-/** `/v1/me` also says whether a human has linked the agent (DECISIONS section 13), never who. */
+/** `/v1/me` also says whether a human has linked the agent (docs/api.md#humans-claims-and-accounts), never who. */
 export const meAgentRecord = agentRecord.extend({ claimed: z.boolean() });
 export type PresentedMeAgent = z.input<typeof meAgentRecord>;
 
