@@ -99,6 +99,16 @@ export async function loadFeedEvents(
   keep?: (layer: string, event: EventRecord) => boolean,
 ): Promise<{ sources: FeedSource[]; omitted: number }> {
   const readBudget = deps.readBudget ?? READ_BUDGET;
+  // The usual feed: every dated event fits, counted by the store, so all are read whole at once.
+  const dated = await countDated(deps, sources);
+  if (sources.every((s) => s.calendar.event_sort_keys) && dated <= budget) {
+    const all = await eachInTurn(sources.map((s) => () => readDated(deps, s, keep)));
+    const ranked = cut(all, today, budget);
+    return {
+      sources: ranked.sources.map((s, i) => ({ ...s, exceptions: all[i].exceptions })),
+      omitted: ranked.omitted,
+    };
+  }
   const spanned = sources.filter((s) => s.calendar.event_spans);
   const read = await candidates(deps, spanned, today, budget);
   const older = await eachInTurn(
@@ -125,8 +135,24 @@ export async function loadFeedEvents(
   // The candidates are a part of each calendar: what the feed leaves out is counted apart, by
   // the store, when nothing filters the events (a view's filter cannot be counted so).
   const kept = whole.reduce((n, s) => n + s.events.length, 0);
-  const dated = keep ? 0 : await countDated(deps, sources);
-  return { sources: whole, omitted: Math.max(ranked.omitted, dated - kept) };
+  return { sources: whole, omitted: keep ? ranked.omitted : Math.max(ranked.omitted, dated - kept) };
+}
+
+/** Every dated event of a calendar that holds no more than a feed carries, whole, with its exceptions. */
+async function readDated(
+  deps: Deps,
+  source: EventSource,
+  keep: ((layer: string, event: EventRecord) => boolean) | undefined,
+): Promise<FeedSource> {
+  const readBudget = deps.readBudget ?? READ_BUDGET;
+  const { calendar } = source;
+  const [events, exceptions] = await Promise.all([
+    deps.store.query(paths.events(calendar.id), { where: [["sort_key", "<", `${KIND_GROUP.someday} `]] }),
+    deps.store.query(paths.exceptions(calendar.id), { limit: readBudget + 1 }),
+  ]);
+  if (exceptions.length > readBudget) throw errors.tooExpensive(readBudget);
+  const kept = events.map((d) => d.data).filter((e) => !keep || keep(source.layer, e));
+  return { ...source, events: kept, exceptions: exceptions.map((d) => d.data) };
 }
 
 /** The kept events with their notes, and the exceptions of the kept series. */
