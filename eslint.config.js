@@ -10,21 +10,48 @@ import tseslint from "typescript-eslint";
 
 const SRC = "functions/src";
 
+/** The layers that take requests: nothing below them imports them. */
+const ENTRY_LAYERS = ["routes", "pages", "mcp", "openapi"];
 /** Layers the domain never imports: it knows no protocol and no presentation. */
-const PROTOCOL_LAYERS = ["http", "presenters", "routes", "openapi", "pages"];
+const PROTOCOL_LAYERS = ["http", "presenters", ...ENTRY_LAYERS];
+/** What implements the storage port: only the composition roots (server.ts, index.ts) pick one. */
+const STORAGE_ADAPTERS = ["storage/sqlite", "storage/firestore", "storage/index.ts"];
 
-/** The zones of import-x/no-restricted-paths: what the domain and the routes never import. */
+const zone = (target, from, message) => ({ target: `${SRC}/${target}`, from: `${SRC}/${from}`, message });
+
+/**
+ * The zones of import-x/no-restricted-paths: imports point down the layers of
+ * docs/ARCHITECTURE.md (routes, pages, mcp, openapi -> http, presenters -> domain -> storage
+ * port), never up.
+ */
 const LAYER_ZONES = [
-  ...PROTOCOL_LAYERS.map((layer) => ({
-    target: `${SRC}/domain`,
-    from: `${SRC}/${layer}`,
-    message: `The domain knows no protocol: it does not import ${layer}/ (throw a domain error, return plain values).`,
-  })),
-  {
-    target: `${SRC}/routes`,
-    from: `${SRC}/storage`,
-    message: "Routes reach storage only through domain commands and queries.",
-  },
+  ...ENTRY_LAYERS.flatMap((layer) => [
+    zone("http", layer, `The edge serves the entry layers: http/ does not import ${layer}/.`),
+    zone("presenters", layer, `Presenters own the shapes they produce: they do not import ${layer}/.`),
+  ]),
+  ...PROTOCOL_LAYERS.map((layer) =>
+    zone(
+      "domain",
+      layer,
+      `The domain knows no protocol: it does not import ${layer}/ (throw a domain error, return plain values).`,
+    ),
+  ),
+  ...STORAGE_ADAPTERS.map((adapter) =>
+    zone("domain", adapter, `The domain sees storage through its port (storage/port.ts), not ${adapter}.`),
+  ),
+  zone(
+    "domain/commands",
+    "domain/queries",
+    "Commands do not import queries: move what both need into a domain module (domain/events/, domain/grants.ts).",
+  ),
+  ...["domain", ...PROTOCOL_LAYERS].map((layer) =>
+    zone(
+      "storage",
+      layer,
+      `Storage is the bottom layer: it does not import ${layer}/ (the composition root passes it what it needs).`,
+    ),
+  ),
+  zone("routes", "storage", "Routes reach storage only through domain commands and queries."),
 ];
 
 export default tseslint.config(
@@ -68,6 +95,8 @@ export default tseslint.config(
       ],
     },
     rules: {
+      // Type-only imports are skipped by this rule (import-x has no option for them);
+      // test/lint/layers.test.ts finds cycles through them in functions/src.
       "import-x/no-cycle": "error",
 
       // Tuned from recommendedTypeChecked; each line says why.

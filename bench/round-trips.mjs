@@ -34,20 +34,22 @@ async function countingStore() {
 
 /** The API and the pages apps in this process on one SQLite file, the store wrapped in the counter. */
 async function startApps(dataDir) {
-  const [{ createApiApp }, { createPagesApp }, { ResponseCache }, { SqliteStore }, { CountingStore }] =
+  const [{ createApiApp }, { createPagesApp }, { ResponseCache }, { SqliteStore }, { LAYOUT }, { CountingStore }] =
     await Promise.all([
       lib("app.js"),
       lib("pages/app.js"),
       lib("http/response-cache.js"),
       lib("storage/sqlite/index.js"),
+      lib("domain/paths.js"),
       countingStore(),
     ]);
-  const store = new CountingStore(new SqliteStore(join(dataDir, "almanac.sqlite")));
+  const store = new CountingStore(new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT }));
   const deps = {
     store,
     clock: () => new Date(),
     baseUrl: "http://localhost",
     log: () => {},
+    memory: {},
     cache: new ResponseCache(),
   };
   const api = createApiApp(deps);

@@ -1,5 +1,5 @@
 import express, { type Express, type Request } from "express";
-import type { Deps } from "./domain/deps.js";
+import type { HttpDeps } from "./http/deps.js";
 import { httpErrors } from "./http/errors.js";
 import { requestLog } from "./http/log.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
@@ -38,7 +38,7 @@ export interface ApiAppOptions {
  * validate -> calendar load and policy -> handler (command or query) -> presenter. A write runs
  * in one transaction (a POST with the record of its Idempotency-Key).
  */
-export function createApiApp(deps: Deps, routes: AnyRoute[] = apiRoutes, options: ApiAppOptions = {}): Express {
+export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, options: ApiAppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);

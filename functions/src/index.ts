@@ -8,7 +8,8 @@ import type { Express, Request, Response } from "express";
 import * as logger from "firebase-functions/logger";
 import { defineInt, defineString } from "firebase-functions/params";
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
-import type { Deps, LogFields } from "./domain/deps.js";
+import type { LogFields } from "./domain/deps.js";
+import type { HttpDeps } from "./http/deps.js";
 
 /**
  * Deployment settings, read by `firebase deploy` from functions/.env (or .env.<project>),
@@ -74,15 +75,17 @@ function retryingOnce<T>(build: () => Promise<T>): () => Promise<T> {
   };
 }
 
-const productionDeps = retryingOnce(async (): Promise<Deps> => {
+const productionDeps = retryingOnce(async (): Promise<HttpDeps> => {
   const { openFirestoreStore } = await import("./storage/index.js");
+  const { LAYOUT } = await import("./domain/paths.js");
   const { ResponseCache } = await import("./http/response-cache.js");
   const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
   return {
-    store: await openFirestoreStore(),
+    store: await openFirestoreStore(LAYOUT),
     clock: () => new Date(),
     baseUrl: (process.env.PUBLIC_BASE_URL ?? `https://${project}.web.app`).replace(/\/+$/, ""),
     log: cloudLog,
+    memory: {},
     cache: new ResponseCache(),
   };
 });

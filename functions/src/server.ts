@@ -10,7 +10,9 @@ import { loadOnce } from "./lazy.js";
 import { underRepository } from "./disk-paths.js";
 import { isHumansPath } from "./pages/humans/paths.js";
 import { startLocalAuthEmulator } from "./local-auth.js";
-import type { Deps } from "./domain/deps.js";
+import { LAYOUT } from "./domain/paths.js";
+import { EXPIRING_COLLECTIONS, PURGE_FIELD } from "./domain/retention.js";
+import type { HttpDeps } from "./http/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore, StoreConfigError } from "./storage/index.js";
 import { startSweeper } from "./storage/sqlite/sweep.js";
@@ -36,6 +38,9 @@ export interface ServerTimeouts {
   checkIntervalMs: number;
 }
 
+/** What the sweeper purges: the records that expire (domain/retention.ts). */
+const EXPIRING = { collections: EXPIRING_COLLECTIONS, field: PURGE_FIELD };
+
 /**
  * A slow or stalled client cannot hold a socket for minutes (issue 9; Node's defaults are
  * 60 s for headers and 300 s for a request). Bodies are at most 64 KiB, so 30 s is generous.
@@ -49,16 +54,17 @@ export const SERVER_TIMEOUTS: ServerTimeouts = {
 
 export async function startLocalServer(
   options: LocalServerOptions,
-): Promise<{ server: Server; deps: Deps; close: () => Promise<void> }> {
-  const store = await openSqliteStore(resolve(options.dataDir, "almanac.sqlite"));
-  const deps: Deps = {
+): Promise<{ server: Server; deps: HttpDeps; close: () => Promise<void> }> {
+  const store = await openSqliteStore(resolve(options.dataDir, "almanac.sqlite"), LAYOUT);
+  const deps: HttpDeps = {
     store,
     clock: options.clock ?? (() => new Date()),
     baseUrl: (options.baseUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, ""),
     log: options.log ?? ((line) => console.log(line)),
+    memory: {},
     cache: new ResponseCache(),
   };
-  const stopSweeper = startSweeper(store, deps.clock, deps.log);
+  const stopSweeper = startSweeper(store, EXPIRING, deps.clock, deps.log);
   // Each app is built, with its modules, by the first request for it: the process starts with
   // the store and node:http only, an API call never loads the pages (lazy.ts).
   const api = onFirstRequest(deps, async () => (await import("./app.js")).createApiApp(deps));
@@ -95,7 +101,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  * A handler built on its first request. Should that fail (a module missing), the request is
  * answered 503 as the deployed functions answer it (index.ts), and the next one tries again.
  */
-function onFirstRequest(deps: Pick<Deps, "log">, build: () => Promise<Handler>): Handler {
+function onFirstRequest(deps: Pick<HttpDeps, "log">, build: () => Promise<Handler>): Handler {
   const app = loadOnce(build);
   return (req, res) => {
     app().then(

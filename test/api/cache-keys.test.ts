@@ -9,7 +9,7 @@ import type { Express } from "express";
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import type { RenderedCache } from "../../functions/src/domain/deps.js";
+import type { RenderedCache } from "../../functions/src/http/deps.js";
 import { revisionsKey } from "../../functions/src/domain/revision.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { MAX_KEY_LENGTH } from "../../functions/src/http/response-cache.js";

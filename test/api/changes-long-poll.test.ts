@@ -15,10 +15,11 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Express } from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import type { Deps } from "../../functions/src/domain/deps.js";
+import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { CHANGE_POLL_MS, waitingRequests } from "../../functions/src/domain/queries/changes.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { CountingStore } from "../helpers/counting-store.js";
+import { LAYOUT } from "../../functions/src/domain/paths.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { BASE_URL, testClock } from "../helpers/app.js";
 import { grantRole, laterCredential, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
@@ -36,9 +37,16 @@ let w: World;
 
 beforeEach(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-long-poll-"));
-  const sqlite = new SqliteStore(join(dataDir, "almanac.sqlite"));
+  const sqlite = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
   const store = new CountingStore(sqlite);
-  const deps: Deps = { store, clock: testClock(), baseUrl: BASE_URL, log: () => {}, cache: new ResponseCache() };
+  const deps: HttpDeps = {
+    store,
+    clock: testClock(),
+    baseUrl: BASE_URL,
+    log: () => {},
+    memory: {},
+    cache: new ResponseCache(),
+  };
   const app = createApiApp(deps, undefined, { checkResponses: true });
   const server = createServer(app);
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));

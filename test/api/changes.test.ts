@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
+import { EXPIRING_COLLECTIONS, PURGE_FIELD } from "../../functions/src/domain/retention.js";
 import { waitingRequests } from "../../functions/src/domain/queries/changes.js";
 import { SHARDS } from "../../functions/src/domain/revision.js";
 import { startLocalServer } from "../../functions/src/server.js";
@@ -300,7 +301,12 @@ describe("the change feed", () => {
       return shards.flat().map((d) => d.data.event?.name);
     };
     expect((await kept()).sort()).toEqual(["First", "Second"]);
-    startSweeper(t.deps.store as SqliteStore, t.deps.clock, () => {})();
+    startSweeper(
+      t.deps.store as SqliteStore,
+      { collections: EXPIRING_COLLECTIONS, field: PURGE_FIELD },
+      t.deps.clock,
+      () => {},
+    )();
     expect(await kept()).toEqual([]);
     expectError(await changes(cal, owner.auth, { cursor: first.cursor }), 410, "cursor_expired");
     const fresh = await page(cal, owner.auth);
@@ -499,7 +505,7 @@ describe("change-feed cursors are authenticated by the server", () => {
     const event = await newEvent(t, owner, cal);
     const { createApiApp } = await import("../../functions/src/app.js");
     const { ResponseCache } = await import("../../functions/src/http/response-cache.js");
-    const other = { app: createApiApp({ ...t.deps, cache: new ResponseCache() }) };
+    const other = { app: createApiApp({ ...t.deps, memory: {}, cache: new ResponseCache() }) };
     const res = await get(other, `/v1/calendars/${cal}/changes?cursor=${cursor}`, owner.auth);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((res.body as Page).changes.map((c) => c.id)).toEqual([event.id]);

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import type { Deps } from "../../functions/src/domain/deps.js";
+import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { ContentionError, DocumentExistsError, type Store } from "../../functions/src/storage/port.js";
 import { appPerTest } from "../helpers/app.js";
@@ -34,7 +34,7 @@ function storeFailing(store: Store, error: Error, fails: { reads?: boolean; tran
 }
 
 const lostRace = () => new DocumentExistsError("slugs/team");
-const withStore = (store: Store): Deps => ({ ...t.deps, store });
+const withStore = (store: Store): HttpDeps => ({ ...t.deps, store });
 
 describe("a create that loses a race", () => {
   it("answers 503 unavailable with Retry-After on the API, and is not logged as a crash", async () => {

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import { DEFAULT_QUOTAS, quotasFromEnv, type QuotaLimits } from "../../functions/src/domain/quotas.js";
+import type { QuotaLimits } from "../../functions/src/domain/quota-limits.js";
+import { DEFAULT_QUOTAS, quotasFromEnv } from "../../functions/src/domain/quotas.js";
 import { readShards, SHARDS } from "../../functions/src/domain/revision.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import { appPerTest } from "../helpers/app.js";

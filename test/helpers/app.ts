@@ -6,8 +6,9 @@ import request from "supertest";
 import type { Express } from "express";
 import { afterEach, beforeEach } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import type { Deps } from "../../functions/src/domain/deps.js";
+import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
+import { LAYOUT } from "../../functions/src/domain/paths.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 
 export const BASE_URL = "https://almanac.test";
@@ -28,7 +29,7 @@ export function testClock(start = START) {
 
 export interface TestApp {
   app: Express;
-  deps: Deps;
+  deps: HttpDeps;
   clock: ReturnType<typeof testClock>;
   logs: string[];
   dataDir: string;
@@ -39,10 +40,17 @@ export interface TestApp {
 /** The API app on a fresh SQLite file, with an injected clock and captured log. */
 export function createTestApp(options: { clock?: ReturnType<typeof testClock> } = {}): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-test-"));
-  const store = new SqliteStore(join(dataDir, "almanac.sqlite"));
+  const store = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
   const clock = options.clock ?? testClock();
   const logs: string[] = [];
-  const deps: Deps = { store, clock, baseUrl: BASE_URL, log: (line) => logs.push(line), cache: new ResponseCache() };
+  const deps: HttpDeps = {
+    store,
+    clock,
+    baseUrl: BASE_URL,
+    log: (line) => logs.push(line),
+    memory: {},
+    cache: new ResponseCache(),
+  };
   // Every response of every test is checked against what /openapi.json documents for it.
   const app = createApiApp(deps, undefined, { checkResponses: true });
   return {

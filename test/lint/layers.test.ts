@@ -3,8 +3,9 @@
 // the type-aware rules are off here (a new file is in no tsconfig yet, and they are not under
 // test), the import rules resolve through the same TypeScript resolver as `npm run lint`.
 import { ESLint, type Linter } from "eslint";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import tseslint from "typescript-eslint";
 import { beforeAll, describe, expect, it } from "vitest";
 
@@ -52,6 +53,72 @@ describe("layer rules", () => {
     );
     expect(findings(messages, "import-x/no-restricted-paths")).toEqual([
       expect.stringContaining("Routes reach storage only through domain"),
+    ]);
+  });
+
+  it("a presenter may not import routes/ (response schemas live in presenters/schemas/)", async () => {
+    const messages = await lint(
+      "functions/src/presenters/new-presenter.ts",
+      'import { calendarParams } from "../routes/common.js";\nexport const used = calendarParams;\n',
+    );
+    expect(findings(messages, "import-x/no-restricted-paths")).toEqual([
+      expect.stringContaining("Presenters own the shapes they produce: they do not import routes/"),
+    ]);
+  });
+
+  it("http/ may not import the entry layers", async () => {
+    const messages = await lint(
+      "functions/src/http/new-middleware.ts",
+      'import { apiRoutes } from "../routes/index.js";\nexport const used = apiRoutes;\n',
+    );
+    expect(findings(messages, "import-x/no-restricted-paths")).toEqual([
+      expect.stringContaining("http/ does not import routes/"),
+    ]);
+  });
+
+  it("storage may import neither the domain nor anything above it", async () => {
+    const messages = await lint(
+      "functions/src/storage/sqlite/new-part.ts",
+      [
+        'import { LAYOUT } from "../../domain/paths.js";',
+        'import { ResponseCache } from "../../http/response-cache.js";',
+        "export const used = [LAYOUT, ResponseCache];",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(messages, "import-x/no-restricted-paths")).toEqual([
+      expect.stringContaining("Storage is the bottom layer: it does not import domain/"),
+      expect.stringContaining("Storage is the bottom layer: it does not import http/"),
+    ]);
+  });
+
+  it("the domain may not import a storage adapter, only the port", async () => {
+    const messages = await lint(
+      "functions/src/domain/queries/new-query.ts",
+      [
+        'import type { Store } from "../../storage/port.js";',
+        'import { SqliteStore } from "../../storage/sqlite/index.js";',
+        "export const used = (store: Store) => [store, SqliteStore];",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(messages, "import-x/no-restricted-paths")).toEqual([
+      expect.stringContaining("The domain sees storage through its port"),
+    ]);
+  });
+
+  it("a command may not import a query", async () => {
+    const messages = await lint(
+      "functions/src/domain/commands/new-command.ts",
+      [
+        'import { listGrants } from "../queries/grants.js";',
+        'import { liveOwnersInTx } from "../grants.js";',
+        "export const used = [listGrants, liveOwnersInTx];",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(messages, "import-x/no-restricted-paths")).toEqual([
+      expect.stringContaining("Commands do not import queries"),
     ]);
   });
 
@@ -107,5 +174,70 @@ describe("cycle check", () => {
       'import { createApiApp } from "../app.js";\nexport const used = createApiApp;\n',
     );
     expect(findings(messages, "import-x/no-cycle")).toEqual([expect.stringContaining("Dependency cycle")]);
+  });
+});
+
+/**
+ * import-x/no-cycle skips type-only imports, so a cycle made of `import type` would pass the
+ * lint: this graph of functions/src follows every relative import, types included.
+ */
+describe("import graph of functions/src, type imports included", () => {
+  const SRC = join(ROOT, "functions/src");
+  const graph = (): Map<string, string[]> => {
+    const files = readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));
+    return new Map(
+      files.map((file) => {
+        const { importedFiles } = ts.preProcessFile(readFileSync(join(SRC, file), "utf8"), true, true);
+        const targets = importedFiles
+          .filter(({ fileName }) => fileName.startsWith("."))
+          .map(({ fileName }) => resolve(dirname(join(SRC, file)), fileName).replace(/\.js$/, ".ts"))
+          .filter((path) => existsSync(path))
+          .map((path) => relative(SRC, path));
+        return [file, targets];
+      }),
+    );
+  };
+
+  /** Strongly connected components of more than one file (Tarjan). */
+  const cycles = (edges: Map<string, string[]>): string[][] => {
+    let next = 0;
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const found: string[][] = [];
+    const visit = (v: string) => {
+      index.set(v, next);
+      low.set(v, next++);
+      stack.push(v);
+      for (const w of edges.get(v) ?? []) {
+        if (!index.has(w)) {
+          visit(w);
+          low.set(v, Math.min(low.get(v)!, low.get(w)!));
+        } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+      if (low.get(v) !== index.get(v)) return;
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    };
+    for (const v of edges.keys()) if (!index.has(v)) visit(v);
+    return found;
+  };
+
+  it("has no cycle", () => {
+    const edges = graph();
+    expect(edges.get("domain/errors.ts")).toContain("domain/quota-limits.ts");
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it("would find one made of type imports only", () => {
+    const edges = graph();
+    // `import type { Deps }` in the leaf that deps.ts imports its quota types from.
+    edges.get("domain/quota-limits.ts")!.push("domain/deps.ts");
+    expect(cycles(edges)).toEqual([["domain/deps.ts", "domain/quota-limits.ts"]]);
   });
 });

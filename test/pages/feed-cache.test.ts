@@ -7,7 +7,7 @@
 import type { Express } from "express";
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { RenderedCache } from "../../functions/src/domain/deps.js";
+import type { RenderedCache } from "../../functions/src/http/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { FEED_EVENT_BUDGET } from "../../functions/src/pages/budgets.js";
 import { appPerTest } from "../helpers/app.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Deps } from "../../functions/src/domain/deps.js";
+import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { STYLESHEET_NAME } from "../../functions/src/pages/style.js";
 import { startLocalServer } from "../../functions/src/server.js";
@@ -212,7 +212,7 @@ describe("GET /c/{slug}", () => {
 
   it("answers a 500 page without details when the store fails, and logs the error", async () => {
     const logs: string[] = [];
-    const failing: Deps = {
+    const failing: HttpDeps = {
       ...t.deps,
       log: (line) => logs.push(line),
       store: { ...t.deps.store, get: () => Promise.reject(new Error("disk on fire")) },

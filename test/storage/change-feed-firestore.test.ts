@@ -11,8 +11,8 @@ import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import type { Deps } from "../../functions/src/domain/deps.js";
-import { paths } from "../../functions/src/domain/paths.js";
+import type { HttpDeps } from "../../functions/src/http/deps.js";
+import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 import { testClock } from "../helpers/app.js";
@@ -38,16 +38,17 @@ beforeAll(async () => {
   const app = initializeApp({ projectId }, projectId);
   const db = getFirestore(app);
   db.settings({ ignoreUndefinedProperties: true });
-  store = new FirestoreStore(db);
+  store = new FirestoreStore(db, LAYOUT);
   const ticking = () => {
     clock.advance(1);
     return clock();
   };
-  const deps: Deps = {
+  const deps: HttpDeps = {
     store,
     clock: ticking,
     baseUrl: "https://almanac.test",
     log: () => {},
+    memory: {},
     cache: new ResponseCache(),
   };
   t.app = createApiApp(deps, undefined, { checkResponses: true });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { paths } from "../../functions/src/domain/paths.js";
+import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { CountingStore } from "../helpers/counting-store.js";
 import type { Store } from "../../functions/src/storage/port.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
@@ -33,7 +33,7 @@ describe("CountingStore", () => {
   let store: CountingStore;
 
   beforeEach(async () => {
-    base = new SqliteStore(":memory:");
+    base = new SqliteStore(":memory:", { layout: LAYOUT });
     // Untyped records: the counts do not depend on what the documents hold.
     await (base as UncheckedStore).runTransaction(async (tx) => {
       for (const path of [a, b, c]) tx.set(path, { owner_id: path });

@@ -7,7 +7,7 @@ import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports.js";
-import { paths } from "../../functions/src/domain/paths.js";
+import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 import { runStoreContract, type ContractCase, type UncheckedStore } from "./contract.js";
 
@@ -83,8 +83,8 @@ describe(`FirestoreStore.fromEnvironment (${where})`, () => {
     const saved = process.env.GCLOUD_PROJECT;
     process.env.GCLOUD_PROJECT = uniqueProject("env");
     try {
-      const first = FirestoreStore.fromEnvironment();
-      expect(FirestoreStore.fromEnvironment()).toBe(first);
+      const first = FirestoreStore.fromEnvironment(LAYOUT);
+      expect(FirestoreStore.fromEnvironment(LAYOUT)).toBe(first);
       // The app's layout: its own paths only.
       const one = paths.calendar("cal_one");
       await (first as UncheckedStore).runTransaction(async (tx) => {
@@ -94,7 +94,7 @@ describe(`FirestoreStore.fromEnvironment (${where})`, () => {
       await expect(first.get("things/one")).rejects.toThrow(/not in the store's layout/);
       await first.close();
 
-      const second = FirestoreStore.fromEnvironment();
+      const second = FirestoreStore.fromEnvironment(LAYOUT);
       expect(second).not.toBe(first);
       expect((await second.get(one))?.data).toEqual({ n: 1 });
       await second.close();

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256 } from "../../functions/src/domain/ids.js";
-import { paths } from "../../functions/src/domain/paths.js";
+import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { EXPIRING_COLLECTIONS, PURGE_FIELD } from "../../functions/src/domain/retention.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { startSweeper } from "../../functions/src/storage/sqlite/sweep.js";
@@ -20,7 +20,7 @@ let dir: string;
 let store: SqliteStore;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "almanac-sweep-"));
-  store = new SqliteStore(join(dir, "almanac.sqlite"));
+  store = new SqliteStore(join(dir, "almanac.sqlite"), { layout: LAYOUT });
 });
 afterEach(async () => {
   await store.close();
@@ -46,6 +46,7 @@ describe("the SQLite sweep of expired records", () => {
     const log: string[] = [];
     const stop = startSweeper(
       store,
+      { collections: EXPIRING_COLLECTIONS, field: PURGE_FIELD },
       () => NOW,
       (line) => log.push(line),
     );

@@ -5,7 +5,7 @@
  * never runs, so nothing wrong is ever written.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { paths } from "../../functions/src/domain/paths.js";
+import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import type { CalendarRecord, EventRecord, ShardRecord } from "../../functions/src/domain/records.js";
 import type { Store, StoredDoc, Transaction } from "../../functions/src/storage/port.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
@@ -42,7 +42,7 @@ async function misuses(store: Store, tx: Transaction): Promise<void> {
 
 describe("typed references", () => {
   it("reads return the reference's record and writes take it, with no type argument", async () => {
-    const store: Store = new SqliteStore(":memory:");
+    const store: Store = new SqliteStore(":memory:", { layout: LAYOUT });
     try {
       expectTypeOf(misuses).toBeFunction();
       await store.runTransaction(async (tx) => tx.create(paths.shard("cal_1", 0), shard));

@@ -7,8 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CURSOR_SECRET_VARIABLE, changeCursorKey } from "../../functions/src/domain/cursor-key.js";
-import { paths } from "../../functions/src/domain/paths.js";
-import { ResponseCache } from "../../functions/src/http/response-cache.js";
+import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { testClock } from "../helpers/app.js";
 
@@ -22,13 +21,13 @@ afterEach(async () => {
 
 function freshStore(): SqliteStore {
   const dir = mkdtempSync(join(tmpdir(), "almanac-cursor-key-"));
-  const store = new SqliteStore(join(dir, "almanac.sqlite"));
+  const store = new SqliteStore(join(dir, "almanac.sqlite"), { layout: LAYOUT });
   opened.push({ store, dir });
   return store;
 }
 
-/** An instance of the service on `store`: its own in-memory cache, as another process would have. */
-const instance = (store: SqliteStore) => ({ store, clock: testClock(), cache: new ResponseCache() });
+/** An instance of the service on `store`: its own memory, as another process would have. */
+const instance = (store: SqliteStore) => ({ store, clock: testClock(), memory: {} });
 
 describe("changeCursorKey", () => {
   it("makes one random 32-byte key per store, which 20 instances asking at once all get", async () => {

@@ -17,14 +17,8 @@ export const CURSOR_SECRET_VARIABLE = "ALMANAC_CHANGE_CURSOR_SECRET";
 const MIN_SECRET_LENGTH = 32;
 const KEY_BYTES = 32;
 
-/**
- * The stored key, per app. Keyed by the app's `deps.cache`, the one object all of an app's
- * requests share: a GET's `deps.store` is a wrapper of its own (http/prefetch.ts).
- */
-const loaded = new WeakMap<object, Promise<Buffer>>();
-
 export function changeCursorKey(
-  deps: Pick<Deps, "store" | "clock" | "cache">,
+  deps: Pick<Deps, "store" | "clock" | "memory">,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<Buffer> {
   const configured = env[CURSOR_SECRET_VARIABLE];
@@ -34,13 +28,15 @@ export function changeCursorKey(
     }
     return Promise.resolve(Buffer.from(configured, "utf8"));
   }
-  let key = loaded.get(deps.cache);
+  // The stored key, once per instance of the service (its `deps.memory`).
+  const { memory } = deps;
+  let key = memory.changeCursorKey;
   if (!key) {
     const loading = loadOrCreate(deps);
-    loaded.set(deps.cache, loading);
+    memory.changeCursorKey = loading;
     // A failed read is not kept: the next request tries again.
     loading.catch(() => {
-      if (loaded.get(deps.cache) === loading) loaded.delete(deps.cache);
+      if (memory.changeCursorKey === loading) memory.changeCursorKey = undefined;
     });
     key = loading;
   }

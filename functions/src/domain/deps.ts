@@ -1,5 +1,5 @@
 import type { Store } from "../storage/port.js";
-import type { QuotaLimits } from "./quotas.js";
+import type { QuotaLimits } from "./quota-limits.js";
 
 /** What the apps need from the outside world; tests pass their own clock and store. */
 export interface Deps {
@@ -9,8 +9,8 @@ export interface Deps {
   baseUrl: string;
   /** One line, and on the deployed functions structured fields for Cloud Logging. */
   log: (line: string, fields?: LogFields) => void;
-  /** Rendered responses of this process, keyed by calendar revisions (http/response-cache.ts). */
-  cache: RenderedCache;
+  /** What this instance of the service keeps across requests: every request's `deps` shares it. */
+  memory: InstanceMemory;
   /** Quotas (docs/api.md#quotas); when absent, the environment's (domain/quotas.ts). */
   quotas?: QuotaLimits;
   /** Most events and exceptions one read may load (queries/occurring.ts); READ_BUDGET when absent. */
@@ -24,15 +24,10 @@ export interface LogFields {
 }
 
 /**
- * Rendered responses kept under keys built from everything they were computed from (calendar
- * revisions, the parsed query), so a key never answers stale data. The protocol layer
- * implements it (http/response-cache.ts) and decides what a prepared body is.
+ * One instance's memory beyond a request, one object per app: a GET's `store` is a wrapper of
+ * its own (http/prefetch.ts), so the store cannot say which instance asks.
  */
-export interface RenderedCache {
-  /** The text kept under `key`, encoded; `compute` runs only on a miss. */
-  body(key: string, compute: () => Promise<string>): Promise<Buffer>;
-  /** A JSON body serialized once and encoded, sent as it is (http/route.ts). */
-  json(key: string, compute: () => Promise<object>): Promise<{ readonly body: Buffer }>;
-  /** Entries kept and the bytes they are counted for. */
-  stats(): { entries: number; bytes: number };
+export interface InstanceMemory {
+  /** The change feed's cursor key once read or made (domain/cursor-key.ts). */
+  changeCursorKey?: Promise<Buffer>;
 }

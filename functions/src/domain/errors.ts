@@ -7,7 +7,7 @@
  * Every error is built here, by one of the factories of `errors`, so the messages an agent
  * reads stand in one file.
  */
-import type { QuotaName } from "./quotas.js";
+import type { QuotaName } from "./quota-limits.js";
 
 /** The stable error codes; http/errors.ts gives each its status. */
 export const ERROR_CODES = [

@@ -22,21 +22,9 @@ import type { DocRef, StoredDoc, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
 import { errors } from "./errors.js";
 import { paths } from "./paths.js";
+import type { QuotaLimits, QuotaName } from "./quota-limits.js";
 import type { AgentCounters, CalendarCounters } from "./records.js";
 import { readShards } from "./revision.js";
-
-export interface QuotaLimits {
-  calendars_per_agent: number;
-  events_per_calendar: number;
-  credentials_per_agent: number;
-  /** Slugs a calendar has ever held (an old slug stays reserved to it, and taking it back is free). */
-  slugs_per_calendar: number;
-  views_per_calendar: number;
-  /** Cancelled, moved or changed occurrences one series may hold (counted by a bounded query). */
-  exceptions_per_event: number;
-}
-
-export type QuotaName = keyof QuotaLimits;
 
 export const DEFAULT_QUOTAS: QuotaLimits = {
   calendars_per_agent: 100,

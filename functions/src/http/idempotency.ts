@@ -84,11 +84,11 @@ function claimIsDead(claim: IdempotencyRecord, store: Store, now: Date): boolean
  * An error answer (4xx) commits no effect and is stored in a second step; a 5xx is not
  * stored, so a retry runs again.
  */
-export async function executeOnce(
-  deps: Deps,
+export async function executeOnce<D extends Deps>(
+  deps: D,
   claim: Extract<Claim, { kind: "fresh" }>,
   secretFields: readonly string[],
-  operation: (deps: Deps) => Promise<object>,
+  operation: (deps: D) => Promise<object>,
   requestId?: string,
 ): Promise<Outcome> {
   try {
@@ -126,7 +126,7 @@ async function requireClaim(
 }
 
 /** PATCH and DELETE: the policy's reads and the command's writes in one transaction, as for POST. */
-export function inOneTransaction<T>(deps: Deps, operation: (deps: Deps) => Promise<T>): Promise<T> {
+export function inOneTransaction<D extends Deps, T>(deps: D, operation: (deps: D) => Promise<T>): Promise<T> {
   return deps.store.runTransaction((tx) => operation({ ...deps, store: joinTransaction(deps.store, tx) }));
 }
 

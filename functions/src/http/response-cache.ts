@@ -10,7 +10,7 @@
  * the value, and a fixed overhead per entry. Keys longer than MAX_KEY_LENGTH are answered but
  * not kept: only a long free-text filter makes one, and such a query is rarely asked twice.
  */
-import type { RenderedCache } from "../domain/deps.js";
+import type { RenderedCache } from "./deps.js";
 
 /** Map entry, key string header, Buffer object and its allocation, in bytes (measured order of magnitude). */
 export const ENTRY_OVERHEAD_BYTES = 256;

@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response, type Router 
 import type { z } from "zod";
 import type { Actor } from "../domain/actor.js";
 import type { WaitGuard } from "../domain/change-signals.js";
-import type { Deps } from "../domain/deps.js";
+import type { HttpDeps } from "./deps.js";
 import { RULES, type CalendarAction } from "../domain/policy.js";
 import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord } from "../domain/records.js";
@@ -32,7 +32,7 @@ export interface RouteContext<
   A extends AuthMode = AuthMode,
   C extends CalendarAction | undefined = undefined,
 > {
-  deps: Deps;
+  deps: HttpDeps;
   actor: ActorOf<A>;
   /** The path's calendar and the caller's role, loaded and authorized for the route's `calendar` action. */
   calendar: C extends CalendarAction ? CalendarAccess : undefined;
@@ -68,7 +68,7 @@ export interface RouteDef<
    */
   calendar?: C;
   /** Reads to start on the calendar record while the caller's role is read (no caller needed). */
-  alongside?: (ctx: { deps: Deps; params: P; query: Q }, calendar: CalendarRecord) => Promise<unknown>;
+  alongside?: (ctx: { deps: HttpDeps; params: P; query: Q }, calendar: CalendarRecord) => Promise<unknown>;
   /** Checked right after authentication, for routes without a calendar (theirs is the action's). */
   scope?: C extends CalendarAction ? never : Scope;
   params?: z.ZodType<P>;
@@ -140,7 +140,7 @@ export const apiRouter = (): Router => express.Router(ROUTING);
  */
 export function mountRoutes(
   router: Router,
-  deps: Deps,
+  deps: HttpDeps,
   routes: AnyRoute[],
   before: (route: AnyRoute) => RequestHandler[] = () => [],
 ): void {
@@ -151,7 +151,7 @@ export function mountRoutes(
   }
 }
 
-async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response): Promise<void> {
+async function handle(route: AnyRoute, deps: HttpDeps, req: Request, res: Response): Promise<void> {
   res.locals.route = route; // the operation answering, for the response check of the tests
   const header = req.get("authorization");
   // A GET makes each read once and starts reading the documents its path names while the
@@ -186,7 +186,7 @@ async function handle(route: AnyRoute, deps: Deps, req: Request, res: Response):
   send(res, outcome.status, outcome.body);
 }
 
-async function run(route: AnyRoute, deps: Deps, actor: Actor | null, req: Request): Promise<object> {
+async function run(route: AnyRoute, deps: HttpDeps, actor: Actor | null, req: Request): Promise<object> {
   const code = route.invalidCode ?? "invalid_request";
   const params: Record<string, unknown> = route.params ? parsePathParams(route.params, req.params) : req.params;
   const query = route.query ? parseInput(route.query, req.query, "invalid_request", "query") : {};
@@ -202,7 +202,7 @@ async function run(route: AnyRoute, deps: Deps, actor: Actor | null, req: Reques
 }
 
 /** The caller as the route admits it: authenticated (401), present when required, with the route's own scope. */
-async function admitted(route: AnyRoute, deps: Deps, header: string | undefined): Promise<Actor | null> {
+async function admitted(route: AnyRoute, deps: HttpDeps, header: string | undefined): Promise<Actor | null> {
   const actor = route.auth === "none" ? null : await authenticate(deps, header);
   if (route.auth === "required" && !actor) throw httpErrors.unauthorized();
   if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);
@@ -214,12 +214,12 @@ async function admitted(route: AnyRoute, deps: Deps, header: string | undefined)
  * admission and calendar policy as above, on the request's own Authorization header, read
  * through the handler's transaction (so a revoked token or grant is seen in the same cut).
  */
-function waitGuard(route: AnyRoute, deps: Deps, req: Request, params: Record<string, unknown>): WaitGuard {
+function waitGuard(route: AnyRoute, deps: HttpDeps, req: Request, params: Record<string, unknown>): WaitGuard {
   const header = req.get("authorization");
   return {
     signal: clientGone(req.res!),
     stillAllowed: async (tx) => {
-      const reads: Deps = { ...deps, store: transactionReads(tx) };
+      const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
       const actor = await admitted(route, reads, header);
       if (route.calendar) await requireCalendar(reads, String(params.calendarId), actor, route.calendar);
     },
@@ -255,7 +255,7 @@ function transactionReads(tx: Transaction): Store {
  */
 async function authorizedCalendar(
   route: AnyRoute,
-  deps: Deps,
+  deps: HttpDeps,
   actor: Actor | null,
   params: Record<string, unknown>,
   query: unknown,

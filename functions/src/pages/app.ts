@@ -13,6 +13,7 @@ import express, {
 } from "express";
 import helmet from "helmet";
 import type { Deps } from "../domain/deps.js";
+import type { HttpDeps } from "../http/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
 import { overlongQueryParam } from "../http/edge.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
@@ -47,7 +48,7 @@ export interface PagesAppOptions {
   accounts?: AccountAuth;
 }
 
-export function createPagesApp(deps: Deps, options: PagesAppOptions = {}): Express {
+export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -134,7 +135,7 @@ const pageHeaders = helmet({
 });
 
 /** The page's HTML, rendered once per revision of what it shows. */
-const rendered = (deps: Deps, page: PreparedPage): Promise<Buffer> =>
+const rendered = (deps: HttpDeps, page: PreparedPage): Promise<Buffer> =>
   deps.cache.body(page.key, () => expensiveReads()(true, async () => renderPage(await page.load())));
 
 function sendPage(req: Request, res: Response, body: Buffer, noindex: boolean): void {

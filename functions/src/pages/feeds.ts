@@ -8,6 +8,7 @@
  */
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from "express";
 import type { Deps } from "../domain/deps.js";
+import type { HttpDeps } from "../http/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { loadFeedEvents } from "../domain/queries/feed-events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
@@ -31,7 +32,7 @@ const FEED_PATHS = [CALENDAR_FEED_PATH, VIEW_FEED_PATH];
 
 const NOT_FOUND = "No such calendar feed. Check the address: private calendars and revoked share views have no feed.\n";
 
-export function feedRouter(deps: Deps): Router {
+export function feedRouter(deps: HttpDeps): Router {
   const router = express.Router();
   // Every answer, redirects and errors included, is readable from any origin (no cookies here).
   router.all(FEED_PATHS, (_req, res, next) => {
@@ -145,7 +146,7 @@ const feedsOfCached = new WeakMap<Buffer, Feed>();
  * no body at all.
  */
 async function cachedFeed(
-  deps: Pick<Deps, "cache">,
+  deps: Pick<HttpDeps, "cache">,
   key: string,
   render: () => Promise<{ text: string; omitted: number }>,
 ): Promise<Feed> {

@@ -1,5 +1,5 @@
 import type { AccessRequestRecord } from "../domain/records.js";
-import type { PresentedAccessRequest } from "../routes/schemas/access-requests.js";
+import type { PresentedAccessRequest } from "./schemas/access-requests.js";
 
 export const presentAccessRequest = (request: AccessRequestRecord): PresentedAccessRequest => ({
   id: request.id,

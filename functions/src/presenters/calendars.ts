@@ -1,6 +1,6 @@
 import type { CalendarRecord } from "../domain/records.js";
 import type { Role } from "../domain/types.js";
-import type { PresentedCalendar } from "../routes/schemas/calendars.js";
+import type { PresentedCalendar } from "./schemas/calendars.js";
 
 export const calendarUrl = (baseUrl: string, slug: string): string => `${baseUrl}/c/${slug}`;
 

@@ -1,5 +1,5 @@
 import type { ChangeRecord } from "../domain/records.js";
-import type { PresentedChange } from "../routes/schemas/changes.js";
+import type { PresentedChange } from "./schemas/changes.js";
 import { presentEvent } from "./events.js";
 
 export const presentChange = (seq: number, change: ChangeRecord): PresentedChange => ({

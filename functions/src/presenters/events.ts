@@ -1,12 +1,7 @@
 import type { TimedOccurrence } from "../domain/queries/occurrences.js";
 import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
-import type {
-  PresentedEvent,
-  PresentedException,
-  PresentedOccurrence,
-  PresentedRecur,
-} from "../routes/schemas/events.js";
+import type { PresentedEvent, PresentedException, PresentedOccurrence, PresentedRecur } from "./schemas/events.js";
 
 /** Every key of the rule, null where it does not apply, so clients can rely on one shape. */
 export const presentRecur = (recur: Recur): PresentedRecur => ({

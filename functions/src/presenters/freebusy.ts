@@ -1,7 +1,7 @@
 import type { Interval } from "../domain/freebusy/intervals.js";
 import { ZoneClock } from "../domain/freebusy/zone.js";
 import type { BusyTime, FreeBusyScope } from "../domain/queries/freebusy.js";
-import type { PresentedFreeBusy, PresentedInterval, PresentedSlots } from "../routes/schemas/freebusy.js";
+import type { PresentedFreeBusy, PresentedInterval, PresentedSlots } from "./schemas/freebusy.js";
 
 const presentInterval = (clock: ZoneClock, i: Interval): PresentedInterval => ({
   start: clock.format(i.start),

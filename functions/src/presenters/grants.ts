@@ -1,5 +1,5 @@
 import type { GrantRecord } from "../domain/records.js";
-import type { PresentedGrant } from "../routes/schemas/grants.js";
+import type { PresentedGrant } from "./schemas/grants.js";
 
 export const presentGrant = (grant: GrantRecord): PresentedGrant => ({
   id: grant.id,

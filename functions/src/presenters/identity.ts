@@ -1,12 +1,7 @@
 import type { HeldGrant } from "../domain/queries/me.js";
 import type { AgentRecord, CredentialRecord } from "../domain/records.js";
 import { purposePreview } from "./calendars.js";
-import type {
-  PresentedAgent,
-  PresentedCredential,
-  PresentedHeldGrant,
-  PresentedMeAgent,
-} from "../routes/schemas/identity.js";
+import type { PresentedAgent, PresentedCredential, PresentedHeldGrant, PresentedMeAgent } from "./schemas/identity.js";
 
 export const presentAgent = (agent: AgentRecord): PresentedAgent => ({
   id: agent.id,

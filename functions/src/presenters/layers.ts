@@ -1,5 +1,5 @@
 import type { CalendarRecord, LayerRecord } from "../domain/records.js";
-import type { PresentedLayer } from "../routes/schemas/layers.js";
+import type { PresentedLayer } from "./schemas/layers.js";
 
 /** A layer names the attached calendar (never the host): `calendar_*` describe what is shown. */
 export const presentLayer = (layer: LayerRecord, calendar: CalendarRecord): PresentedLayer => ({

@@ -1,5 +1,5 @@
 import type { ShareViewRecord } from "../domain/records.js";
-import type { PresentedView } from "../routes/schemas/views.js";
+import type { PresentedView } from "./schemas/views.js";
 
 export const viewUrl = (baseUrl: string, slug: string): string => `${baseUrl}/v/${slug}`;
 

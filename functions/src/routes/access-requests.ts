@@ -5,7 +5,7 @@ import { ACCESS_REQUEST_STATUSES } from "../domain/types.js";
 import { defineRoute } from "../http/route.js";
 import { presentAccessRequest } from "../presenters/access-requests.js";
 import { calendarParams, freeText, idOf, pageQuery, role } from "./common.js";
-import { accessRequestRecord } from "./schemas/access-requests.js";
+import { accessRequestRecord } from "../presenters/schemas/access-requests.js";
 
 export const accessRequestRoutes = [
   defineRoute({

@@ -4,7 +4,7 @@ import { SLUG_PATTERN } from "../domain/slugs.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
 import { calendarParams, freeText, lens, timezone, trimmedName, visibility } from "./common.js";
-import { calendarRecord } from "./schemas/calendars.js";
+import { calendarRecord } from "../presenters/schemas/calendars.js";
 
 const slug = z.string().regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphen" });
 const purpose = freeText(8192);

@@ -3,7 +3,7 @@ import { MAX_WAIT_SECONDS, readChanges } from "../domain/queries/changes.js";
 import { defineRoute } from "../http/route.js";
 import { presentChange } from "../presenters/changes.js";
 import { calendarParams } from "./common.js";
-import { changesPage } from "./schemas/changes.js";
+import { changesPage } from "../presenters/schemas/changes.js";
 
 const LIMIT = "must be an integer from 1 to 1000";
 const WAIT = `must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`;

@@ -2,7 +2,6 @@ import { IANAZone } from "luxon";
 import { z } from "zod";
 import { isIdOf, type IdPrefix } from "../domain/ids.js";
 import { isInputDate } from "../domain/recurrence/index.js";
-import { LENSES, ROLES, VISIBILITIES } from "../domain/types.js";
 
 /** Schemas shared by several routers. */
 export const timezone = z
@@ -12,9 +11,8 @@ export const timezone = z
   })
   .overwrite(canonicalZone);
 
-export const lens = z.enum(LENSES);
-export const role = z.enum(ROLES);
-export const visibility = z.enum(VISIBILITIES);
+// Requests take the same enums as the answers show (presenters/schemas/common.ts).
+export { lens, role, visibility } from "../presenters/schemas/common.js";
 /**
  * Text hygiene (docs/api.md#ids-and-text), one rule for every text that comes in. Controls: C0
  * and C1 (NUL, ESC, NEL...); free text keeps tab and newline. A lone surrogate is no text.

@@ -4,7 +4,7 @@ import { listCredentials } from "../domain/queries/me.js";
 import { defineRoute } from "../http/route.js";
 import { presentCredential } from "../presenters/identity.js";
 import { idOf, trimmedName } from "./common.js";
-import { credentialRecord } from "./schemas/identity.js";
+import { credentialRecord } from "../presenters/schemas/identity.js";
 
 export const credentialRoutes = [
   defineRoute({

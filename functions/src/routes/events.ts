@@ -11,7 +11,7 @@ import { expensiveReads } from "../http/expensive-reads.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
 import { calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
-import { eventRecord, occurrenceRecord } from "./schemas/events.js";
+import { eventRecord, occurrenceRecord } from "../presenters/schemas/events.js";
 
 // Ranges of day, week, month, interval and count depend on the type; domain/events/rules.ts
 // checks them with recurError. A `recur` that is not an object at all ("weekly") is shown the shape.

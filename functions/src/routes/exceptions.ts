@@ -3,7 +3,7 @@ import { patchOccurrence, restoreOccurrence } from "../domain/commands/exception
 import { defineRoute } from "../http/route.js";
 import { presentException } from "../presenters/events.js";
 import { date, deleted, freeText, idOf, time, trimmedName } from "./common.js";
-import { exceptionRecord } from "./schemas/events.js";
+import { exceptionRecord } from "../presenters/schemas/events.js";
 
 /** One occurrence of a series, named by its original date (docs/api.md#exceptions). */
 const occurrenceParams = z.object({

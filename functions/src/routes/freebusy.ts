@@ -15,7 +15,7 @@ import { expensiveReads } from "../http/expensive-reads.js";
 import { defineRoute } from "../http/route.js";
 import { presentFreeBusy, presentSlots } from "../presenters/freebusy.js";
 import { timezone } from "./common.js";
-import { freeBusyAnswer, slotsAnswer } from "./schemas/freebusy.js";
+import { freeBusyAnswer, slotsAnswer } from "../presenters/schemas/freebusy.js";
 
 /** Most slots one answer lists. */
 const MAX_SLOTS = 100;

@@ -4,7 +4,7 @@ import { listGrants } from "../domain/queries/grants.js";
 import { defineRoute } from "../http/route.js";
 import { presentGrant } from "../presenters/grants.js";
 import { calendarParams, deleted, idOf, pageQuery, role } from "./common.js";
-import { grantRecord } from "./schemas/grants.js";
+import { grantRecord } from "../presenters/schemas/grants.js";
 
 export const grantRoutes = [
   defineRoute({

@@ -6,8 +6,8 @@ import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
 import { presentAgent, presentCredential, presentHeldGrant, presentMeAgent } from "../presenters/identity.js";
 import { timezone, trimmedName } from "./common.js";
-import { calendarRecord } from "./schemas/calendars.js";
-import { agentRecord, credentialRecord, heldGrantRecord, meAgentRecord } from "./schemas/identity.js";
+import { calendarRecord } from "../presenters/schemas/calendars.js";
+import { agentRecord, credentialRecord, heldGrantRecord, meAgentRecord } from "../presenters/schemas/identity.js";
 
 const mintBody = z.strictObject({
   name: trimmedName(200),

@@ -5,7 +5,7 @@ import { listLayers } from "../domain/queries/layers.js";
 import { defineRoute } from "../http/route.js";
 import { presentLayer } from "../presenters/layers.js";
 import { calendarParams, deleted, idOf, pageQuery } from "./common.js";
-import { layerRecord } from "./schemas/layers.js";
+import { layerRecord } from "../presenters/schemas/layers.js";
 
 export const LAYER_KEY = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 

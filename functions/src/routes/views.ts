@@ -7,7 +7,7 @@ import { defineRoute } from "../http/route.js";
 import { presentView } from "../presenters/views.js";
 import { calendarParams, deleted, idOf, lens, pageQuery, trimmedName } from "./common.js";
 import { LAYER_KEY } from "./layers.js";
-import { viewRecord } from "./schemas/views.js";
+import { viewRecord } from "../presenters/schemas/views.js";
 
 const date = z
   .string()

@@ -1,14 +1,14 @@
-import type { Store } from "./port.js";
+import type { Layout, Store } from "./port.js";
 import type { SqliteStore } from "./sqlite/index.js";
 
 /**
  * The local server's store, which only its process opens (exclusive). Loaded lazily so that
  * the deployed function never needs better-sqlite3.
  */
-export async function openSqliteStore(file: string): Promise<SqliteStore> {
+export async function openSqliteStore(file: string, layout: Layout): Promise<SqliteStore> {
   const { SqliteStore } = await import("./sqlite/index.js");
   try {
-    return new SqliteStore(file, { exclusive: true });
+    return new SqliteStore(file, { layout, exclusive: true });
   } catch (err) {
     if ((err as { code?: unknown }).code !== "SQLITE_BUSY") throw err;
     throw new StoreConfigError(
@@ -26,7 +26,7 @@ export class StoreConfigError extends Error {
   }
 }
 
-export async function openFirestoreStore(env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+export async function openFirestoreStore(layout: Layout, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
   // In the Functions emulator without a Firestore emulator, firebase-admin would reach for
   // production Firestore (no credentials, often no network) and each request would hang
   // until the emulator's 60 s timeout answered 504.
@@ -38,5 +38,5 @@ export async function openFirestoreStore(env: NodeJS.ProcessEnv = process.env): 
     );
   }
   const { FirestoreStore } = await import("./firestore/index.js");
-  return FirestoreStore.fromEnvironment();
+  return FirestoreStore.fromEnvironment(layout);
 }

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { authorizeRole, roleAtLeast } from "../policy.js";
-import { liveGrantInTx, roleInTx } from "../queries/grants.js";
+import { liveGrantInTx, roleInTx } from "../grants.js";
 import type { AccessRequestRecord, PendingRequestRecord } from "../records.js";
 import type { Role } from "../types.js";
 import { putGrantInTx } from "./grants.js";

@@ -8,7 +8,7 @@ import { errors } from "../errors.js";
 import { isIdOf, newOnboardToken, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import type { AgentRecord, OnboardTokenRecord } from "../records.js";
-import { isClaimToken, claimState } from "../queries/accounts.js";
+import { isClaimToken, claimState } from "../claims.js";
 import { ONBOARD_TTL_MS } from "./identity.js";
 
 export type ClaimOutcome =

@@ -8,7 +8,7 @@ import { releaseEventQuota, takeEventQuota } from "../quotas.js";
 import { defaultStartsOf, storedEvent } from "../events/stored.js";
 import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
-import { isPlannedDate } from "../queries/occurrences.js";
+import { isPlannedDate } from "../events/planned.js";
 import { exceptionsOf } from "./exceptions.js";
 import { recordChange } from "./changes.js";
 import type { CalendarRecord, EventRecord } from "../records.js";

@@ -3,7 +3,7 @@ import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
 import { applyEventPatch, invalidEvent } from "../events/rules.js";
 import { exceptionKey, paths } from "../paths.js";
-import { isPlannedDate } from "../queries/occurrences.js";
+import { isPlannedDate } from "../events/planned.js";
 import { quotaLimits } from "../quotas.js";
 import { drawShard, touchShard } from "../revision.js";
 import { recordChange } from "./changes.js";

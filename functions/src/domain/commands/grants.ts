@@ -5,7 +5,7 @@ import type { Deps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { authorizeRole } from "../policy.js";
-import { liveGrantInTx, liveOwnersInTx, roleInTx } from "../queries/grants.js";
+import { liveGrantInTx, liveOwnersInTx, roleInTx } from "../grants.js";
 import type { GrantRecord, MembershipRecord } from "../records.js";
 import type { Role } from "../types.js";
 

@@ -10,19 +10,10 @@
 import { durationMinutes, instantFormatter, MINUTE_MS, type InstantFormatter } from "../events/instants.js";
 import { MinHeap } from "../heap.js";
 import { cursorCodec } from "../paging.js";
-import {
-  addDays,
-  countOccurrences,
-  dayNumber,
-  expandRecurrence,
-  firstOccurrenceOnOrAfter,
-  fromDayNumber,
-  isValidDate,
-  recurError,
-} from "../recurrence/index.js";
+import { addDays, countOccurrences, dayNumber, fromDayNumber, isValidDate } from "../recurrence/index.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
-import type { Recur, ViewFilter } from "../types.js";
-import { defaultStartsOf } from "../events/stored.js";
+import type { ViewFilter } from "../types.js";
+import { firstPlannedDate, plannedDates, ruleOf } from "../events/planned.js";
 import { viewRange, viewShows, viewShowsOccurrence } from "./views.js";
 
 /** Longest range of an occurrences request: 366 days, both ends included. */
@@ -89,28 +80,6 @@ export function exceptionsByEvent(exceptions: readonly ExceptionRecord[]): Map<s
   return byEvent;
 }
 
-/** A valid series' rule and the date it counts from; null for one-off events and odd records. */
-function ruleOf(event: EventRecord, calendar: CalendarRecord): { recur: Recur; starts: string } | null {
-  const recur = event.kind === "recurring" ? event.recur : null;
-  if (!recur || recurError(recur) !== null) return null; // every write is validated; never crash on an odd record
-  return { recur, starts: recur.starts ?? defaultStartsOf(event, calendar) };
-}
-
-/** The event's own occurrences (series dates or its date), before exceptions, first one on or after `from`. */
-function firstPlannedDate(event: EventRecord, calendar: CalendarRecord, from: string, to: string): string | null {
-  // The day after 9999-12-31 has a five-digit year, which would sort before `to` as text.
-  if (from.length !== 10 || from > to) return null;
-  if (event.kind === "one-off") return event.date! >= from && event.date! <= to ? event.date! : null;
-  const rule = ruleOf(event, calendar);
-  const date = rule ? firstOccurrenceOnOrAfter(rule.recur, rule.starts, from) : null;
-  return date !== null && date <= to ? date : null;
-}
-
-/** Whether `date` is an occurrence of the event as planned (before exceptions). */
-export function isPlannedDate(event: EventRecord, calendar: CalendarRecord, date: string): boolean {
-  return firstPlannedDate(event, calendar, date, date) === date;
-}
-
 /** The first planned date in [from, to] that no exception replaces. */
 function firstOwnDate(
   event: EventRecord,
@@ -122,12 +91,6 @@ function firstOwnDate(
   let date = firstPlannedDate(event, calendar, from, to);
   while (date !== null && excepted?.has(date)) date = firstPlannedDate(event, calendar, addDays(date, 1), to);
   return date;
-}
-
-function plannedDates(event: EventRecord, calendar: CalendarRecord, from: string, to: string): string[] {
-  if (event.kind === "one-off") return event.date! >= from && event.date! <= to ? [event.date!] : [];
-  const rule = ruleOf(event, calendar);
-  return rule ? expandRecurrence(rule.recur, rule.starts, from, to) : [];
 }
 
 const ownSlot = (source: LoadedSource, event: EventRecord, date: string): Slot => ({

@@ -7,7 +7,6 @@ import {
   type Query,
   type Transaction as FsTransaction,
 } from "firebase-admin/firestore";
-import { LAYOUT } from "../../domain/paths.js";
 import { deepFreeze } from "../frozen.js";
 import { checkCollectionPath, checkDocPath } from "../paths-guard.js";
 import {
@@ -38,24 +37,24 @@ let shared: { store: FirestoreStore; app: App } | undefined;
  */
 export class FirestoreStore implements Store {
   /** The store of the deployed function: the default app, created once per process. */
-  static fromEnvironment(): FirestoreStore {
+  static fromEnvironment(layout: Layout): FirestoreStore {
     if (!shared) {
       const projectId = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
       const app = getApps().find((a) => a.name === "[DEFAULT]") ?? initializeApp({ projectId });
       const db = getFirestore(app);
       db.settings({ ignoreUndefinedProperties: true });
-      shared = { store: new FirestoreStore(db), app };
+      shared = { store: new FirestoreStore(db, layout), app };
     }
     return shared.store;
   }
 
   /**
    * `db` should have `ignoreUndefinedProperties: true` set, as fromEnvironment does. `layout`:
-   * the collections this store holds (default: the app's, domain/paths.ts); any other path is refused.
+   * the collections this store holds (the app's come from the composition root); any other path is refused.
    */
   constructor(
     private readonly db: Firestore,
-    private readonly layout: Layout = LAYOUT,
+    private readonly layout: Layout,
   ) {}
 
   async get<T = DocData>(path: string): Promise<StoredDoc<T> | null> {

@@ -4,7 +4,6 @@ import { dirname } from "node:path";
 // From node:timers, not the globals: fake timers in a test must not hold back the COMMIT.
 import { clearImmediate, setImmediate } from "node:timers";
 import Database from "better-sqlite3";
-import { LAYOUT } from "../../domain/paths.js";
 import { deepFreeze } from "../frozen.js";
 import { checkCollectionPath, checkDocPath } from "../paths-guard.js";
 import {
@@ -26,8 +25,8 @@ import { decodeDoc, encodeDoc } from "./json.js";
 type Write = { kind: "create" | "set" | "update"; path: string; data: object } | { kind: "delete"; path: string };
 
 export interface SqliteStoreOptions {
-  /** The collections this store holds (default: the app's, domain/paths.ts); any other path is refused. */
-  layout?: Layout;
+  /** The collections this store holds (the app's come from the composition root); any other path is refused. */
+  layout: Layout;
   /**
    * Only this connection uses the file (the local server): SQLite then takes its file locks
    * once and keeps the WAL index in memory, instead of locking and unlocking the file around
@@ -115,8 +114,8 @@ export class SqliteStore implements Store {
   private readonly parsed = new Map<string, { text: string; data: unknown }>();
   private readonly layout: Layout;
 
-  constructor(file: string, options: SqliteStoreOptions = {}) {
-    this.layout = options.layout ?? LAYOUT;
+  constructor(file: string, options: SqliteStoreOptions) {
+    this.layout = options.layout;
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file, { nativeBinding: NATIVE_BINDING });
     if (options.exclusive) this.db.pragma("locking_mode = EXCLUSIVE");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lens, role, visibility } from "../common.js";
+import { lens, role, visibility } from "./common.js";
 
 /** A calendar as the API answers it (presenters/calendars.ts builds it). */
 export const calendarRecord = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { lens } from "../common.js";
+import { lens } from "./common.js";
 
 /** A share view with every filter and display key spelled out (presenters/views.ts). */
 export const viewRecord = z.object({

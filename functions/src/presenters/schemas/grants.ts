@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { role } from "../common.js";
+import { role } from "./common.js";
 
 /** A grant, live or revoked (a tombstone keeps `revoked_at`), as presenters/grants.ts builds it. */
 export const grantRecord = z.object({

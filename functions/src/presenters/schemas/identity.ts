@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { role } from "../common.js";
+import { role } from "./common.js";
 
 /** The agent and its credentials' metadata (presenters/identity.ts); a token is never part of a record. */
 export const agentRecord = z.object({ id: z.string(), name: z.string(), created_at: z.string() });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ACCESS_REQUEST_STATUSES } from "../../domain/types.js";
-import { role } from "../common.js";
+import { role } from "./common.js";
 
 /** An access request and how it was resolved (presenters/access-requests.ts). */
 export const accessRequestRecord = z.object({

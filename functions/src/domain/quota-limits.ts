@@ -1,0 +1,16 @@
+/**
+ * The quotas' names and limits (docs/api.md#quotas), apart from their checks (quotas.ts) so that
+ * `Deps` and the error catalog can name them without importing what imports them.
+ */
+export interface QuotaLimits {
+  calendars_per_agent: number;
+  events_per_calendar: number;
+  credentials_per_agent: number;
+  /** Slugs a calendar has ever held (an old slug stays reserved to it, and taking it back is free). */
+  slugs_per_calendar: number;
+  views_per_calendar: number;
+  /** Cancelled, moved or changed occurrences one series may hold (counted by a bounded query). */
+  exceptions_per_event: number;
+}
+
+export type QuotaName = keyof QuotaLimits;
