@@ -10,11 +10,10 @@
  * and their calendars' exceptions, within READ_BUDGET.
  */
 import type { Deps } from "../deps.js";
-import { errors } from "../errors.js";
 import { KIND_GROUP } from "../events/stored.js";
 import { paths } from "../paths.js";
 import type { EventRecord, ExceptionRecord } from "../records.js";
-import { EVENT_FIELDS, READ_BUDGET } from "./occurring.js";
+import { EVENT_FIELDS, queryWithinBudget } from "./occurring.js";
 import type { EventSource } from "./sources.js";
 import { eachInTurn } from "../yield.js";
 
@@ -37,7 +36,6 @@ const SERIES_GROUP = `${KIND_GROUP.recurring} `;
 
 /** Candidates for the feed of each source, without notes. */
 async function candidates(deps: Deps, sources: readonly EventSource[], today: string, budget: number) {
-  const readBudget = deps.readBudget ?? READ_BUDGET;
   const upcoming = await eachInTurn(
     sources.map(({ calendar }) => async () => {
       const events = paths.events(calendar.id);
@@ -51,9 +49,8 @@ async function candidates(deps: Deps, sources: readonly EventSource[], today: st
           select: EVENT_FIELDS,
           limit: budget,
         }),
-        deps.store.query(events, { where: [["series_end", ">=", today]], select: EVENT_FIELDS, limit: readBudget + 1 }),
+        queryWithinBudget(deps, events, { where: [["series_end", ">=", today]], select: EVENT_FIELDS }),
       ]);
-      if (series.length > readBudget) throw errors.tooExpensive(readBudget);
       return [...oneOffs, ...series].map((d) => d.data);
     }),
   );
@@ -98,7 +95,6 @@ export async function loadFeedEvents(
   cut: FeedCut,
   keep?: (layer: string, event: EventRecord) => boolean,
 ): Promise<{ sources: FeedSource[]; omitted: number }> {
-  const readBudget = deps.readBudget ?? READ_BUDGET;
   // The usual feed: every dated event fits, counted by the store, so all are read whole at once.
   const dated = await countDated(deps, sources);
   if (sources.every((s) => s.calendar.event_sort_keys) && dated <= budget) {
@@ -115,11 +111,7 @@ export async function loadFeedEvents(
     sources
       .filter((s) => !s.calendar.event_spans)
       .map((s) => async () => {
-        const docs = await deps.store.query(paths.events(s.calendar.id), {
-          select: EVENT_FIELDS,
-          limit: readBudget + 1,
-        });
-        if (docs.length > readBudget) throw errors.tooExpensive(readBudget);
+        const docs = await queryWithinBudget(deps, paths.events(s.calendar.id), { select: EVENT_FIELDS });
         return { ...s, events: docs.map((d) => d.data) };
       }),
   );
@@ -144,13 +136,11 @@ async function readDated(
   source: EventSource,
   keep: ((layer: string, event: EventRecord) => boolean) | undefined,
 ): Promise<FeedSource> {
-  const readBudget = deps.readBudget ?? READ_BUDGET;
   const { calendar } = source;
   const [events, exceptions] = await Promise.all([
     deps.store.query(paths.events(calendar.id), { where: [["sort_key", "<", `${KIND_GROUP.someday} `]] }),
-    deps.store.query(paths.exceptions(calendar.id), { limit: readBudget + 1 }),
+    queryWithinBudget(deps, paths.exceptions(calendar.id)),
   ]);
-  if (exceptions.length > readBudget) throw errors.tooExpensive(readBudget);
   const kept = events.map((d) => d.data).filter((e) => !keep || keep(source.layer, e));
   return { ...source, events: kept, exceptions: exceptions.map((d) => d.data) };
 }
@@ -158,13 +148,11 @@ async function readDated(
 /** The kept events with their notes, and the exceptions of the kept series. */
 async function readWhole(deps: Deps, source: EventSource & { events: EventRecord[] }): Promise<FeedSource> {
   const { calendar } = source;
-  const readBudget = deps.readBudget ?? READ_BUDGET;
   const series = new Set(source.events.filter((e) => e.kind === "recurring").map((e) => e.id));
   const [events, exceptions] = await Promise.all([
     deps.store.getAll(source.events.map((e) => paths.event(calendar.id, e.id))),
-    series.size === 0 ? [] : deps.store.query(paths.exceptions(calendar.id), { limit: readBudget + 1 }),
+    series.size === 0 ? [] : queryWithinBudget(deps, paths.exceptions(calendar.id)),
   ]);
-  if (exceptions.length > readBudget) throw errors.tooExpensive(readBudget);
   return {
     layer: source.layer,
     calendar,

@@ -19,6 +19,7 @@ import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
 import { paths } from "../paths.js";
 import { occursBetween, recurError } from "../recurrence/index.js";
+import type { CollectionRef, QueryOf, StoredDoc } from "../../storage/port.js";
 import type { EventRecord, ExceptionRecord } from "../records.js";
 import { defaultStartsOf, KIND_GROUP } from "../events/stored.js";
 import type { LoadedSource } from "./occurrences.js";
@@ -68,6 +69,28 @@ const EXCEPTION_FIELDS = [
   "updated_at",
 ] as const satisfies ReadonlyArray<keyof ExceptionRecord>;
 
+/** Most records one request may read: the deployment's setting, else READ_BUDGET. */
+export const readBudgetOf = (deps: Pick<Deps, "readBudget">): number => deps.readBudget ?? READ_BUDGET;
+
+/** A query whose answer may hold at most the read budget; a fuller one is `too_expensive`. */
+export async function queryWithinBudget<T>(
+  deps: Deps,
+  collection: CollectionRef<T>,
+  spec: QueryOf<NoInfer<T>> = {},
+): Promise<StoredDoc<T>[]> {
+  const budget = readBudgetOf(deps);
+  const docs = await deps.store.query(collection, { ...spec, limit: budget + 1 });
+  if (docs.length > budget) throw errors.tooExpensive(budget);
+  return docs;
+}
+
+/** Both ends of an inclusive range on one field. */
+const between = <F extends string>(field: F, from: string, to: string) =>
+  [
+    [field, ">=", from],
+    [field, "<=", to],
+  ] as const;
+
 const withoutNotes = (e: EventRecord): EventRecord => ({ ...e, notes: null });
 const exceptionWithoutNotes = (e: ExceptionRecord): ExceptionRecord => ({ ...e, notes: null });
 
@@ -97,7 +120,7 @@ export async function loadOccurring(
   sources: readonly EventSource[],
   range: DateRange,
 ): Promise<LoadedSource[]> {
-  const spent = new ReadBudget(deps.readBudget ?? READ_BUDGET);
+  const spent = new ReadBudget(readBudgetOf(deps));
   return eachInTurn(sources.map((source) => () => loadSource(deps, source, range, spent)));
 }
 
@@ -109,31 +132,10 @@ async function loadSource(deps: Deps, source: EventSource, range: DateRange, spe
   const events = paths.events(calendar.id);
   const exceptions = paths.exceptions(calendar.id);
   const [oneOffs, series, ofDates, movedIn] = await Promise.all([
-    deps.store.query(events, {
-      where: [
-        ["date", ">=", from],
-        ["date", "<=", to],
-      ],
-      select: EVENT_FIELDS,
-      limit,
-    }),
+    deps.store.query(events, { where: between("date", from, to), select: EVENT_FIELDS, limit }),
     deps.store.query(events, { where: [["series_end", ">=", from]], select: EVENT_FIELDS, limit }),
-    deps.store.query(exceptions, {
-      where: [
-        ["original_date", ">=", from],
-        ["original_date", "<=", to],
-      ],
-      select: EXCEPTION_FIELDS,
-      limit,
-    }),
-    deps.store.query(exceptions, {
-      where: [
-        ["date", ">=", from],
-        ["date", "<=", to],
-      ],
-      select: EXCEPTION_FIELDS,
-      limit,
-    }),
+    deps.store.query(exceptions, { where: between("original_date", from, to), select: EXCEPTION_FIELDS, limit }),
+    deps.store.query(exceptions, { where: between("date", from, to), select: EXCEPTION_FIELDS, limit }),
   ]);
   spent.spend(oneOffs.length + series.length + ofDates.length + movedIn.length);
   const kept = [...oneOffs.map((d) => d.data), ...series.map((d) => d.data).filter((e) => startsBy(e, source, to))];
@@ -235,7 +237,7 @@ export async function loadSomeday(
         : (
             await deps.store.query(paths.events(calendar.id), {
               select: EVENT_FIELDS,
-              limit: deps.readBudget ?? READ_BUDGET,
+              limit: readBudgetOf(deps),
             })
           ).filter((d) => d.data.kind === "someday");
       return { layer, events: docs.map((d) => withoutNotes(d.data)).slice(0, limit) };
