@@ -4,9 +4,9 @@
 //   express: an Express 5 app answering {"hello":"world"}: the framework baseline.
 //   node:    a bare node:http server answering the same: the runtime baseline.
 //   mcp-layer: POST /mcp exactly as the local server runs it (functions/lib/mcp/server.js, the
-//            SDK's server and transport per request, the same tools), over an "API" that answers
-//            every call with the bytes of $MCP_LAYER_ANSWER at once: what the MCP layer costs
-//            with no REST work under it (bench/mcp.mjs).
+//            SDK's server and transport per request, the same tools and executor), over
+//            operations that answer every call with the bytes of $MCP_LAYER_ANSWER at once and
+//            read nothing: what the MCP layer costs with no work under it (bench/mcp.mjs).
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 
@@ -36,20 +36,31 @@ async function start(kind) {
   }
   if (kind === "mcp-layer") {
     const lib = "../functions/lib"; // the build's modules by name (the bundle exports only the server)
-    const [{ default: express }, { mcpHandler }, { apiRoutes }, { readFileSync }] = await Promise.all([
-      import("express"),
-      import(`${lib}/mcp/server.js`),
-      import(`${lib}/routes/index.js`),
-      import("node:fs"),
-    ]);
-    const answer = readFileSync(process.env.MCP_LAYER_ANSWER);
-    const api = (_req, res) => {
-      res.setHeader("Content-Type", "application/json; charset=utf-8");
-      res.end(answer);
-    };
+    const [{ default: express }, { mcpHandler }, { apiRoutes }, { PreparedJson }, { readFileSync }] = await Promise.all(
+      [
+        import("express"),
+        import(`${lib}/mcp/server.js`),
+        import(`${lib}/routes/index.js`),
+        import(`${lib}/http/response-cache.js`),
+        import("node:fs"),
+      ],
+    );
+    const answer = new PreparedJson(readFileSync(process.env.MCP_LAYER_ANSWER));
+    // Each operation validates as it does, then answers at once: no token to read, no calendar to load.
+    const routes = apiRoutes.map((route) => ({
+      ...route,
+      auth: "none",
+      calendar: undefined,
+      scope: undefined,
+      handler: async () => answer,
+    }));
+    const nothing = async () => null;
+    const store = { get: nothing, getAll: async (refs) => refs.map(() => null), query: async () => [] };
+    const deps = { store, log: () => {}, clock: () => new Date(), baseUrl: "http://localhost", memory: {} };
+    const free = { charge: () => (_req, _res, next) => next() };
     const app = express();
     app.disable("x-powered-by");
-    app.post("/mcp", express.json(), mcpHandler(api, { log: () => {} }, apiRoutes));
+    app.post("/mcp", express.json(), mcpHandler(deps, routes, free));
     return new Promise((done) => {
       const server = app.listen(0, () => done(server));
     });

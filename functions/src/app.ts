@@ -13,9 +13,9 @@ import {
   type ApiRateLimits,
   type RateLimitConfig,
 } from "./http/rate-limit.js";
-import { ROUTING, apiRouter, budgetOf, expressPath, mountRoutes, type AnyRoute } from "./http/route.js";
+import { ROUTING, apiRouter, expressPath, mountRoutes, type OutcomeCheck } from "./http/express-routes.js";
+import { budgetOf, type AnyRoute } from "./http/route.js";
 import { mountMcp } from "./mcp/mount.js";
-import { checkResponses } from "./openapi/check-responses.js";
 import { openApiRoute } from "./openapi/route.js";
 import { apiRoutes } from "./routes/index.js";
 
@@ -23,8 +23,8 @@ const BODY_LIMIT = "64kb";
 const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface ApiAppOptions {
-  /** Tests: answer 500 when a response strays from its documented schema or error codes. */
-  checkResponses?: boolean;
+  /** Tests: looks at every operation's outcome, from REST and MCP alike, before it is sent. */
+  checkOutcome?: OutcomeCheck;
   /** Rate limits (http/rate-limit.ts); by default the environment's (`RATE_LIMITS=off` and the rest). */
   rateLimits?: RateLimitConfig;
   /** Deployed behind Firebase Hosting: the client address comes from X-Forwarded-For (`TRUST_PROXY_HOPS`). */
@@ -34,9 +34,7 @@ export interface ApiAppOptions {
 /**
  * The `/v1` JSON API (and `/openapi.json`, and `/mcp`: mcp/mount.ts). Before any route: no-store,
  * the request log and CORS. Each operation (http/route.ts) then runs its rate limit, the edge
- * checks and the JSON body, then authenticate -> scope -> Idempotency-Key claim (POST) ->
- * validate -> calendar load and policy -> handler (command or query) -> presenter. A write runs
- * in one transaction (a POST with the record of its Idempotency-Key).
+ * checks and the JSON body, and the executor (http/execute.ts) runs the rest.
  */
 export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, options: ApiAppOptions = {}): Express {
   const app = express();
@@ -52,7 +50,6 @@ export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, opt
   // Before anything can answer: no /v1 response, an error or a 404 included, may be kept by
   // Hosting's CDN or a browser (docs/api.md#caching-and-cors).
   app.use(noStore);
-  if (options.checkResponses) app.use(checkResponses());
 
   app.use(requestLog(deps));
   app.use(cors);
@@ -63,13 +60,14 @@ export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, opt
   const limits = apiRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv());
   const readBody = [refuseContentEncoding, refuseLongQueryValues, requireJsonBody, frameworkBodyLimit, jsonBody];
 
-  mountMcp(app, deps, routes, { limits, readBody });
+  mountMcp(app, deps, routes, { limits, readBody, checkOutcome: options.checkOutcome });
 
   // Case-sensitive and strict (http/route.ts ROUTING): `/v1/Mint` and `/v1/calendars/{id}/` are
   // other paths, 404 (docs/api.md#wire-basics).
   const router = apiRouter();
   const operations = [...routes, openApiRoute(routes)];
-  mountRoutes(router, deps, operations, (route) => [limits.charge(budgetOf(route)), ...readBody]);
+  const before = (route: AnyRoute) => [limits.charge(budgetOf(route)), ...readBody];
+  mountRoutes(router, deps, operations, before, options.checkOutcome);
   answerWrongMethods(router, operations, limits);
   app.use(router);
 

@@ -17,11 +17,18 @@ const BOB = "uid-bob";
 const MINUTE = 60_000;
 
 const claimTokenOf = (claimUrl: string) => claimUrl.split("/claim/")[1];
+
+// The account page's commands, each in a transaction of its own, as pages/humans/router.ts runs them.
+const onboardTokenFor = (userId: string) => t.deps.store.runTransaction((tx) => createOnboardToken(tx, t.deps, userId));
+const confirmClaim = (claimToken: string, userId: string) =>
+  t.deps.store.runTransaction((tx) => claimAgent(tx, t.deps, claimToken, userId));
+const revokeFromAccount = (userId: string, agentId: string) =>
+  t.deps.store.runTransaction((tx) => revokeAgent(tx, t.deps, userId, agentId));
 const agentCount = async () => (await t.deps.store.query(paths.agents())).length;
 
 describe("POST /v1/mint with an onboard token from the account page", () => {
   it("links the agent at once: claim_url null, claimed on /v1/me, owner stored", async () => {
-    const { token: onboard, expiresAt } = await createOnboardToken(t.deps, ALICE);
+    const { token: onboard, expiresAt } = await onboardTokenFor(ALICE);
     expect(onboard).toMatch(/^svc_onboard_[0-9A-Za-z]{43}$/);
     expect(expiresAt).toBe(new Date(t.clock().getTime() + 30 * MINUTE).toISOString());
     const minted = await post(t, "/v1/mint").send({ name: "Helper", onboard_token: onboard }).expect(200);
@@ -35,7 +42,7 @@ describe("POST /v1/mint with an onboard token from the account page", () => {
   });
 
   it("is single use: the second mint with it is 401 invalid_onboard_token and creates nothing", async () => {
-    const { token: onboard } = await createOnboardToken(t.deps, ALICE);
+    const { token: onboard } = await onboardTokenFor(ALICE);
     await post(t, "/v1/mint").send({ name: "First", onboard_token: onboard }).expect(200);
     expectError(
       await post(t, "/v1/mint").send({ name: "Second", onboard_token: onboard }),
@@ -46,8 +53,8 @@ describe("POST /v1/mint with an onboard token from the account page", () => {
   });
 
   it("is good for 30 minutes by the injected clock, and 401 from then on", async () => {
-    const { token: stillGood } = await createOnboardToken(t.deps, ALICE);
-    const { token: expired } = await createOnboardToken(t.deps, ALICE);
+    const { token: stillGood } = await onboardTokenFor(ALICE);
+    const { token: expired } = await onboardTokenFor(ALICE);
     t.clock.advance(30 * MINUTE - 1000);
     await post(t, "/v1/mint").send({ name: "Just in time", onboard_token: stillGood }).expect(200);
     t.clock.advance(1000);
@@ -63,7 +70,7 @@ describe("POST /v1/mint with an onboard token from the account page", () => {
   });
 
   it("replays the first answer without token or claim_url, even after the onboard token was used", async () => {
-    const { token: onboard } = await createOnboardToken(t.deps, ALICE);
+    const { token: onboard } = await onboardTokenFor(ALICE);
     const key = freshKey();
     const body = { name: "Helper", onboard_token: onboard };
     const first = await request(t.app).post("/v1/mint").set("Idempotency-Key", key).send(body).expect(200);
@@ -91,7 +98,7 @@ describe("GET /v1/me agent.claimed", () => {
     const minted = await post(t, "/v1/mint").send({ name: "Anon" }).expect(200);
     const auth = { Authorization: `Bearer ${minted.body.token}` };
     expect((await get(t, "/v1/me", auth).expect(200)).body.agent.claimed).toBe(false);
-    const outcome = await claimAgent(t.deps, claimTokenOf(minted.body.claim_url), BOB);
+    const outcome = await confirmClaim(claimTokenOf(minted.body.claim_url), BOB);
     expect(outcome.outcome).toBe("claimed");
     const me = await get(t, "/v1/me", auth).expect(200);
     expect(me.body.agent.claimed).toBe(true);
@@ -103,35 +110,35 @@ describe("claim links", () => {
   it("link once: a second confirm, by anyone, finds the link used", async () => {
     const minted = await post(t, "/v1/mint").send({ name: "Anon" }).expect(200);
     const claim = claimTokenOf(minted.body.claim_url);
-    expect((await claimAgent(t.deps, claim, ALICE)).outcome).toBe("claimed");
-    expect(await claimAgent(t.deps, claim, BOB)).toEqual({ outcome: "gone", reason: "used" });
+    expect((await confirmClaim(claim, ALICE)).outcome).toBe("claimed");
+    expect(await confirmClaim(claim, BOB)).toEqual({ outcome: "gone", reason: "used" });
     expect((await t.deps.store.get(paths.agent(minted.body.agent.id)))?.data.owner_user_id).toBe(ALICE);
   });
 
   it("expire after 7 days; an unknown or malformed link is not found", async () => {
     const minted = await post(t, "/v1/mint").send({ name: "Anon" }).expect(200);
     t.clock.advance(7 * 24 * 60 * MINUTE);
-    expect(await claimAgent(t.deps, claimTokenOf(minted.body.claim_url), ALICE)).toEqual({
+    expect(await confirmClaim(claimTokenOf(minted.body.claim_url), ALICE)).toEqual({
       outcome: "gone",
       reason: "expired",
     });
-    expect(await claimAgent(t.deps, `svc_claim_${"B".repeat(43)}`, ALICE)).toEqual({ outcome: "not_found" });
-    expect(await claimAgent(t.deps, "svc_claim_short", ALICE)).toEqual({ outcome: "not_found" });
+    expect(await confirmClaim(`svc_claim_${"B".repeat(43)}`, ALICE)).toEqual({ outcome: "not_found" });
+    expect(await confirmClaim("svc_claim_short", ALICE)).toEqual({ outcome: "not_found" });
     expect((await t.deps.store.get(paths.agent(minted.body.agent.id)))?.data.owner_user_id).toBeNull();
   });
 });
 
 describe("revoking an agent from its account", () => {
   it("stops every credential of the agent at once; another account cannot, and learns nothing", async () => {
-    const { token: onboard } = await createOnboardToken(t.deps, ALICE);
+    const { token: onboard } = await onboardTokenFor(ALICE);
     const agent = await mintAgent(t, "Helper", { onboard_token: onboard });
     const later = await laterCredential(t, agent);
     const bystander = await mintAgent(t, "Bystander");
 
-    await expect(revokeAgent(t.deps, BOB, agent.agentId)).rejects.toMatchObject({ code: "not_found" });
+    await expect(revokeFromAccount(BOB, agent.agentId)).rejects.toMatchObject({ code: "not_found" });
     await get(t, "/v1/me", agent.auth).expect(200);
 
-    expect(await revokeAgent(t.deps, ALICE, agent.agentId)).toEqual({ revoked: 2 });
+    expect(await revokeFromAccount(ALICE, agent.agentId)).toEqual({ revoked: 2 });
     expectError(await get(t, "/v1/me", agent.auth), 401, "unauthorized");
     expectError(await get(t, "/v1/me", later), 401, "unauthorized");
     expectError(await post(t, "/v1/agent-credentials", later).send({}), 401, "unauthorized");
@@ -139,13 +146,13 @@ describe("revoking an agent from its account", () => {
     expect((await t.deps.store.get(paths.agent(agent.agentId)))?.data.live_credential_count).toBe(0);
     await get(t, "/v1/me", bystander.auth).expect(200);
     // Again: nothing left to revoke, still the owner's to ask.
-    expect(await revokeAgent(t.deps, ALICE, agent.agentId)).toEqual({ revoked: 0 });
+    expect(await revokeFromAccount(ALICE, agent.agentId)).toEqual({ revoked: 0 });
   });
 
   it("is not_found for an agent nobody claimed and for an id that is no agent", async () => {
     const anon = await mintAgent(t, "Anon");
-    await expect(revokeAgent(t.deps, ALICE, anon.agentId)).rejects.toMatchObject({ code: "not_found" });
-    await expect(revokeAgent(t.deps, ALICE, "cal_123")).rejects.toMatchObject({ code: "not_found" });
+    await expect(revokeFromAccount(ALICE, anon.agentId)).rejects.toMatchObject({ code: "not_found" });
+    await expect(revokeFromAccount(ALICE, "cal_123")).rejects.toMatchObject({ code: "not_found" });
     await get(t, "/v1/me", anon.auth).expect(200);
   });
 });

@@ -24,6 +24,7 @@ import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { BASE_URL, testClock } from "../helpers/app.js";
 import { grantRole, laterCredential, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
 import { del, get } from "../helpers/http.js";
+import { checkResponses } from "../helpers/check-responses.js";
 
 interface World {
   app: Express;
@@ -47,7 +48,7 @@ beforeEach(async () => {
     memory: {},
     cache: new ResponseCache(),
   };
-  const app = createApiApp(deps, undefined, { checkResponses: true });
+  const app = createApiApp(deps, undefined, { checkOutcome: checkResponses() });
   const server = createServer(app);
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   w = {

@@ -3,7 +3,8 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import { claimKey, executeOnce, fingerprint, idempotencyPath } from "../../functions/src/http/idempotency.js";
+import { execute } from "../../functions/src/http/execute.js";
+import { claimKey, fingerprint, idempotencyPath } from "../../functions/src/http/idempotency.js";
 import { defineRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { z } from "zod";
@@ -172,7 +173,7 @@ describe("idempotency", () => {
 
   it("409s a key claimed by a live request, and takes over a dead one", async () => {
     const path = idempotencyPath("k", null);
-    const print = fingerprint("POST", "/v1/mint", "{}");
+    const print = fingerprint("post /v1/mint", {}, {});
     // A store shared by several processes (Firestore): a claim is live for 60 s.
     const shared = { ...t.deps, store: Object.assign(Object.create(t.deps.store), { singleProcess: false }) };
     expect((await claimKey(shared, path, print)).kind).toBe("fresh");
@@ -185,15 +186,27 @@ describe("idempotency", () => {
   });
 
   it("a request whose claim was taken over commits nothing", async () => {
-    const path = idempotencyPath("k2", null);
-    const claim = await claimKey(t.deps, path, fingerprint("POST", "/v1/x", "{}"));
-    if (claim.kind !== "fresh") throw new Error("expected a fresh claim");
-    await t.deps.store.runTransaction(async (tx) => tx.update(path, { claim_id: "another-attempt" }));
-    const outcome = await executeOnce(t.deps, claim, [], async (deps) => {
-      const agent = { id: "agt_never", name: "never", created_at: "2026-01-01T00:00:00.000Z", owner_user_id: null };
-      await deps.store.runTransaction(async (tx) => tx.set(paths.agent("agt_never"), agent));
-      return { ok: true };
+    const key = "k2";
+    const agent = { id: "agt_never", name: "never", created_at: "2026-01-01T00:00:00.000Z", owner_user_id: null };
+    const route = defineRoute({
+      method: "post",
+      path: "/v1/x",
+      summary: "test only",
+      tags: [],
+      auth: "none",
+      response: z.object({ ok: z.boolean() }),
+      errors: [],
+      // Between this request's claim and its transaction, another attempt takes the key over.
+      prepare: ({ deps }) =>
+        deps.store.runTransaction(async (tx) => tx.update(idempotencyPath(key, null), { claim_id: "another-attempt" })),
+      handler: async ({ tx }) => {
+        tx.set(paths.agent("agt_never"), agent);
+        return { ok: true };
+      },
     });
+    const client = { signal: new AbortController().signal, requestId: undefined };
+    const request = { params: {}, query: {}, body: undefined, authorization: undefined, idempotencyKey: key, client };
+    const outcome = await execute(route, request, t.deps);
     expect(outcome.status).toBe(409);
     expect(await t.deps.store.get(paths.agent("agt_never"))).toBeNull();
   });

@@ -20,6 +20,7 @@ import { MAX_NESTING } from "../../functions/src/mcp/messages.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, freshKey, get } from "../helpers/http.js";
 import { mintAgent, type MintedAgent } from "../helpers/factories.js";
+import { checkResponses } from "../helpers/check-responses.js";
 
 const T0 = new Date("2026-11-22T10:00:00.000Z");
 const MINUTE = 60_000;
@@ -46,7 +47,7 @@ beforeEach(async () => {
   // Agents come from the suite's own app, which has no limits.
   a = await mintAgent(t, "Alpha");
   b = await mintAgent(t, "Beta");
-  limited = createApiApp(t.deps, undefined, { checkResponses: true, rateLimits: LIMITS });
+  limited = createApiApp(t.deps, undefined, { checkOutcome: checkResponses(), rateLimits: LIMITS });
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
@@ -168,7 +169,7 @@ describe("rate limits: each message charged once, as the operation it runs", () 
 
   it("charges a read tool call once, to the read budget, and answers over the limit as a tool error", async () => {
     const read = call("list_occurrences", { calendarId: a.calendarId, from: "2026-12-01", to: "2026-12-07" });
-    // Three calls for three reads: the in-process REST request is not charged a second time.
+    // Three calls for three reads: each tool call is charged once, as its operation.
     for (let i = 0; i < 3; i++) {
       const res = await post({ ...read, id: nextId++ }, a.auth);
       expect(res.body.result.isError, JSON.stringify(res.body).slice(0, 300)).toBeUndefined();

@@ -19,6 +19,7 @@ import { TOOL_CATALOG } from "../../functions/src/mcp/catalog.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { appPerTest } from "../helpers/app.js";
 import { get, post, withoutRequestId } from "../helpers/http.js";
+import { checkResponses } from "../helpers/check-responses.js";
 
 const t = appPerTest();
 let server: Server;
@@ -273,7 +274,7 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
       const { token, calendarId } = await mintThroughMcp("Scout");
       const reads = { limit: 4, windowMs: 60_000 };
       const limited = createApiApp(t.deps, undefined, {
-        checkResponses: true,
+        checkOutcome: checkResponses(),
         rateLimits: { ...DEFAULT_RATE_LIMITS, reads },
       });
       const rpc = async (id: number, method: string, params?: unknown) =>

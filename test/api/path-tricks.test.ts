@@ -11,6 +11,7 @@ import { apiRoutes } from "../../functions/src/routes/index.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, freshKey, get, post } from "../helpers/http.js";
 import { grantRole, mintAgent, type MintedAgent, newCalendar } from "../helpers/factories.js";
+import { checkResponses } from "../helpers/check-responses.js";
 
 /**
  * Ids are opaque strings of their prefix and [A-Za-z0-9] (docs/api.md#ids-and-text). Anything else
@@ -95,7 +96,7 @@ beforeAll(async () => {
   );
   secret.requestId = requestRecord.id;
   strangerCalendarId = (await newCalendar(t, stranger, { name: "Stranger Board", visibility: "public" })).id;
-  bare = createApiApp(t.deps, apiRoutes.map(withoutIdSchemas), { checkResponses: true });
+  bare = createApiApp(t.deps, apiRoutes.map(withoutIdSchemas), { checkOutcome: checkResponses() });
 });
 
 afterAll(() => t.close());

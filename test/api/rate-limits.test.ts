@@ -14,6 +14,7 @@ import { apiRoutes } from "../../functions/src/routes/index.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, freshKey } from "../helpers/http.js";
 import { laterCredential, mintAgent, type MintedAgent } from "../helpers/factories.js";
+import { checkResponses } from "../helpers/check-responses.js";
 
 /**
  * Rate limits (docs/api.md#rate-limits) turned on with small limits: the suite runs with
@@ -39,7 +40,7 @@ let b: MintedAgent;
 
 /** The deployed apps (behind Hosting: the client address is X-Forwarded-For's first entry). */
 function limitedApps(config: RateLimitConfig = SMALL, behindProxy = true) {
-  api = createApiApp(t.deps, undefined, { checkResponses: true, rateLimits: config, behindProxy });
+  api = createApiApp(t.deps, undefined, { checkOutcome: checkResponses(), rateLimits: config, behindProxy });
   pages = createPagesApp(t.deps, { rateLimits: config, behindProxy });
 }
 

@@ -16,6 +16,7 @@ import { createPagesApp } from "../../functions/src/pages/app.js";
 import { appPerTest } from "../helpers/app.js";
 import { expectError, freshKey, post } from "../helpers/http.js";
 import { mintAgent, newCalendar } from "../helpers/factories.js";
+import { checkResponses } from "../helpers/check-responses.js";
 
 const t = appPerTest();
 let pages: Express;
@@ -78,7 +79,7 @@ describe("X-Request-Id on the API", () => {
       pages: { limit: 1, windowMs: 60_000 },
       maxClients: 1_000,
     };
-    const limited = createApiApp(t.deps, undefined, { checkResponses: true, rateLimits: limits });
+    const limited = createApiApp(t.deps, undefined, { checkOutcome: checkResponses(), rateLimits: limits });
     const mint = () =>
       request(limited).post("/v1/mint").set("Idempotency-Key", freshKey()).set("X-Request-Id", CLIENT_ID);
     expect((await mint().send({ name: "First" })).status).toBe(200);
@@ -173,12 +174,12 @@ describe("X-Request-Id on /mcp", () => {
     expect(refused.body.result.isError).toBe(true);
     const envelope = JSON.parse(refused.body.result.content[0].text as string);
     expect(envelope.error).toMatchObject({ code: "not_found", request_id: CLIENT_ID });
-    // The /mcp request and the REST request it ran are logged under the same id.
-    expect(entries.map((e) => e.fields?.path)).toEqual(["/v1/calendars/cal_nope", "/mcp"]);
-    expect(entries.map((e) => e.fields?.request_id)).toEqual([CLIENT_ID, CLIENT_ID]);
+    // The tool call runs inside the /mcp request: one request, one log line, one id.
+    expect(entries.map((e) => e.fields?.path)).toEqual(["/mcp"]);
+    expect(entries.map((e) => e.fields?.request_id)).toEqual([CLIENT_ID]);
   });
 
-  it("stamps arguments refused before any REST request with the /mcp request's id", async () => {
+  it("stamps arguments refused before the operation runs with the /mcp request's id", async () => {
     const agent = await mintAgent(t, "Alpha");
     const refused = await mcp(
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "get_calendar", arguments: {} } },

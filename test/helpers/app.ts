@@ -10,6 +10,7 @@ import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { LAYOUT } from "../../functions/src/domain/paths.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
+import { checkResponses } from "./check-responses.js";
 
 export const BASE_URL = "https://almanac.test";
 export const START = "2026-11-22T10:00:00.000Z";
@@ -52,7 +53,7 @@ export function createTestApp(options: { clock?: ReturnType<typeof testClock> } 
     cache: new ResponseCache(),
   };
   // Every response of every test is checked against what /openapi.json documents for it.
-  const app = createApiApp(deps, undefined, { checkResponses: true });
+  const app = createApiApp(deps, undefined, { checkOutcome: checkResponses() });
   return {
     app,
     deps,

@@ -46,6 +46,25 @@ describe("layer rules", () => {
     ]);
   });
 
+  it("the executor may not import express, and a command may not open a transaction", async () => {
+    const executor = await lint(
+      "functions/src/http/execute.ts",
+      'import type { Request } from "express";\nexport const used = (req: Request) => req;\n',
+    );
+    expect(findings(executor, "no-restricted-imports")).toEqual([expect.stringContaining("knows no protocol")]);
+    const command = await lint(
+      "functions/src/domain/commands/new-command.ts",
+      [
+        'import type { Deps } from "../deps.js";',
+        "export const write = (deps: Deps) => deps.store.runTransaction(async () => 1);",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(command, "no-restricted-syntax")).toEqual([
+      expect.stringContaining("runs in the transaction its caller opened"),
+    ]);
+  });
+
   it("a route may not import storage/", async () => {
     const messages = await lint(
       "functions/src/routes/new-route.ts",

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { createApiApp } from "../../functions/src/app.js";
 import { errors } from "../../functions/src/domain/errors.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
-import { responseProblem } from "../../functions/src/openapi/check-responses.js";
+import { checkResponses, responseProblem } from "../helpers/check-responses.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 
 // The test helpers turn the check on for every API test; these prove it catches what it should.
@@ -39,7 +39,7 @@ const reported: string[] = [];
 
 beforeAll(() => {
   t = createTestApp();
-  app = createApiApp(t.deps, routes, { checkResponses: true });
+  app = createApiApp(t.deps, routes, { checkOutcome: checkResponses() });
 });
 afterAll(() => t.close());
 

@@ -19,6 +19,7 @@ import { testClock } from "../helpers/app.js";
 import { attachLayer, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
 import { del, expectError, get, patch } from "../helpers/http.js";
 import { freePort } from "../helpers/ports.js";
+import { checkResponses } from "../helpers/check-responses.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 let server: FirestoreServer | undefined;
@@ -51,7 +52,7 @@ beforeAll(async () => {
     memory: {},
     cache: new ResponseCache(),
   };
-  t.app = createApiApp(deps, undefined, { checkResponses: true });
+  t.app = createApiApp(deps, undefined, { checkOutcome: checkResponses() });
   close = async () => {
     await store.close();
     await deleteApp(app);

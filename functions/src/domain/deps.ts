@@ -17,6 +17,12 @@ export interface Deps {
   readBudget?: number;
 }
 
+/**
+ * What a command needs beside its transaction: no store, so that everything a command reads
+ * or writes goes through the one transaction its caller opened and handed it.
+ */
+export type CommandDeps = Omit<Deps, "store">;
+
 /** Fields of a log line; `severity` as Cloud Logging names it (INFO when absent). */
 export interface LogFields {
   severity?: "INFO" | "WARNING" | "ERROR";

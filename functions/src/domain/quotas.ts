@@ -13,10 +13,11 @@
  * Counters are internal fields: presenters pick the fields they show, so none reaches a caller.
  *
  * Events are the exception: event writes must not queue on the calendar record, so a
- * calendar's event count is spread over its shards (domain/revision.ts), and the quota is
- * checked against their sum read outside the write's transaction. Concurrent creates can
- * therefore pass the check together: the count may exceed the limit by the creates in flight
- * at that moment (on SQLite, where transactions run one at a time, never).
+ * calendar's event count is spread over its shards (domain/revision.ts), read before the
+ * write's transaction (reading every shard inside it would make all writes to the calendar
+ * conflict). Far from the limit that count decides. Within EXACT_EVENT_MARGIN of it, a create
+ * reads the shards again inside its transaction, so the last places are taken exactly:
+ * concurrent creates then conflict on the shards, and only near a full calendar.
  */
 import type { DocRef, StoredDoc, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
@@ -127,31 +128,48 @@ export function writeCounter(tx: Transaction, path: DocRef<Counters>, update: Pa
   if (Object.keys(update).length > 0) tx.update(path, update);
 }
 
+/** A calendar's event count, read before the write's transaction (module comment, above). */
+export interface EventUsage {
+  used: number;
+  /** What the first write adds to its shard for a calendar from before shards: the events it holds. */
+  seed: number;
+}
+
 /**
  * The events a calendar holds, from its shards, and what an event write must add to its shard
  * so the sum stays right: a calendar from before shards counts its events once (at most
  * limit + 1 reads), and the first write stores that count.
  */
-export async function eventUsage(
-  deps: Pick<Deps, "store" | "quotas">,
-  calendarId: string,
-): Promise<{ used: number; seed: number }> {
+export async function eventUsage(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<EventUsage> {
   const shards = await readShards(deps.store, calendarId);
   if (shards) return { used: shards.reduce((sum, s) => sum + s.event_count, 0), seed: 0 };
   const limit = quotaLimits(deps).events_per_calendar;
-  const existing = await (deps.store.outside ?? deps.store).query(paths.events(calendarId), { limit: limit + 1 });
+  const existing = await deps.store.query(paths.events(calendarId), { limit: limit + 1 });
   return { used: existing.length, seed: existing.length };
 }
 
-/** Takes a place for one more event: the count to add to the drawn shard, or 403 quota_exceeded. */
-export async function takeEventQuota(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<number> {
-  const { used, seed } = await eventUsage(deps, calendarId);
+/** Within this many events of the limit, a create counts the shards inside its transaction. */
+export const EXACT_EVENT_MARGIN = 100;
+
+/**
+ * Takes a place for one more event: the count to add to the drawn shard, or 403
+ * quota_exceeded. Near the limit it reads the shards in `tx` (a read: call it before writing).
+ */
+export async function takeEventQuota(
+  tx: Transaction,
+  deps: Pick<Deps, "quotas">,
+  calendarId: string,
+  usage: EventUsage,
+): Promise<number> {
   const limit = quotaLimits(deps).events_per_calendar;
+  let used = usage.used;
+  if (used >= limit - EXACT_EVENT_MARGIN) {
+    const shards = await tx.query(paths.shards(calendarId));
+    if (shards.length > 0) used = shards.reduce((sum, s) => sum + s.data.event_count, 0);
+  }
   if (used >= limit) throw errors.quotaExceeded("events_per_calendar", limit);
-  return seed + 1;
+  return usage.seed + 1;
 }
 
 /** Gives an event's place back: the count to add to the drawn shard. */
-export async function releaseEventQuota(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<number> {
-  return (await eventUsage(deps, calendarId)).seed - 1;
-}
+export const releaseEventQuota = (usage: EventUsage): number => usage.seed - 1;

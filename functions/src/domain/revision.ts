@@ -57,7 +57,7 @@ export function touchShard(tx: Transaction, shard: DrawnShard, delta = 0): void 
  * (written before shards existed).
  */
 export async function readShards(store: Store, calendarId: string): Promise<ShardRecord[] | null> {
-  const docs = await (store.outside ?? store).query(paths.shards(calendarId));
+  const docs = await store.query(paths.shards(calendarId));
   return docs.length > 0 ? docs.sort((a, b) => (a.id < b.id ? -1 : 1)).map((d) => d.data) : null;
 }
 

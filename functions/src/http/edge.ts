@@ -19,19 +19,18 @@ export function overlongQueryParam(query: Record<string, unknown>): string | nul
   return null;
 }
 
+/** The refusal of a query whose parameter `name` is over MAX_QUERY_VALUE characters. */
+export const overlongQueryError = (name: string) =>
+  errors.invalid(
+    "invalid_request",
+    `the query parameter \`${name}\` is over ${MAX_QUERY_VALUE} characters; send a shorter value`,
+    { field: name },
+  );
+
 /** `/v1`: a query value over 1,000 characters is 400 invalid_request, before any handler runs. */
 export const refuseLongQueryValues: RequestHandler = (req, _res, next) => {
   const name = overlongQueryParam(req.query);
-  if (name === null) return next();
-  next(
-    errors.invalid(
-      "invalid_request",
-      `the query parameter \`${name}\` is over ${MAX_QUERY_VALUE} characters; send a shorter value`,
-      {
-        field: name,
-      },
-    ),
-  );
+  next(name === null ? undefined : overlongQueryError(name));
 };
 
 /**

@@ -8,7 +8,7 @@ import { requestIdOf } from "./request-id.js";
 
 export interface ErrorResponse {
   status: number;
-  body: unknown;
+  body: object;
   headers: Record<string, string>;
 }
 

@@ -159,10 +159,10 @@ export class ApiError extends DomainError {
  * (http/request-id.ts). Added on the way out, never stored, so a replayed error names the
  * request that received it.
  */
-export function withRequestId(body: unknown, requestId: string | undefined): unknown {
+export function withRequestId<T>(body: T, requestId: string | undefined): T {
   const error = (body as { error?: unknown } | null)?.error;
   if (requestId === undefined || typeof error !== "object" || error === null) return body;
-  return { ...(body as object), error: { ...error, request_id: requestId } };
+  return { ...(body as object), error: { ...error, request_id: requestId } } as T;
 }
 
 /** Failures only the protocol meets; the domain's are in domain/errors.ts. */

@@ -1,9 +1,9 @@
 /**
- * Exactly-once POSTs (docs/api.md#idempotency, #exactly-once-and-retention). A request first claims its key (one small
- * transaction); then the command's writes and the stored response commit together in ONE
- * transaction, so an effect never lands without its response and a response is never stored
- * without its effect. A crash in between leaves only the claim, and a retry runs the command
- * for the first time.
+ * Exactly-once POSTs (docs/api.md#idempotency, #exactly-once-and-retention). A request first
+ * claims its key (one small transaction); then the command's writes and the stored answer
+ * commit together in the write's one transaction (http/execute.ts), so an effect never lands
+ * without its answer and an answer is never stored without its effect. A crash in between
+ * leaves only the claim, and a retry runs the command for the first time.
  */
 import { randomUUID } from "node:crypto";
 import type { Deps } from "../domain/deps.js";
@@ -11,7 +11,6 @@ import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
 import type { IdempotencyRecord } from "../domain/records.js";
 import type { DocRef, Store, Transaction } from "../storage/port.js";
-import { toErrorResponse } from "./error-handler.js";
 import { errors } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
 
@@ -22,15 +21,8 @@ const MAX_KEY_LENGTH = 200;
 /** This process. On a store that one process owns, a claim of an earlier process is dead at once. */
 const PROCESS_ID = randomUUID();
 
-export type Claim =
-  | { kind: "fresh"; path: DocRef<IdempotencyRecord>; claimId: string }
-  | { kind: "replay"; status: number; body: unknown };
-
-export interface Outcome {
-  status: number;
-  body: unknown;
-  headers: Record<string, string>;
-}
+export type FreshClaim = { kind: "fresh"; path: DocRef<IdempotencyRecord>; claimId: string };
+export type Claim = FreshClaim | { kind: "replay"; status: number; body: unknown };
 
 /** Reads and checks the header; the key is scoped to the caller (the anonymous caller for mint). */
 export function idempotencyPath(header: string | undefined, agentId: string | null): DocRef<IdempotencyRecord> {
@@ -43,8 +35,23 @@ export function idempotencyPath(header: string | undefined, agentId: string | nu
   return paths.idempotency(sha256(`${agentId ?? "anonymous"}\n${header}`));
 }
 
-export function fingerprint(method: string, path: string, rawBody: string): string {
-  return sha256(`${method} ${path}\n${rawBody}`);
+/**
+ * What "the same request" means to a key: the operation, its path parameters and the body's JSON
+ * value (key order and spacing aside), however it was sent (REST or an MCP tool call).
+ */
+export function fingerprint(operation: string, params: Record<string, string>, body: unknown): string {
+  return sha256(JSON.stringify([operation, canonical(params), canonical(body ?? null)]));
+}
+
+/** A JSON value with its object keys sorted at every depth. */
+export function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+  );
 }
 
 /** Claims the key for this request, or answers with the stored response, in one transaction. */
@@ -78,74 +85,31 @@ function claimIsDead(claim: IdempotencyRecord, store: Store, now: Date): boolean
   return now.getTime() - Date.parse(claim.started_at) >= STALE_PENDING_MS;
 }
 
-/**
- * Runs the operation once for a fresh claim. Its command joins this transaction (see
- * `joinTransaction`), which also stores the response, with its secret fields left out.
- * An error answer (4xx) commits no effect and is stored in a second step; a 5xx is not
- * stored, so a retry runs again.
- */
-export async function executeOnce<D extends Deps>(
-  deps: D,
-  claim: Extract<Claim, { kind: "fresh" }>,
-  secretFields: readonly string[],
-  operation: (deps: D) => Promise<object>,
-  requestId?: string,
-): Promise<Outcome> {
-  try {
-    return await deps.store.runTransaction(async (tx) => {
-      await requireClaim(tx, claim);
-      const body = await operation({ ...deps, store: joinTransaction(deps.store, tx) });
-      tx.update(claim.path, { state: "done", status: 200, body: withoutSecrets(body, secretFields) });
-      return { status: 200, body, headers: {} };
-    });
-  } catch (err) {
-    const outcome = toErrorResponse(err, deps, requestId);
-    await deps.store.runTransaction(async (tx) => {
-      if (!(await holdsClaim(tx, claim))) return;
-      if (outcome.status >= 500) tx.delete(claim.path);
-      else tx.update(claim.path, { state: "done", status: outcome.status, body: outcome.body });
-    });
-    return outcome;
-  }
-}
-
-async function holdsClaim(
-  tx: Transaction,
-  claim: { path: DocRef<IdempotencyRecord>; claimId: string },
-): Promise<boolean> {
+async function holdsClaim(tx: Transaction, claim: FreshClaim): Promise<boolean> {
   const current = await tx.get(claim.path);
   return current?.data.state === "pending" && current.data.claim_id === claim.claimId;
 }
 
 /** A request whose claim was taken over (it was presumed dead) must not commit: the other attempt owns the key. */
-async function requireClaim(
-  tx: Transaction,
-  claim: { path: DocRef<IdempotencyRecord>; claimId: string },
-): Promise<void> {
+export async function requireClaim(tx: Transaction, claim: FreshClaim): Promise<void> {
   if (!(await holdsClaim(tx, claim))) throw httpErrors.idempotencyKeyInUse();
 }
 
-/** PATCH and DELETE: the policy's reads and the command's writes in one transaction, as for POST. */
-export function inOneTransaction<D extends Deps, T>(deps: D, operation: (deps: D) => Promise<T>): Promise<T> {
-  return deps.store.runTransaction((tx) => operation({ ...deps, store: joinTransaction(deps.store, tx) }));
+/** Stores the answer of a fresh claim with the command's writes, in its transaction; secrets left out. */
+export function recordAnswer(tx: Transaction, claim: FreshClaim, body: object, secretFields: readonly string[]): void {
+  tx.update(claim.path, { state: "done", status: 200, body: withoutSecrets(body, secretFields) });
 }
 
 /**
- * The store as the operation sees it: reads go through the transaction (so the policy is
- * judged on the state the write commits against) and a command's own `runTransaction` joins
- * it instead of opening a second one.
+ * After a refusal: a 4xx is stored for the key (the command committed nothing), a 5xx frees
+ * the key so that a retry runs again. Skipped when the claim was taken over meanwhile.
  */
-export function joinTransaction(store: Store, tx: Transaction): Store {
-  return {
-    singleProcess: store.singleProcess,
-    outside: store,
-    get: (path) => tx.get(path),
-    getAll: (paths) => tx.getAll(paths),
-    query: (collection, spec) => tx.query(collection, spec),
-    count: (collection, spec) => store.count(collection, spec),
-    runTransaction: (fn) => fn(tx),
-    close: () => store.close(),
-  };
+export async function recordRefusal(store: Store, claim: FreshClaim, status: number, body: unknown): Promise<void> {
+  await store.runTransaction(async (tx) => {
+    if (!(await holdsClaim(tx, claim))) return;
+    if (status >= 500) tx.delete(claim.path);
+    else tx.update(claim.path, { state: "done", status, body });
+  });
 }
 
 /** Secrets (a token, a claim link) are answered once and never stored, not even in a replay. */

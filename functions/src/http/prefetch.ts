@@ -47,7 +47,6 @@ export function requestReads(store: Store, prefetch: DocPath[]): Store {
   }
   return {
     singleProcess: store.singleProcess,
-    outside: store.outside,
     get: (path) => once(`get ${path}`, () => store.get(path)),
     getAll: (list) => once(`getAll ${list.join(" ")}`, () => store.getAll(list)),
     query: (collection, spec) =>

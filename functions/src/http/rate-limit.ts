@@ -27,7 +27,6 @@
  * address counts as the peer's; IPv6 addresses count per /56 network, as an ISP assigns them.
  */
 import { isIP, isIPv4 } from "node:net";
-import type { IncomingMessage } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
 import {
   MemoryStore,
@@ -145,21 +144,9 @@ export interface ApiRateLimits {
   /**
    * Middleware charging one request to `budget`, keyed on the caller: the agent of its bearer
    * token, else its client address (always the address for mint). Over the limit it passes
-   * `rate_limited` on, with `Retry-After` set. A request marked with `markCharged` passes free.
+   * `rate_limited` on, with `Retry-After` set.
    */
   charge(budget: Budget): RequestHandler;
-}
-
-/** Requests whose operation has been charged already: an MCP tool call's in-process request. */
-const chargedAlready = new WeakSet<IncomingMessage>();
-
-/**
- * Marks a request made inside this process for an operation already charged (mcp/server.ts
- * charges each tools/call once, as the operation it runs), so the route's limiter lets it
- * pass. A WeakSet of the request object: nothing a client sends can set it.
- */
-export function markCharged(req: IncomingMessage): void {
-  chargedAlready.add(req);
 }
 
 export function apiRateLimits(deps: Pick<Deps, "store" | "log">, config: RateLimitConfig): ApiRateLimits {
@@ -238,7 +225,6 @@ function limiter(
     standardHeaders: rateLimitHeaders ? "draft-7" : false,
     legacyHeaders: false,
     handler: (req, res, next) => answer(req, res, next, window),
-    skip: (req) => chargedAlready.has(req),
     // Addresses are this module's choice (clientAddress), documented above.
     validate: {
       ip: false,

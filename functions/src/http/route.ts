@@ -1,51 +1,93 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from "express";
+/**
+ * What an API operation is: one definition per operation (routes/*.ts) says how it is
+ * validated, authenticated, authorized, limited and documented, and holds its handler. The
+ * executor (http/execute.ts) runs it for either adapter; openapi/ documents it; mcp/ lists it.
+ */
 import type { z } from "zod";
 import type { Actor } from "../domain/actor.js";
 import type { WaitGuard } from "../domain/change-signals.js";
 import type { HttpDeps } from "./deps.js";
 import { RULES, type CalendarAction } from "../domain/policy.js";
-import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
+import type { CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord } from "../domain/records.js";
 import type { Scope } from "../domain/types.js";
-import type { Store, Transaction } from "../storage/port.js";
-import { authenticate } from "./auth.js";
-import { errors, type ErrorCode } from "../domain/errors.js";
-import { httpErrors, withRequestId } from "./errors.js";
-import { claimKey, executeOnce, fingerprint, idempotencyPath, inOneTransaction } from "./idempotency.js";
-import { documentsNamedBy, requestReads } from "./prefetch.js";
+import type { Transaction } from "../storage/port.js";
+import type { ErrorCode } from "../domain/errors.js";
 import { methodBudget, type Budget } from "./rate-limit.js";
-import { requestIdOf } from "./request-id.js";
-import { PreparedJson } from "./response-cache.js";
-import { parseInput, parsePathParams } from "./validate.js";
+import type { PreparedJson } from "./response-cache.js";
 
-type Method = "get" | "post" | "patch" | "delete";
+export type Method = "get" | "post" | "patch" | "delete";
 type AnyObject = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 export type AuthMode = "required" | "optional" | "none";
 
 /** The caller as the auth mode guarantees it: a required token always names an agent, `none` never reads one. */
 export type ActorOf<A extends AuthMode> = A extends "required" ? Actor : A extends "none" ? null : Actor | null;
 
-export interface RouteContext<
-  P,
-  Q,
-  B,
-  A extends AuthMode = AuthMode,
-  C extends CalendarAction | undefined = undefined,
-> {
-  deps: HttpDeps;
+type WriteMethod = Exclude<Method, "get">;
+
+/** What every handler is given: the caller, the path's calendar as the policy admitted it, the validated input. */
+interface Admitted<P, Q, B, A extends AuthMode, C extends CalendarAction | undefined> {
   actor: ActorOf<A>;
   /** The path's calendar and the caller's role, loaded and authorized for the route's `calendar` action. */
   calendar: C extends CalendarAction ? CalendarAccess : undefined;
   params: P;
   query: Q;
   body: B;
+}
+
+/** A read's handler reads through `deps.store`, each read made once per request (http/prefetch.ts). */
+export interface ReadContext<P, Q, B, A extends AuthMode, C extends CalendarAction | undefined> extends Admitted<
+  P,
+  Q,
+  B,
+  A,
+  C
+> {
+  deps: HttpDeps;
   /** For a handler that holds its answer (long-poll): the client's going, and the route's checks again. */
   waiting: WaitGuard;
 }
 
 /**
+ * A write's handler runs inside the one transaction the executor opened (http/execute.ts), after
+ * the policy read the calendar through it, and before its answer is stored with it.
+ */
+export interface WriteContext<P, Q, B, A extends AuthMode, C extends CalendarAction | undefined, X> extends Admitted<
+  P,
+  Q,
+  B,
+  A,
+  C
+> {
+  tx: Transaction;
+  /** Its store reads through `tx` (for a query such as another calendar's policy) and opens no transaction. */
+  deps: HttpDeps;
+  /** What the route's `prepare` read before the transaction. */
+  prepared: X;
+}
+
+/** What a write's `prepare` sees: the caller and the validated input, before any policy. */
+export interface PrepareContext<P, Q, B, A extends AuthMode> {
+  deps: HttpDeps;
+  actor: ActorOf<A>;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export type HandlerContext<
+  M extends Method,
+  P,
+  Q,
+  B,
+  A extends AuthMode,
+  C extends CalendarAction | undefined,
+  X,
+> = M extends WriteMethod ? WriteContext<P, Q, B, A, C, X> : ReadContext<P, Q, B, A, C>;
+
+/**
  * One API operation: how it is validated, authenticated, authorized and documented, and its
- * handler. The same definition mounts the Express route and describes the OpenAPI operation.
+ * handler. The same definition is run by the executor, listed as an MCP tool and documented in OpenAPI.
  */
 export interface RouteDef<
   P = Record<string, string>,
@@ -54,8 +96,10 @@ export interface RouteDef<
   A extends AuthMode = AuthMode,
   C extends CalendarAction | undefined = undefined,
   R extends AnyObject = AnyObject,
+  M extends Method = Method,
+  X = undefined,
 > {
-  method: Method;
+  method: M;
   /** OpenAPI-style path, e.g. `/v1/calendars/{calendarId}`. */
   path: string;
   summary: string;
@@ -64,7 +108,7 @@ export interface RouteDef<
   /**
    * What the route does to the calendar of its `{calendarId}`: the route layer loads it, applies
    * the policy (domain/policy.ts, docs/api.md#access) before the handler runs, and documents the
-   * action's scope and refusals. Inside a write's transaction for writes (the handler's `deps`).
+   * action's scope and refusals. A write's policy reads through the write's own transaction.
    */
   calendar?: C;
   /** Reads to start on the calendar record while the caller's role is read (no caller needed). */
@@ -87,13 +131,20 @@ export interface RouteDef<
   response: R;
   /** Error codes the route answers beyond those of its auth mode and calendar action, for the documentation. */
   errors: ErrorCode[];
+  /**
+   * A write's reads that must stay outside its transaction (a calendar's event count over its
+   * shards, which the transaction would otherwise hold): made after validation and before the
+   * transaction, answered to the handler as `prepared`. Nothing in it may reach the caller
+   * before the policy has admitted them.
+   */
+  prepare?: (ctx: PrepareContext<P, Q, B, A>) => Promise<X>;
   // Method syntax: a registry of routes (AnyRoute) holds handlers of every auth mode.
-  handler(ctx: RouteContext<P, Q, B, A, C>): Promise<z.input<R> | PreparedJson>;
+  handler(ctx: HandlerContext<M, P, Q, B, A, C, X>): Promise<z.input<R> | PreparedJson>;
 }
 
 // Routes are heterogeneous in their inputs; the registry only needs the shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDef<any, any, any, AuthMode, CalendarAction | undefined>;
+export type AnyRoute = RouteDef<any, any, any, AuthMode, CalendarAction | undefined, AnyObject, Method, any>;
 
 export const defineRoute = <
   P,
@@ -102,9 +153,11 @@ export const defineRoute = <
   A extends AuthMode,
   C extends CalendarAction | undefined = undefined,
   R extends AnyObject = AnyObject,
+  M extends Method = Method,
+  X = undefined,
 >(
-  def: RouteDef<P, Q, B, A, C, R>,
-): RouteDef<P, Q, B, A, C, R> => {
+  def: RouteDef<P, Q, B, A, C, R, M, X>,
+): RouteDef<P, Q, B, A, C, R, M, X> => {
   if (def.calendar && !def.path.includes("{calendarId}")) {
     throw new Error(`${def.path}: a route with a calendar action needs a {calendarId} in its path`);
   }
@@ -121,160 +174,3 @@ export const calendarRefusals = (action: CalendarAction): ErrorCode[] =>
 
 /** The rate-limit budget an operation draws from: its own declaration, else its method's. */
 export const budgetOf = (route: AnyRoute): Budget => route.budget ?? methodBudget(route.method);
-
-export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
-
-/**
- * How every API path is matched: case-sensitive and strict, so a path reaches an operation only
- * spelled as its route declares it (`/v1/Mint` and `/v1/mint/` are 404), and whatever is keyed
- * on the operation (rate limits) cannot be picked by another spelling.
- */
-export const ROUTING = { caseSensitive: true, strict: true } as const;
-
-export const apiRouter = (): Router => express.Router(ROUTING);
-
-/**
- * Mounts each operation on the router: `before(route)` (the rate limit of its budget, the body
- * checks and parser), then the operation. What runs before an operation is chosen by the route
- * that matched, so it cannot depend on how the path was spelled.
- */
-export function mountRoutes(
-  router: Router,
-  deps: HttpDeps,
-  routes: AnyRoute[],
-  before: (route: AnyRoute) => RequestHandler[] = () => [],
-): void {
-  for (const route of routes) {
-    router[route.method](expressPath(route.path), ...before(route), (req: Request, res: Response) =>
-      handle(route, deps, req, res),
-    );
-  }
-}
-
-async function handle(route: AnyRoute, deps: HttpDeps, req: Request, res: Response): Promise<void> {
-  res.locals.route = route; // the operation answering, for the response check of the tests
-  const header = req.get("authorization");
-  // A GET makes each read once and starts reading the documents its path names while the
-  // token is checked (http/prefetch.ts), unless it is sure to be refused for want of a token.
-  const prefetch = Boolean(header) || route.auth !== "required" ? documentsNamedBy(req.params) : [];
-  const reads = route.method === "get" ? { ...deps, store: requestReads(deps.store, prefetch) } : deps;
-  const actor = await admitted(route, reads, header);
-
-  if (route.method === "get") {
-    send(res, 200, await run(route, reads, actor, req));
-    return;
-  }
-  if (route.method !== "post") {
-    send(res, 200, await inOneTransaction(deps, (scoped) => run(route, scoped, actor, req)));
-    return;
-  }
-  const keyPath = idempotencyPath(req.get("idempotency-key"), actor?.agentId ?? null);
-  const claim = await claimKey(deps, keyPath, fingerprint(req.method, req.path, rawBodyOf(req)));
-  if (claim.kind === "replay") {
-    res.setHeader("Idempotent-Replayed", "true");
-    send(res, claim.status, claim.body);
-    return;
-  }
-  const outcome = await executeOnce(
-    deps,
-    claim,
-    route.secretFields ?? [],
-    (scoped) => run(route, scoped, actor, req),
-    requestIdOf(res),
-  );
-  for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
-  send(res, outcome.status, outcome.body);
-}
-
-async function run(route: AnyRoute, deps: HttpDeps, actor: Actor | null, req: Request): Promise<object> {
-  const code = route.invalidCode ?? "invalid_request";
-  const params: Record<string, unknown> = route.params ? parsePathParams(route.params, req.params) : req.params;
-  const query = route.query ? parseInput(route.query, req.query, "invalid_request", "query") : {};
-  let body: unknown;
-  if (route.body) {
-    const raw = req.body === undefined && route.bodyOptional ? {} : req.body;
-    if (raw === undefined) throw errors.invalid(code, "send a JSON object body with `Content-Type: application/json`");
-    body = parseInput(route.body, raw, code, "body");
-  }
-  const calendar = await authorizedCalendar(route, deps, actor, params, query);
-  const waiting = waitGuard(route, deps, req, params);
-  return route.handler({ deps, actor, calendar, params, query, body, waiting });
-}
-
-/** The caller as the route admits it: authenticated (401), present when required, with the route's own scope. */
-async function admitted(route: AnyRoute, deps: HttpDeps, header: string | undefined): Promise<Actor | null> {
-  const actor = route.auth === "none" ? null : await authenticate(deps, header);
-  if (route.auth === "required" && !actor) throw httpErrors.unauthorized();
-  if (route.scope && actor && !actor.scopes.includes(route.scope)) throw errors.insufficientScope(route.scope);
-  return actor;
-}
-
-/**
- * What a handler that holds its answer needs: a signal of the client's going, and the same
- * admission and calendar policy as above, on the request's own Authorization header, read
- * through the handler's transaction (so a revoked token or grant is seen in the same cut).
- */
-function waitGuard(route: AnyRoute, deps: HttpDeps, req: Request, params: Record<string, unknown>): WaitGuard {
-  const header = req.get("authorization");
-  return {
-    signal: clientGone(req.res!),
-    stillAllowed: async (tx) => {
-      const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
-      const actor = await admitted(route, reads, header);
-      if (route.calendar) await requireCalendar(reads, String(params.calendarId), actor, route.calendar);
-    },
-  };
-}
-
-/** Aborted when the response closes before it was sent (the client dropped the connection). */
-export function clientGone(res: Response): AbortSignal {
-  const gone = new AbortController();
-  if (res.destroyed) gone.abort();
-  else
-    res.once("close", () => {
-      if (!res.writableFinished) gone.abort();
-    });
-  return gone.signal;
-}
-
-/** A transaction's reads where a check reads `deps.store`; such a check opens no transaction itself. */
-function transactionReads(tx: Transaction): Store {
-  return {
-    get: (ref) => tx.get(ref),
-    getAll: (refs) => tx.getAll(refs),
-    query: (collection, spec) => tx.query(collection, spec),
-    count: () => Promise.reject(new Error("a check inside a transaction counts nothing outside it")),
-    runTransaction: () => Promise.reject(new Error("a check inside a transaction opens no other")),
-    close: () => Promise.resolve(),
-  };
-}
-
-/**
- * The route's calendar, loaded and judged for its action before the handler runs. With the
- * handler's `deps`: inside a write's transaction, and through a GET's shared reads.
- */
-async function authorizedCalendar(
-  route: AnyRoute,
-  deps: HttpDeps,
-  actor: Actor | null,
-  params: Record<string, unknown>,
-  query: unknown,
-): Promise<CalendarAccess | undefined> {
-  if (!route.calendar) return undefined;
-  const alongside = route.alongside;
-  const startAlongside = alongside && ((calendar: CalendarRecord) => alongside({ deps, params, query }, calendar));
-  // defineRoute made sure the path names a {calendarId}.
-  return requireCalendar(deps, String(params.calendarId), actor, route.calendar, startAlongside);
-}
-
-/** Our JSON parser keeps the text; inside Cloud Functions the framework keeps a Buffer. */
-function rawBodyOf(req: Request): string {
-  const raw = (req as Request & { rawBody?: string | Buffer }).rawBody;
-  return raw === undefined ? "" : raw.toString();
-}
-
-/** A success, or an error answered by the Idempotency-Key's record (stored without its request id). */
-function send(res: Response, status: number, body: unknown): void {
-  if (body instanceof PreparedJson) res.status(status).type("application/json").send(body.body);
-  else res.status(status).json(status === 200 ? body : withRequestId(body, requestIdOf(res)));
-}

@@ -49,3 +49,24 @@ export function parsePathParams<S extends z.ZodType>(schema: S, params: unknown)
   const field = result.error.issues[0]?.path.map(String).join(".") || "path";
   throw httpErrors.notAnId(field);
 }
+
+/** Whether the value holds arrays or objects more than `limit` deep; iterative, so any depth is safe to ask. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop()!;
+    if (typeof current !== "object" || current === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Deeper than any operation's body goes: refused before the body is hashed for its Idempotency-Key. */
+export const MAX_BODY_NESTING = 32;
+
+export function requireBoundedNesting(body: unknown, code: InvalidCode): void {
+  if (nestsDeeperThan(body, MAX_BODY_NESTING)) {
+    throw errors.invalid(code, `the body nests deeper than ${MAX_BODY_NESTING} levels; no field of this operation does`);
+  }
+}

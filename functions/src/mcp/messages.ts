@@ -18,6 +18,7 @@ import {
   PingRequestSchema,
   type JSONRPCErrorResponse,
 } from "@modelcontextprotocol/sdk/types.js";
+import { nestsDeeperThan } from "../http/validate.js";
 
 /** Deeper than any tool's arguments go (message, params, arguments, a field, its items). */
 export const MAX_NESTING = 32;
@@ -116,18 +117,6 @@ function invalidParamsMessage(issues: readonly Issue[]): string {
 }
 
 const article = (noun: string) => (/^[aeiou]/.test(noun) ? "an" : "a");
-
-/** Whether the value holds arrays or objects more than `limit` deep; iterative, so any depth is safe to ask. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const pending: Array<[unknown, number]> = [[value, 1]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop()!;
-    if (typeof current !== "object" || current === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) pending.push([child, depth + 1]);
-  }
-  return false;
-}
 
 const INTERNAL_ERROR: number = ErrorCode.InternalError;
 

@@ -3,7 +3,8 @@
  * request (a dynamic import), so a cold start that serves /v1 never pays for them.
  */
 import type { ErrorRequestHandler, Express, RequestHandler } from "express";
-import type { Deps } from "../domain/deps.js";
+import type { HttpDeps } from "../http/deps.js";
+import type { OutcomeCheck } from "../http/express-routes.js";
 import { httpErrors } from "../http/errors.js";
 import { methodBudget, type ApiRateLimits } from "../http/rate-limit.js";
 import type { AnyRoute } from "../http/route.js";
@@ -16,15 +17,17 @@ export interface McpMount {
   limits: ApiRateLimits;
   /** The API's body checks and JSON parser, run before the message can be charged. */
   readBody: RequestHandler[];
+  /** The API app's outcome check (tests), applied to tool calls too. */
+  checkOutcome?: OutcomeCheck;
 }
 
 export function mountMcp(
   app: Express,
-  deps: Pick<Deps, "log">,
+  deps: HttpDeps,
   routes: readonly AnyRoute[],
-  { limits, readBody }: McpMount,
+  { limits, readBody, checkOutcome }: McpMount,
 ): void {
-  const mcp = loadOnce(async () => (await import("./server.js")).mcpHandler(app, deps, routes, limits));
+  const mcp = loadOnce(async () => (await import("./server.js")).mcpHandler(deps, routes, limits, checkOutcome));
   const answer: RequestHandler = (req, res, next) => {
     mcp()
       .then((handle) => handle(req, res, next))

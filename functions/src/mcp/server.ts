@@ -7,12 +7,10 @@
  *
  * Before the SDK runs, each message is charged to the rate limits once, as the operation it
  * runs (a tools/call: its route's budget; anything else: a read), and refused if it is a batch,
- * nests too deep or has bad params (mcp/messages.ts). The charge is made here and not by the
- * in-process REST request a tool call makes: only here is the JSON-RPC method known (tools/list
- * has no REST request), and a tool call charged here stays charged once whatever runs it. That
- * request is marked as charged (`markCharged`), so the route's limiter lets it pass.
+ * nests too deep or has bad params (mcp/messages.ts). A tool call then runs its operation
+ * through the executor (mcp/dispatch.ts), which charges nothing.
  */
-import type { Express, Request, RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 // The low-level Server, not McpServer: tools here carry ready JSON Schemas (built once, from
 // the REST schemas), and their arguments are validated by the REST operation itself, so that
 // a bad argument is REST's error code; McpServer would validate zod shapes first with its own.
@@ -28,9 +26,11 @@ import {
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Deps } from "../domain/deps.js";
+import type { HttpDeps } from "../http/deps.js";
 import { ApiError, withRequestId } from "../http/errors.js";
+import { clientGone, type OutcomeCheck } from "../http/express-routes.js";
 import type { ApiRateLimits, Budget } from "../http/rate-limit.js";
-import { budgetOf, clientGone, type AnyRoute } from "../http/route.js";
+import { budgetOf, type AnyRoute } from "../http/route.js";
 import { logUnexpected } from "../http/log.js";
 // `requestIdOf` of messages.ts is the JSON-RPC id; this one is the answer's X-Request-Id.
 import { requestIdOf as httpRequestIdOf } from "../http/request-id.js";
@@ -63,12 +63,12 @@ const INSTRUCTIONS = [
  */
 export const RATE_LIMITED = -32029;
 
-/** The /mcp handler of an API app: its tools are the app's routes, and calls go through the app. */
+/** The /mcp handler of an API app: its tools are the app's routes, each call run by the executor. */
 export function mcpHandler(
-  app: Express,
-  deps: Pick<Deps, "log">,
+  deps: HttpDeps,
   routes: readonly AnyRoute[],
   limits: ApiRateLimits,
+  checkOutcome?: OutcomeCheck,
 ): RequestHandler {
   const tools = buildTools(routes);
   const listed = { tools: tools.map((tool) => tool.listed) };
@@ -104,7 +104,8 @@ export function mcpHandler(
           ErrorCode.InvalidParams,
           "invalid params: `name` is not a tool of this server; tools/list names them all",
         );
-      return callTool(app, tool, params.arguments ?? {}, callerOf(req, httpRequestId, extra.requestId, extra.signal));
+      const caller = callerOf(req, httpRequestId, extra.requestId, extra.signal);
+      return callTool(deps, tool, params.arguments ?? {}, caller, checkOutcome);
     });
     const transport = new BoundedErrorsTransport(hiddenErrorLog(deps, httpRequestId));
     transport.onerror = (err) => deps.log(`mcp transport: ${err.message}`, { severity: "WARNING" });
@@ -113,7 +114,7 @@ export function mcpHandler(
     try {
       await server.connect(transport);
       // The client has gone: closing the server aborts the calls it runs (`extra.signal`, which
-      // drops their REST requests, mcp/in-process.ts) and sends nothing more.
+      // stops a held answer) and sends nothing more.
       const gone = clientGone(res);
       if (gone.aborted) return;
       gone.addEventListener("abort", () => void server.close(), { once: true });
@@ -240,24 +241,24 @@ const callerOf = (
   signal: AbortSignal,
 ): Caller => ({
   authorization: req.get("authorization"),
-  clientAddress: req.ip,
   httpRequestId,
   requestId,
   signal,
 });
 
 /**
- * The REST answer as a tool result: its JSON as text, with `isError` for an error (REST's
+ * The operation's answer as a tool result: its JSON as text, with `isError` for an error (REST's
  * envelope, so the model reads the code and message an HTTP client would), and `_meta` saying
  * when a write was answered by a replay.
  */
 async function callTool(
-  app: Express,
+  deps: HttpDeps,
   tool: Tool,
   args: Record<string, unknown>,
   caller: Caller,
+  checkOutcome: OutcomeCheck | undefined,
 ): Promise<CallToolResult> {
-  const answer = await dispatch(app, tool, args, caller);
+  const answer = await dispatch(deps, tool, args, caller, checkOutcome);
   return {
     content: [{ type: "text", text: answer.json }],
     ...(answer.status !== 200 ? { isError: true } : {}),

@@ -39,8 +39,8 @@ export const accessRequestRoutes = [
     bodyOptional: true,
     response: accessRequestRecord,
     errors: ["invalid_request", "already_granted", "unauthorized"],
-    handler: async ({ deps, actor, params, body }) => {
-      const request = await requestAccess(deps, actor, params.calendarId, {
+    handler: async ({ tx, deps, actor, params, body }) => {
+      const request = await requestAccess(tx, deps, actor, params.calendarId, {
         role: body.role,
         message: body.message ?? null,
       });
@@ -58,8 +58,8 @@ export const accessRequestRoutes = [
     body: z.strictObject({ resolution: z.enum(["approve", "deny"]) }),
     response: accessRequestRecord,
     errors: ["invalid_request", "already_resolved", "unauthorized", "not_found"],
-    handler: async ({ deps, actor, params, body }) => {
-      const request = await resolveAccessRequest(deps, actor, params.calendarId, params.requestId, body.resolution);
+    handler: async ({ tx, deps, actor, params, body }) => {
+      const request = await resolveAccessRequest(tx, deps, actor, params.calendarId, params.requestId, body.resolution);
       return presentAccessRequest(request);
     },
   }),

@@ -33,8 +33,8 @@ export const calendarRoutes = [
     body: createBody,
     response: calendarRecord,
     errors: ["invalid_request", "unauthorized", "insufficient_scope", "slug_taken", "quota_exceeded"],
-    handler: async ({ deps, actor, body }) =>
-      presentCalendar(await createCalendar(deps, actor, body), "owner", deps.baseUrl),
+    handler: async ({ tx, deps, actor, body }) =>
+      presentCalendar(await createCalendar(tx, deps, actor, body), "owner", deps.baseUrl),
   }),
   defineRoute({
     method: "get",
@@ -60,7 +60,7 @@ export const calendarRoutes = [
     body: patchBody,
     response: calendarRecord,
     errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
-    handler: async ({ deps, calendar: { role }, params, body }) =>
-      presentCalendar(await updateCalendar(deps, params.calendarId, body), role, deps.baseUrl),
+    handler: async ({ tx, deps, calendar: { role }, params, body }) =>
+      presentCalendar(await updateCalendar(tx, deps, params.calendarId, body), role, deps.baseUrl),
   }),
 ];

@@ -33,8 +33,8 @@ export const credentialRoutes = [
     secretFields: ["token"],
     response: z.object({ token: z.string().optional(), credential: credentialRecord }),
     errors: ["invalid_request", "unauthorized", "quota_exceeded"],
-    handler: async ({ deps, actor, body }) => {
-      const { token, credential } = await createCredential(deps, actor, body.label ?? null);
+    handler: async ({ tx, deps, actor, body }) => {
+      const { token, credential } = await createCredential(tx, deps, actor, body.label ?? null);
       return { token, credential: presentCredential(credential) };
     },
   }),
@@ -47,8 +47,8 @@ export const credentialRoutes = [
     params: z.object({ credentialId: idOf("cred") }),
     response: z.object({ revoked: z.string() }),
     errors: ["unauthorized", "not_found", "last_credential"],
-    handler: async ({ deps, actor, params }) => {
-      const revoked = await revokeCredential(deps, actor, params.credentialId);
+    handler: async ({ tx, deps, actor, params }) => {
+      const revoked = await revokeCredential(tx, deps, actor, params.credentialId);
       return { revoked: revoked.id };
     },
   }),

@@ -4,6 +4,7 @@ import { getEvent, listEvents, startSourceReads } from "../domain/queries/events
 import { loadOccurring } from "../domain/queries/occurring.js";
 import { MAX_OCCURRENCE_DAYS, pageOccurrences } from "../domain/queries/occurrences.js";
 import { eventSources } from "../domain/queries/sources.js";
+import { eventUsage } from "../domain/quotas.js";
 import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
@@ -160,8 +161,9 @@ export const eventRoutes = [
     invalidCode: "invalid_event",
     response: eventRecord,
     errors: ["invalid_event", "unauthorized", "quota_exceeded"],
-    handler: async ({ deps, actor, calendar: { calendar }, body }) =>
-      presentEvent(await createEvent(deps, actor, calendar, body)),
+    prepare: ({ deps, params }) => eventUsage(deps, params.calendarId),
+    handler: async ({ tx, deps, actor, calendar: { calendar }, body, prepared }) =>
+      presentEvent(await createEvent(tx, deps, actor, calendar, body, prepared)),
   }),
   defineRoute({
     method: "get",
@@ -189,8 +191,8 @@ export const eventRoutes = [
     invalidCode: "invalid_event",
     response: eventRecord,
     errors: ["invalid_event", "unauthorized", "not_found"],
-    handler: async ({ deps, calendar: { calendar }, params, body }) =>
-      presentEvent(await updateEvent(deps, calendar, params.eventId, body)),
+    handler: async ({ tx, deps, calendar: { calendar }, params, body }) =>
+      presentEvent(await updateEvent(tx, deps, calendar, params.eventId, body)),
   }),
   defineRoute({
     method: "delete",
@@ -202,7 +204,10 @@ export const eventRoutes = [
     params: eventParams,
     response: deleted,
     errors: ["unauthorized", "not_found"],
-    handler: async ({ deps, params }) => ({ deleted: await deleteEvent(deps, params.calendarId, params.eventId) }),
+    prepare: ({ deps, params }) => eventUsage(deps, params.calendarId),
+    handler: async ({ tx, deps, params, prepared }) => ({
+      deleted: await deleteEvent(tx, deps, params.calendarId, params.eventId, prepared),
+    }),
   }),
   defineRoute({
     method: "get",

@@ -46,8 +46,8 @@ export const exceptionRoutes = [
     invalidCode: "invalid_event",
     response: z.object({ exception: exceptionRecord }),
     errors: ["invalid_event", "unauthorized", "not_found", "quota_exceeded"],
-    handler: async ({ deps, calendar: { calendar }, params, body }) => ({
-      exception: presentException(await patchOccurrence(deps, calendar, params.eventId, params.date, body)),
+    handler: async ({ tx, deps, calendar: { calendar }, params, body }) => ({
+      exception: presentException(await patchOccurrence(tx, deps, calendar, params.eventId, params.date, body)),
     }),
   }),
   defineRoute({
@@ -61,8 +61,8 @@ export const exceptionRoutes = [
     params: occurrenceParams,
     response: deleted,
     errors: ["unauthorized", "not_found"],
-    handler: async ({ deps, calendar: { calendar }, params }) => ({
-      deleted: await restoreOccurrence(deps, calendar, params.eventId, params.date),
+    handler: async ({ tx, deps, calendar: { calendar }, params }) => ({
+      deleted: await restoreOccurrence(tx, deps, calendar, params.eventId, params.date),
     }),
   }),
 ];

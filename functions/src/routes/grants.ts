@@ -36,8 +36,8 @@ export const grantRoutes = [
     body: z.strictObject({ agent_id: idOf("agt"), role }),
     response: grantRecord,
     errors: ["invalid_request", "last_owner", "unauthorized"],
-    handler: async ({ deps, actor, params, body }) =>
-      presentGrant(await setGrant(deps, actor, params.calendarId, body)),
+    handler: async ({ tx, deps, actor, params, body }) =>
+      presentGrant(await setGrant(tx, deps, actor, params.calendarId, body)),
   }),
   defineRoute({
     method: "delete",
@@ -49,8 +49,8 @@ export const grantRoutes = [
     params: z.object({ calendarId: idOf("cal"), grantId: idOf("grt") }),
     response: deleted,
     errors: ["last_owner", "unauthorized", "not_found"],
-    handler: async ({ deps, actor, params }) => {
-      const grant = await revokeGrant(deps, actor, params.calendarId, params.grantId);
+    handler: async ({ tx, deps, actor, params }) => {
+      const grant = await revokeGrant(tx, deps, actor, params.calendarId, params.grantId);
       return { deleted: grant.id };
     },
   }),

@@ -36,8 +36,8 @@ export const identityRoutes = [
       claim_url: z.string().nullable().optional(),
     }),
     errors: ["invalid_request", "invalid_onboard_token"],
-    handler: async ({ deps, body }) => {
-      const minted = await mint(deps, body);
+    handler: async ({ tx, deps, body }) => {
+      const minted = await mint(tx, deps, body);
       return {
         token: minted.token,
         agent: presentAgent(minted.agent),

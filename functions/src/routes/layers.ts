@@ -46,11 +46,11 @@ export const layerRoutes = [
     response: layerRecord,
     // The attached calendar's refusals (not_found, insufficient_scope) are the host's codes too.
     errors: ["invalid_request", "layer_depth", "layer_limit", "unauthorized", "key_taken"],
-    handler: async ({ deps, actor, params, body }) => {
+    handler: async ({ tx, deps, actor, params, body }) => {
       // Attaching shows its events to the host's readers: the caller must be able to read it,
       // a second calendar the route layer does not load (its id is in the body, not the path).
       const { calendar } = await requireCalendar(deps, body.calendar_id, actor, "calendar.read");
-      const layer = await attachLayer(deps, params.calendarId, body);
+      const layer = await attachLayer(tx, deps, params.calendarId, body);
       return presentLayer(layer, calendar);
     },
   }),
@@ -64,8 +64,8 @@ export const layerRoutes = [
     params: z.object({ calendarId: idOf("cal"), layerId: idOf("lyr") }),
     response: deleted,
     errors: ["unauthorized", "not_found"],
-    handler: async ({ deps, params }) => {
-      const layer = await detachLayer(deps, params.calendarId, params.layerId);
+    handler: async ({ tx, deps, params }) => {
+      const layer = await detachLayer(tx, deps, params.calendarId, params.layerId);
       return { deleted: layer.id };
     },
   }),

@@ -85,8 +85,8 @@ export const viewRoutes = [
     }),
     response: viewRecord,
     errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
-    handler: async ({ deps, params, body }) =>
-      presentView(await createView(deps, params.calendarId, body), deps.baseUrl),
+    handler: async ({ tx, deps, params, body }) =>
+      presentView(await createView(tx, deps, params.calendarId, body), deps.baseUrl),
   }),
   defineRoute({
     method: "patch",
@@ -109,8 +109,8 @@ export const viewRoutes = [
     }),
     response: viewRecord,
     errors: ["invalid_request", "unauthorized", "not_found"],
-    handler: async ({ deps, params, body }) => {
-      const view = await updateView(deps, params.calendarId, params.viewId, body);
+    handler: async ({ tx, deps, params, body }) => {
+      const view = await updateView(tx, deps, params.calendarId, params.viewId, body);
       return presentView(view, deps.baseUrl);
     },
   }),
@@ -124,8 +124,8 @@ export const viewRoutes = [
     params: viewParams,
     response: deleted,
     errors: ["unauthorized", "not_found"],
-    handler: async ({ deps, params }) => {
-      const view = await revokeView(deps, params.calendarId, params.viewId);
+    handler: async ({ tx, deps, params }) => {
+      const view = await revokeView(tx, deps, params.calendarId, params.viewId);
       return { deleted: view.id };
     },
   }),

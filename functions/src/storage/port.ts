@@ -106,11 +106,6 @@ export interface Transaction {
 export interface Store {
   /** True when one process owns the store (the SQLite file): whatever an earlier process left pending is dead. */
   readonly singleProcess?: boolean;
-  /**
-   * Inside a transaction joined by an operation (http/idempotency.ts), the store outside it:
-   * reads of committed state that take no part in the transaction (and hold nothing).
-   */
-  readonly outside?: Store;
   get<T>(ref: DocRef<T>): Promise<StoredDoc<T> | null>;
   getAll<T>(refs: readonly DocRef<T>[]): Promise<Array<StoredDoc<T> | null>>;
   query<T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>): Promise<StoredDoc<T>[]>;

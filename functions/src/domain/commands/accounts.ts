@@ -3,7 +3,8 @@
  * create an onboard token. The human is a Firebase Authentication uid; the store keeps only
  * that uid on the agent (`owner_user_id`) and hashes of the claim and onboard tokens.
  */
-import type { Deps } from "../deps.js";
+import type { Transaction } from "../../storage/port.js";
+import type { CommandDeps } from "../deps.js";
 import { errors } from "../errors.js";
 import { isIdOf, newOnboardToken, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
@@ -20,24 +21,31 @@ export type ClaimOutcome =
  * Links the agent of a claim link to the account, once: the link is marked used and the agent
  * gets its owner in the same transaction, so two confirms of one link link it once.
  */
-export async function claimAgent(deps: Deps, claimToken: string, userId: string): Promise<ClaimOutcome> {
+export async function claimAgent(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
+  claimToken: string,
+  userId: string,
+): Promise<ClaimOutcome> {
   if (!isClaimToken(claimToken)) return { outcome: "not_found" };
   const now = deps.clock();
-  return deps.store.runTransaction(async (tx): Promise<ClaimOutcome> => {
-    const claim = await tx.get(paths.claim(sha256(claimToken)));
-    const agent = claim ? await tx.get(paths.agent(claim.data.agent_id)) : null;
-    if (!claim || !agent) return { outcome: "not_found" };
-    const state = claimState(claim.data, agent.data, now);
-    if (state !== "open") return { outcome: "gone", reason: state };
-    const nowIso = now.toISOString();
-    tx.update(claim.path, { used_at: nowIso });
-    tx.update(agent.path, { owner_user_id: userId });
-    return { outcome: "claimed", agent: { ...agent.data, owner_user_id: userId } };
-  });
+  const claim = await tx.get(paths.claim(sha256(claimToken)));
+  const agent = claim ? await tx.get(paths.agent(claim.data.agent_id)) : null;
+  if (!claim || !agent) return { outcome: "not_found" };
+  const state = claimState(claim.data, agent.data, now);
+  if (state !== "open") return { outcome: "gone", reason: state };
+  const nowIso = now.toISOString();
+  tx.update(claim.path, { used_at: nowIso });
+  tx.update(agent.path, { owner_user_id: userId });
+  return { outcome: "claimed", agent: { ...agent.data, owner_user_id: userId } };
 }
 
 /** A new onboard token for the account: returned once, stored as its hash, good for 30 minutes. */
-export async function createOnboardToken(deps: Deps, userId: string): Promise<{ token: string; expiresAt: string }> {
+export async function createOnboardToken(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
+  userId: string,
+): Promise<{ token: string; expiresAt: string }> {
   const now = deps.clock();
   const token = newOnboardToken();
   const expires = new Date(now.getTime() + ONBOARD_TTL_MS);
@@ -47,29 +55,32 @@ export async function createOnboardToken(deps: Deps, userId: string): Promise<{ 
     used_at: null,
     purge_at: expires,
   };
-  await deps.store.runTransaction(async (tx) => tx.create(paths.onboardToken(sha256(token)), record));
+  tx.create(paths.onboardToken(sha256(token)), record);
   return { token, expiresAt: expires.toISOString() };
 }
 
 /**
- * Revokes every live credential of one of the account's agents, in one transaction and by
- * the same writes as revoking one credential (the credential, its token lookup, the agent's
+ * Revokes every live credential of one of the account's agents, all in the transaction it is
+ * given and by the same writes as revoking one credential (the credential, its token lookup, the agent's
  * live-credential count): its tokens answer 401 from the moment it commits. Another
  * account's agent, or an id that is no agent, is `not_found`: it never tells them apart.
  */
-export async function revokeAgent(deps: Deps, userId: string, agentId: string): Promise<{ revoked: number }> {
+export async function revokeAgent(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
+  userId: string,
+  agentId: string,
+): Promise<{ revoked: number }> {
   if (!isIdOf("agt", agentId)) throw errors.notFound("agent");
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const agent = await tx.get(paths.agent(agentId));
-    if (!agent || agent.data.owner_user_id !== userId) throw errors.notFound("agent");
-    const live = await tx.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]] });
-    for (const credential of live) {
-      tx.update(credential.path, { revoked_at: nowIso });
-      tx.update(paths.token(credential.data.token_hash), { revoked_at: nowIso });
-    }
-    // A count from before counters stays absent, as revokeCredential leaves it.
-    if (typeof agent.data.live_credential_count === "number") tx.update(agent.path, { live_credential_count: 0 });
-    return { revoked: live.length };
-  });
+  const agent = await tx.get(paths.agent(agentId));
+  if (!agent || agent.data.owner_user_id !== userId) throw errors.notFound("agent");
+  const live = await tx.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]] });
+  for (const credential of live) {
+    tx.update(credential.path, { revoked_at: nowIso });
+    tx.update(paths.token(credential.data.token_hash), { revoked_at: nowIso });
+  }
+  // A count from before counters stays absent, as revokeCredential leaves it.
+  if (typeof agent.data.live_credential_count === "number") tx.update(agent.path, { live_credential_count: 0 });
+  return { revoked: live.length };
 }

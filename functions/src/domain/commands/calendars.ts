@@ -1,12 +1,13 @@
 import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
-import type { Deps } from "../deps.js";
+import type { CommandDeps } from "../deps.js";
 import { paths } from "../paths.js";
 import { takeQuota, writeCounter } from "../quotas.js";
 import { drawShard, newRevision, touchShard } from "../revision.js";
 import { claimSlug } from "../slugs.js";
 import type { CalendarRecord } from "../records.js";
 import type { Lens } from "../types.js";
+import type { Transaction } from "../../storage/port.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
 import { readAgent } from "./identity.js";
 import { recordChange } from "./changes.js";
@@ -30,17 +31,23 @@ function checkLenses(views: Lens[] | null, defaultView: Lens | null, blame: "vie
 
 const normalizeViews = (views: Lens[] | null | undefined): Lens[] | null => (views && views.length > 0 ? views : null);
 
-/** POST /v1/calendars: the calendar, its slug and the caller's owner grant, in one transaction, within the caller's quota. */
-export async function createCalendar(deps: Deps, actor: Actor, input: NewCalendar): Promise<CalendarRecord> {
+/**
+ * POST /v1/calendars: the calendar, its slug and the caller's owner grant, written in the
+ * caller's transaction with the agent's counter, so the quota it takes holds.
+ */
+export async function createCalendar(
+  tx: Transaction,
+  deps: CommandDeps,
+  actor: Actor,
+  input: NewCalendar,
+): Promise<CalendarRecord> {
   checkLenses(normalizeViews(input.views), input.default_view ?? null, "default_view");
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const agent = await readAgent(tx, actor.agentId);
-    const counted = await takeQuota(deps, tx, "calendars_per_agent", agent);
-    const { calendar } = await createCalendarInTx(tx, actor, input, nowIso);
-    writeCounter(tx, agent.path, counted);
-    return calendar;
-  });
+  const agent = await readAgent(tx, actor.agentId);
+  const counted = await takeQuota(deps, tx, "calendars_per_agent", agent);
+  const { calendar } = await createCalendarInTx(tx, actor, input, nowIso);
+  writeCounter(tx, agent.path, counted);
+  return calendar;
 }
 
 /**
@@ -49,43 +56,46 @@ export async function createCalendar(deps: Deps, actor: Actor, input: NewCalenda
  * addresses can redirect and the calendar can take an old slug back. A slug the calendar never
  * held counts against its slug quota; taking an old one back is free.
  */
-export async function updateCalendar(deps: Deps, calendarId: string, patch: CalendarPatch): Promise<CalendarRecord> {
+export async function updateCalendar(
+  tx: Transaction,
+  deps: CommandDeps,
+  calendarId: string,
+  patch: CalendarPatch,
+): Promise<CalendarRecord> {
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    // The shard carries the change feed's number for this change (domain/commands/changes.ts).
-    const [doc, shard] = await Promise.all([tx.get(paths.calendar(calendarId)), drawShard(tx, calendarId)]);
-    if (!doc) throw errors.notFound("calendar");
-    const current = doc.data;
-    const next: CalendarRecord = {
-      ...current,
-      name: patch.name ?? current.name,
-      timezone: patch.timezone ?? current.timezone,
-      visibility: patch.visibility ?? current.visibility,
-      purpose: patch.purpose !== undefined ? patch.purpose : current.purpose,
-      default_view: patch.default_view !== undefined ? patch.default_view : current.default_view,
-      views: patch.views !== undefined ? normalizeViews(patch.views) : current.views,
-    };
-    checkLenses(next.views, next.default_view, patch.default_view !== undefined ? "default_view" : "views");
+  // The shard carries the change feed's number for this change (domain/commands/changes.ts).
+  const [doc, shard] = await Promise.all([tx.get(paths.calendar(calendarId)), drawShard(tx, calendarId)]);
+  if (!doc) throw errors.notFound("calendar");
+  const current = doc.data;
+  const next: CalendarRecord = {
+    ...current,
+    name: patch.name ?? current.name,
+    timezone: patch.timezone ?? current.timezone,
+    visibility: patch.visibility ?? current.visibility,
+    purpose: patch.purpose !== undefined ? patch.purpose : current.purpose,
+    default_view: patch.default_view !== undefined ? patch.default_view : current.default_view,
+    views: patch.views !== undefined ? normalizeViews(patch.views) : current.views,
+  };
+  checkLenses(next.views, next.default_view, patch.default_view !== undefined ? "default_view" : "views");
 
-    const newSlug = patch.slug !== undefined && patch.slug !== current.slug;
-    let slugIsNew = false;
-    if (newSlug) {
-      next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
-      // Either a slug no calendar ever held, or one of this calendar's own earlier slugs.
-      slugIsNew = (await tx.get(paths.slug(next.slug))) === null;
-      if (slugIsNew) Object.assign(next, await takeQuota(deps, tx, "slugs_per_calendar", doc));
-    }
+  const newSlug = patch.slug !== undefined && patch.slug !== current.slug;
+  let slugIsNew = false;
+  if (newSlug) {
+    next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
+    // Either a slug no calendar ever held, or one of this calendar's own earlier slugs.
+    slugIsNew = (await tx.get(paths.slug(next.slug))) === null;
+    if (slugIsNew) Object.assign(next, await takeQuota(deps, tx, "slugs_per_calendar", doc));
+  }
 
-    const changed = (Object.keys(next) as Array<keyof CalendarRecord>).some(
-      (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
-    );
-    if (!changed) return current;
-    next.updated_at = nowIso;
-    next.revision = newRevision();
-    tx.set(doc.path, next);
-    if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id });
-    recordChange(tx, deps, calendarId, shard, { type: "calendar.updated", id: calendarId });
-    touchShard(tx, shard);
-    return next;
-  });
+  const changed = (Object.keys(next) as Array<keyof CalendarRecord>).some(
+    (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
+  );
+  if (!changed) return current;
+  next.updated_at = nowIso;
+  next.revision = newRevision();
+  tx.set(doc.path, next);
+  if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id });
+  recordChange(tx, deps, calendarId, shard, { type: "calendar.updated", id: calendarId });
+  touchShard(tx, shard);
+  return next;
 }

@@ -1,10 +1,11 @@
 import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
-import type { Deps } from "../deps.js";
+import type { CommandDeps } from "../deps.js";
+import type { Transaction } from "../../storage/port.js";
 import { applyEventPatch, eventFieldsFromCreate, type EventInput } from "../events/rules.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
-import { releaseEventQuota, takeEventQuota } from "../quotas.js";
+import { releaseEventQuota, takeEventQuota, type EventUsage } from "../quotas.js";
 import { defaultStartsOf, storedEvent } from "../events/stored.js";
 import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
@@ -14,91 +15,95 @@ import { recordChange } from "./changes.js";
 import type { CalendarRecord, EventRecord } from "../records.js";
 
 /**
- * Event writes. The route has loaded the calendar and applied the access policy (writer or
- * owner) in the same transaction; each command reads what it changes there, reads before
- * writes. None writes the calendar record: the revision and event count go to a shard
- * (domain/revision.ts), so writes to one calendar do not queue on one document.
+ * Event writes, in the caller's transaction: the executor has loaded the calendar and applied
+ * the access policy (writer or owner) in it; each command reads what it changes there, reads
+ * before writes. None writes the calendar record: the revision and event count go to a shard
+ * (domain/revision.ts), so writes to one calendar do not queue on one document. The calendar's
+ * event count (`usage`) is read before the transaction, for the same reason (domain/quotas.ts).
  */
 export async function createEvent(
-  deps: Deps,
+  tx: Transaction,
+  deps: CommandDeps,
   actor: Actor,
   calendar: CalendarRecord,
   input: EventInput & { name: string },
+  usage: EventUsage,
 ): Promise<EventRecord> {
   const now = deps.clock();
   const nowIso = now.toISOString();
-  const counted = await takeEventQuota(deps, calendar.id);
-  return deps.store.runTransaction(async (tx) => {
-    const shard = await drawShard(tx, calendar.id);
-    // A series without `starts` begins on the creation date in the calendar's timezone, stored explicitly.
-    const fields = eventFieldsFromCreate(input, todayIn(calendar.timezone, now));
-    const event: EventRecord = {
-      id: newId("evt"),
-      calendar_id: calendar.id,
-      ...fields,
-      created_by: { id: actor.agentId, name: actor.agentName },
-      created_at: nowIso,
-      updated_at: nowIso,
-    };
-    tx.create(paths.event(calendar.id, event.id), storedEvent(event, calendar));
-    recordChange(tx, deps, calendar.id, shard, { type: "event.created", id: event.id, event });
-    touchShard(tx, shard, counted);
-    return event;
-  });
+  const counted = await takeEventQuota(tx, deps, calendar.id, usage);
+  const shard = await drawShard(tx, calendar.id);
+  // A series without `starts` begins on the creation date in the calendar's timezone, stored explicitly.
+  const fields = eventFieldsFromCreate(input, todayIn(calendar.timezone, now));
+  const event: EventRecord = {
+    id: newId("evt"),
+    calendar_id: calendar.id,
+    ...fields,
+    created_by: { id: actor.agentId, name: actor.agentName },
+    created_at: nowIso,
+    updated_at: nowIso,
+  };
+  tx.create(paths.event(calendar.id, event.id), storedEvent(event, calendar));
+  recordChange(tx, deps, calendar.id, shard, { type: "event.created", id: event.id, event });
+  touchShard(tx, shard, counted);
+  return event;
 }
 
 export async function updateEvent(
-  deps: Deps,
+  tx: Transaction,
+  deps: CommandDeps,
   calendar: CalendarRecord,
   eventId: string,
   patch: EventInput,
 ): Promise<EventRecord> {
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const [current, shard, exceptions] = await Promise.all([
-      tx.get(paths.event(calendar.id, eventId)),
-      drawShard(tx, calendar.id),
-      exceptionsOf(tx, deps, calendar.id, eventId, true),
-    ]);
-    if (!current) throw errors.notFound("event");
-    const event = current.data;
-    // A new rule without `starts` starts on the event's creation date (docs/api.md#recurrence), not today.
-    const fields = applyEventPatch(event, patch, defaultStartsOf(event, calendar));
-    const timeChanged = TIME_FIELDS.some((f) => JSON.stringify(fields[f]) !== JSON.stringify(event[f]));
-    const next: EventRecord = {
-      ...event,
-      ...fields,
-      updated_at: nowIso,
-      ...(timeChanged ? { sequence: (event.sequence ?? 0) + 1 } : {}),
-    };
-    tx.set(current.path, storedEvent(next, calendar));
-    // An exception whose date the series no longer has would change an occurrence that is not there.
-    for (const e of exceptions) {
-      if (next.kind !== "recurring" || !isPlannedDate(next, calendar, e.data.original_date)) tx.delete(e.path);
-    }
-    recordChange(tx, deps, calendar.id, shard, { type: "event.updated", id: next.id, event: next });
-    touchShard(tx, shard);
-    return next;
-  });
+  const [current, shard, exceptions] = await Promise.all([
+    tx.get(paths.event(calendar.id, eventId)),
+    drawShard(tx, calendar.id),
+    exceptionsOf(tx, deps, calendar.id, eventId, true),
+  ]);
+  if (!current) throw errors.notFound("event");
+  const event = current.data;
+  // A new rule without `starts` starts on the event's creation date (docs/api.md#recurrence), not today.
+  const fields = applyEventPatch(event, patch, defaultStartsOf(event, calendar));
+  const timeChanged = TIME_FIELDS.some((f) => JSON.stringify(fields[f]) !== JSON.stringify(event[f]));
+  const next: EventRecord = {
+    ...event,
+    ...fields,
+    updated_at: nowIso,
+    ...(timeChanged ? { sequence: (event.sequence ?? 0) + 1 } : {}),
+  };
+  tx.set(current.path, storedEvent(next, calendar));
+  // An exception whose date the series no longer has would change an occurrence that is not there.
+  for (const e of exceptions) {
+    if (next.kind !== "recurring" || !isPlannedDate(next, calendar, e.data.original_date)) tx.delete(e.path);
+  }
+  recordChange(tx, deps, calendar.id, shard, { type: "event.updated", id: next.id, event: next });
+  touchShard(tx, shard);
+  return next;
 }
 
 /** The fields whose change moves an occurrence: feeds raise SEQUENCE for them (RFC 5545 3.8.7.4). */
 const TIME_FIELDS = ["date", "recur", "start_time", "end_time"] as const;
 
 /** Deleting an event (and its exceptions) gives its place in the calendar's event quota back. */
-export async function deleteEvent(deps: Deps, calendarId: string, eventId: string): Promise<string> {
-  const released = await releaseEventQuota(deps, calendarId);
-  return deps.store.runTransaction(async (tx) => {
-    const [event, shard, exceptions] = await Promise.all([
-      tx.get(paths.event(calendarId, eventId)),
-      drawShard(tx, calendarId),
-      exceptionsOf(tx, deps, calendarId, eventId, true),
-    ]);
-    if (!event) throw errors.notFound("event");
-    tx.delete(event.path);
-    for (const e of exceptions) tx.delete(e.path);
-    recordChange(tx, deps, calendarId, shard, { type: "event.deleted", id: event.id });
-    touchShard(tx, shard, released);
-    return event.id;
-  });
+export async function deleteEvent(
+  tx: Transaction,
+  deps: CommandDeps,
+  calendarId: string,
+  eventId: string,
+  usage: EventUsage,
+): Promise<string> {
+  const released = releaseEventQuota(usage);
+  const [event, shard, exceptions] = await Promise.all([
+    tx.get(paths.event(calendarId, eventId)),
+    drawShard(tx, calendarId),
+    exceptionsOf(tx, deps, calendarId, eventId, true),
+  ]);
+  if (!event) throw errors.notFound("event");
+  tx.delete(event.path);
+  for (const e of exceptions) tx.delete(e.path);
+  recordChange(tx, deps, calendarId, shard, { type: "event.deleted", id: event.id });
+  touchShard(tx, shard, released);
+  return event.id;
 }

@@ -1,5 +1,5 @@
 import type { Transaction } from "../../storage/port.js";
-import type { Deps } from "../deps.js";
+import type { CommandDeps } from "../deps.js";
 import { errors } from "../errors.js";
 import { applyEventPatch, invalidEvent } from "../events/rules.js";
 import { exceptionKey, paths } from "../paths.js";
@@ -12,9 +12,9 @@ import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js
 /**
  * Exceptions to a series (docs/api.md#exceptions): one occurrence cancelled, moved or changed, kept apart
  * from the series under its original date. The route has loaded the calendar and applied the
- * access policy (writer or owner) in the same transaction; each command reads the event and
- * the exception there, reads before writes, and touches a revision shard so cached reads of
- * the calendar move on.
+ * access policy (writer or owner) in the transaction each command is given; the command reads
+ * the event and the exception through it, reads before writes, and touches a revision shard so
+ * cached reads of the calendar move on.
  */
 
 /** What a PATCH may change on one occurrence; undefined = not sent. */
@@ -54,7 +54,8 @@ async function loadOccurrence(
 
 /** Cancels, moves or changes one occurrence; a second PATCH of the same occurrence changes its exception. */
 export async function patchOccurrence(
-  deps: Deps,
+  tx: Transaction,
+  deps: CommandDeps,
   calendar: CalendarRecord,
   eventId: string,
   originalDate: string,
@@ -74,65 +75,62 @@ export async function patchOccurrence(
     );
   }
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const { event, existing } = await loadOccurrence(tx, calendar, eventId, originalDate);
-    const [shard, others] = await Promise.all([
-      drawShard(tx, calendar.id),
-      existing ? Promise.resolve([]) : exceptionsOf(tx, deps, calendar.id, eventId),
-    ]);
-    if (!existing && others.length >= quotaLimits(deps).exceptions_per_event) {
-      throw errors.quotaExceeded("exceptions_per_event", quotaLimits(deps).exceptions_per_event);
-    }
-    const base = existing ?? seriesOccurrence(event, calendar.id, originalDate, nowIso);
-    // The one-off rules check the fields (times, overnight, lengths) exactly as for an event.
-    const { cancelled, ...change } = input;
-    const fields = applyEventPatch({ kind: "one-off", recur: null, art: null, ...base }, change, originalDate);
-    const timeChanged =
-      fields.date !== base.date || fields.start_time !== base.start_time || fields.end_time !== base.end_time;
-    const next: ExceptionRecord = {
-      ...base,
-      cancelled: cancelled ?? false,
-      date: fields.date!,
-      start_time: fields.start_time,
-      end_time: fields.end_time,
-      name: fields.name,
-      category: fields.category,
-      notes: fields.notes,
-      sequence: base.sequence + (timeChanged ? 1 : 0),
-      updated_at: nowIso,
-    };
-    tx.set(paths.exception(calendar.id, eventId, originalDate), next);
-    recordChange(tx, deps, calendar.id, shard, {
-      type: "exception.changed",
-      id: eventId,
-      event,
-      original_date: originalDate,
-    });
-    touchShard(tx, shard);
-    return next;
+  const { event, existing } = await loadOccurrence(tx, calendar, eventId, originalDate);
+  const [shard, others] = await Promise.all([
+    drawShard(tx, calendar.id),
+    existing ? Promise.resolve([]) : exceptionsOf(tx, deps, calendar.id, eventId),
+  ]);
+  if (!existing && others.length >= quotaLimits(deps).exceptions_per_event) {
+    throw errors.quotaExceeded("exceptions_per_event", quotaLimits(deps).exceptions_per_event);
+  }
+  const base = existing ?? seriesOccurrence(event, calendar.id, originalDate, nowIso);
+  // The one-off rules check the fields (times, overnight, lengths) exactly as for an event.
+  const { cancelled, ...change } = input;
+  const fields = applyEventPatch({ kind: "one-off", recur: null, art: null, ...base }, change, originalDate);
+  const timeChanged =
+    fields.date !== base.date || fields.start_time !== base.start_time || fields.end_time !== base.end_time;
+  const next: ExceptionRecord = {
+    ...base,
+    cancelled: cancelled ?? false,
+    date: fields.date!,
+    start_time: fields.start_time,
+    end_time: fields.end_time,
+    name: fields.name,
+    category: fields.category,
+    notes: fields.notes,
+    sequence: base.sequence + (timeChanged ? 1 : 0),
+    updated_at: nowIso,
+  };
+  tx.set(paths.exception(calendar.id, eventId, originalDate), next);
+  recordChange(tx, deps, calendar.id, shard, {
+    type: "exception.changed",
+    id: eventId,
+    event,
+    original_date: originalDate,
   });
+  touchShard(tx, shard);
+  return next;
 }
 
 /** Restores an occurrence: its exception goes; 404 when it has none. */
 export async function restoreOccurrence(
-  deps: Deps,
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
   calendar: CalendarRecord,
   eventId: string,
   originalDate: string,
 ): Promise<string> {
-  return deps.store.runTransaction(async (tx) => {
-    const [exception, shard, event] = await Promise.all([
-      tx.get(paths.exception(calendar.id, eventId, originalDate)),
-      drawShard(tx, calendar.id),
-      tx.get(paths.event(calendar.id, eventId)), // for the change feed, which shows the series
-    ]);
-    if (!exception) throw errors.notFound(`exception on ${originalDate}: this occurrence is as its series has it`);
-    tx.delete(exception.path);
-    const change = { type: "exception.changed", id: eventId, event: event?.data, original_date: originalDate } as const;
-    recordChange(tx, deps, calendar.id, shard, change);
-    touchShard(tx, shard);
-    return `${eventId}/${originalDate}`;
-  });
+  const [exception, shard, event] = await Promise.all([
+    tx.get(paths.exception(calendar.id, eventId, originalDate)),
+    drawShard(tx, calendar.id),
+    tx.get(paths.event(calendar.id, eventId)), // for the change feed, which shows the series
+  ]);
+  if (!exception) throw errors.notFound(`exception on ${originalDate}: this occurrence is as its series has it`);
+  tx.delete(exception.path);
+  const change = { type: "exception.changed", id: eventId, event: event?.data, original_date: originalDate } as const;
+  recordChange(tx, deps, calendar.id, shard, change);
+  touchShard(tx, shard);
+  return `${eventId}/${originalDate}`;
 }
 
 /** The occurrence as the series has it, as an exception not yet changed. */
@@ -156,7 +154,7 @@ function seriesOccurrence(event: EventRecord, calendarId: string, date: string, 
 }
 
 /** The event's exceptions: at most one past the quota, or `all` for the commands that drop them. */
-export function exceptionsOf(tx: Transaction, deps: Deps, calendarId: string, eventId: string, all = false) {
+export function exceptionsOf(tx: Transaction, deps: CommandDeps, calendarId: string, eventId: string, all = false) {
   return tx.query(paths.exceptions(calendarId), {
     where: [["event_id", "==", eventId]],
     ...(all ? {} : { limit: quotaLimits(deps).exceptions_per_event + 1 }),

@@ -1,6 +1,6 @@
 import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
-import type { Deps } from "../deps.js";
+import type { CommandDeps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import { newAgentCounters, releaseQuota, takeQuota, writeCounter } from "../quotas.js";
@@ -30,43 +30,46 @@ export interface Minted {
   claimToken: string | null;
 }
 
-export async function mint(deps: Deps, input: MintInput): Promise<Minted> {
+/**
+ * POST /v1/mint: an agent, its first credential and calendar, and a claim link, or instead the
+ * account's onboard token marked used: read and spent in the one transaction it is given, so
+ * two mints with one onboard token cannot both succeed.
+ */
+export async function mint(tx: Transaction, deps: Pick<CommandDeps, "clock">, input: MintInput): Promise<Minted> {
   const now = deps.clock();
   const nowIso = now.toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const onboard = input.onboard_token ? await readOnboardToken(tx, input.onboard_token, now) : null;
-    const agent: AgentRecord = {
-      id: newId("agt"),
-      name: input.name,
+  const onboard = input.onboard_token ? await readOnboardToken(tx, input.onboard_token, now) : null;
+  const agent: AgentRecord = {
+    id: newId("agt"),
+    name: input.name,
+    created_at: nowIso,
+    owner_user_id: onboard?.data.user_id ?? null,
+  };
+  const { calendar } = await createCalendarInTx(
+    tx,
+    { agentId: agent.id, agentName: agent.name },
+    { name: input.calendar?.name ?? input.name, timezone: input.calendar?.timezone },
+    nowIso,
+  );
+  // Its first calendar and credential count against its quotas from the start.
+  tx.create(paths.agent(agent.id), { ...agent, ...newAgentCounters() });
+  const { token, credential } = issueCredential(tx, agent, [...SCOPES], null, nowIso);
+  let claimToken: string | null = null;
+  if (onboard) {
+    tx.update(onboard.path, { used_at: nowIso });
+  } else {
+    claimToken = newClaimToken();
+    const expires = new Date(now.getTime() + CLAIM_TTL_MS);
+    const claim: ClaimRecord = {
+      agent_id: agent.id,
       created_at: nowIso,
-      owner_user_id: onboard?.data.user_id ?? null,
+      expires_at: expires.toISOString(),
+      used_at: null,
+      purge_at: new Date(expires.getTime() + CLAIM_KEPT_AFTER_EXPIRY_MS),
     };
-    const { calendar } = await createCalendarInTx(
-      tx,
-      { agentId: agent.id, agentName: agent.name },
-      { name: input.calendar?.name ?? input.name, timezone: input.calendar?.timezone },
-      nowIso,
-    );
-    // Its first calendar and credential count against its quotas from the start.
-    tx.create(paths.agent(agent.id), { ...agent, ...newAgentCounters() });
-    const { token, credential } = issueCredential(tx, agent, [...SCOPES], null, nowIso);
-    let claimToken: string | null = null;
-    if (onboard) {
-      tx.update(onboard.path, { used_at: nowIso });
-    } else {
-      claimToken = newClaimToken();
-      const expires = new Date(now.getTime() + CLAIM_TTL_MS);
-      const claim: ClaimRecord = {
-        agent_id: agent.id,
-        created_at: nowIso,
-        expires_at: expires.toISOString(),
-        used_at: null,
-        purge_at: new Date(expires.getTime() + CLAIM_KEPT_AFTER_EXPIRY_MS),
-      };
-      tx.create(paths.claim(sha256(claimToken)), claim);
-    }
-    return { token, agent, credential, calendar, claimToken };
-  });
+    tx.create(paths.claim(sha256(claimToken)), claim);
+  }
+  return { token, agent, credential, calendar, claimToken };
 }
 
 async function readOnboardToken(tx: Transaction, token: string, now: Date) {
@@ -109,15 +112,14 @@ function issueCredential(
   return { token, credential };
 }
 
-export async function createCredential(deps: Deps, actor: Actor, label: string | null) {
+/** Another credential for the caller, within its credential quota (the agent's counter is written with it). */
+export async function createCredential(tx: Transaction, deps: CommandDeps, actor: Actor, label: string | null) {
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const agent = await readAgent(tx, actor.agentId);
-    const counted = await takeQuota(deps, tx, "credentials_per_agent", agent);
-    const issued = issueCredential(tx, { id: actor.agentId, name: actor.agentName }, LATER_SCOPES, label, nowIso);
-    writeCounter(tx, agent.path, counted);
-    return issued;
-  });
+  const agent = await readAgent(tx, actor.agentId);
+  const counted = await takeQuota(deps, tx, "credentials_per_agent", agent);
+  const issued = issueCredential(tx, { id: actor.agentId, name: actor.agentName }, LATER_SCOPES, label, nowIso);
+  writeCounter(tx, agent.path, counted);
+  return issued;
 }
 
 /** The caller's agent record, which carries its quota counters. */
@@ -128,17 +130,21 @@ export async function readAgent(tx: Transaction, agentId: string) {
   return agent;
 }
 
-export async function revokeCredential(deps: Deps, actor: Actor, credentialId: string): Promise<CredentialRecord> {
+/** Revokes one of the caller's credentials, never its last live one; its token is refused once this commits. */
+export async function revokeCredential(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
+  actor: Actor,
+  credentialId: string,
+): Promise<CredentialRecord> {
   const nowIso = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get(paths.credential(actor.agentId, credentialId));
-    if (!doc || doc.data.revoked_at) throw errors.notFound("credential");
-    const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
-    if (active.length < 2) throw errors.lastCredential();
-    const agent = await readAgent(tx, actor.agentId);
-    tx.update(doc.path, { revoked_at: nowIso });
-    tx.update(paths.token(doc.data.token_hash), { revoked_at: nowIso });
-    writeCounter(tx, agent.path, releaseQuota("credentials_per_agent", agent));
-    return { ...doc.data, revoked_at: nowIso };
-  });
+  const doc = await tx.get(paths.credential(actor.agentId, credentialId));
+  if (!doc || doc.data.revoked_at) throw errors.notFound("credential");
+  const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
+  if (active.length < 2) throw errors.lastCredential();
+  const agent = await readAgent(tx, actor.agentId);
+  tx.update(doc.path, { revoked_at: nowIso });
+  tx.update(paths.token(doc.data.token_hash), { revoked_at: nowIso });
+  writeCounter(tx, agent.path, releaseQuota("credentials_per_agent", agent));
+  return { ...doc.data, revoked_at: nowIso };
 }

@@ -1,5 +1,6 @@
 import { errors } from "../errors.js";
-import type { Deps } from "../deps.js";
+import type { Transaction } from "../../storage/port.js";
+import type { CommandDeps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import type { HostLinkRecord, LayerRecord } from "../records.js";
@@ -10,65 +11,67 @@ export const MAX_LAYERS = 20;
 
 /**
  * Attaches a calendar to a host, or renames the key of an existing link. The count, the keys
- * and both nesting directions are read in the transaction that writes, so racing attachments
- * cannot pass 20 layers or build a chain.
+ * and both nesting directions are read in the caller's transaction, before it writes, so racing
+ * attachments cannot pass 20 layers or build a chain.
  */
 export async function attachLayer(
-  deps: Deps,
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
   hostId: string,
   input: { calendar_id: string; key: string },
 ): Promise<LayerRecord> {
   const now = deps.clock().toISOString();
   const targetId = input.calendar_id;
   if (targetId === hostId) throw errors.layerDepth("a calendar cannot be a layer of itself");
-  return deps.store.runTransaction(async (tx) => {
-    const [hostLayers, targetLayers, hostIsLayer, shard] = await Promise.all([
-      tx.query(paths.layers(hostId)),
-      tx.query(paths.layers(targetId), { limit: 1 }),
-      tx.query(paths.hosts(hostId), { limit: 1 }),
-      drawShard(tx, hostId), // the change feed's number for this change (domain/commands/changes.ts)
-    ]);
-    const attached = (layer: LayerRecord) => {
-      recordChange(tx, deps, hostId, shard, { type: "layer.attached", id: layer.id });
-      touchShard(tx, shard);
-      return layer;
-    };
-    const existing = hostLayers.find((l) => l.data.calendar_id === targetId);
-    const keyHolder = hostLayers.find((l) => l.data.key === input.key && l.data.calendar_id !== targetId);
-    const keyTaken = () => errors.keyTaken(input.key, keyHolder!.data.id);
-    if (existing) {
-      if (existing.data.key === input.key) return existing.data;
-      if (keyHolder) throw keyTaken();
-      tx.update(existing.path, { key: input.key });
-      return attached({ ...existing.data, key: input.key });
-    }
-    if (targetLayers.length > 0) throw errors.layerDepth("that calendar has layers of its own");
-    if (hostIsLayer.length > 0) throw errors.layerDepth("this calendar is itself a layer of another calendar");
-    if (hostLayers.length >= MAX_LAYERS) throw errors.layerLimit(MAX_LAYERS);
+  const [hostLayers, targetLayers, hostIsLayer, shard] = await Promise.all([
+    tx.query(paths.layers(hostId)),
+    tx.query(paths.layers(targetId), { limit: 1 }),
+    tx.query(paths.hosts(hostId), { limit: 1 }),
+    drawShard(tx, hostId), // the change feed's number for this change (domain/commands/changes.ts)
+  ]);
+  const attached = (layer: LayerRecord) => {
+    recordChange(tx, deps, hostId, shard, { type: "layer.attached", id: layer.id });
+    touchShard(tx, shard);
+    return layer;
+  };
+  const existing = hostLayers.find((l) => l.data.calendar_id === targetId);
+  const keyHolder = hostLayers.find((l) => l.data.key === input.key && l.data.calendar_id !== targetId);
+  const keyTaken = () => errors.keyTaken(input.key, keyHolder!.data.id);
+  if (existing) {
+    if (existing.data.key === input.key) return existing.data;
     if (keyHolder) throw keyTaken();
-    const layer: LayerRecord = {
-      id: newId("lyr"),
-      calendar_id: targetId,
-      host_calendar_id: hostId,
-      key: input.key,
-      created_at: now,
-    };
-    const link: HostLinkRecord = { host_calendar_id: hostId, layer_id: layer.id, created_at: now };
-    tx.create(paths.layer(hostId, layer.id), layer);
-    tx.create(paths.host(targetId, hostId), link);
-    return attached(layer);
-  });
+    tx.update(existing.path, { key: input.key });
+    return attached({ ...existing.data, key: input.key });
+  }
+  if (targetLayers.length > 0) throw errors.layerDepth("that calendar has layers of its own");
+  if (hostIsLayer.length > 0) throw errors.layerDepth("this calendar is itself a layer of another calendar");
+  if (hostLayers.length >= MAX_LAYERS) throw errors.layerLimit(MAX_LAYERS);
+  if (keyHolder) throw keyTaken();
+  const layer: LayerRecord = {
+    id: newId("lyr"),
+    calendar_id: targetId,
+    host_calendar_id: hostId,
+    key: input.key,
+    created_at: now,
+  };
+  const link: HostLinkRecord = { host_calendar_id: hostId, layer_id: layer.id, created_at: now };
+  tx.create(paths.layer(hostId, layer.id), layer);
+  tx.create(paths.host(targetId, hostId), link);
+  return attached(layer);
 }
 
 /** Removes the link and its reverse link; the attached calendar is untouched. */
-export async function detachLayer(deps: Deps, hostId: string, layerId: string): Promise<LayerRecord> {
-  return deps.store.runTransaction(async (tx) => {
-    const [layer, shard] = await Promise.all([tx.get(paths.layer(hostId, layerId)), drawShard(tx, hostId)]);
-    if (!layer) throw errors.notFound("layer");
-    tx.delete(layer.path);
-    tx.delete(paths.host(layer.data.calendar_id, hostId));
-    recordChange(tx, deps, hostId, shard, { type: "layer.detached", id: layerId });
-    touchShard(tx, shard);
-    return layer.data;
-  });
+export async function detachLayer(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
+  hostId: string,
+  layerId: string,
+): Promise<LayerRecord> {
+  const [layer, shard] = await Promise.all([tx.get(paths.layer(hostId, layerId)), drawShard(tx, hostId)]);
+  if (!layer) throw errors.notFound("layer");
+  tx.delete(layer.path);
+  tx.delete(paths.host(layer.data.calendar_id, hostId));
+  recordChange(tx, deps, hostId, shard, { type: "layer.detached", id: layerId });
+  touchShard(tx, shard);
+  return layer.data;
 }

@@ -1,6 +1,6 @@
 import { errors } from "../errors.js";
 import type { Transaction } from "../../storage/port.js";
-import type { Deps } from "../deps.js";
+import type { CommandDeps } from "../deps.js";
 import { newId, randomSlugSuffix } from "../ids.js";
 import { paths } from "../paths.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
@@ -56,33 +56,36 @@ async function readCalendar(tx: Transaction, calendarId: string) {
 }
 
 /** A live view counts against the calendar's view quota until it is revoked. */
-export async function createView(deps: Deps, calendarId: string, input: NewView): Promise<ShareViewRecord> {
+export async function createView(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock" | "quotas">,
+  calendarId: string,
+  input: NewView,
+): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const id = newId("viw");
-    const filter = completeFilter(input.filter);
-    const calendar = await readCalendar(tx, calendarId);
-    await assertKnownLayers(tx, calendarId, filter);
-    const counted = await takeQuota(deps, tx, "views_per_calendar", calendar);
-    const requested = input.slug ?? randomSlugSuffix(GENERATED_VIEW_SLUG_LENGTH);
-    const slug = await claimSlug(tx, "view_slugs", { requested, name: input.name, ownerId: id });
-    const view: ShareViewRecord = {
-      id,
-      calendar_id: calendarId,
-      name: input.name,
-      slug,
-      filter,
-      display: completeDisplay(input.display),
-      created_at: now,
-      updated_at: now,
-      revoked_at: null,
-    };
-    const slugRecord: ViewSlugRecord = { owner_id: id, calendar_id: calendarId };
-    tx.create(paths.view(calendarId, id), view);
-    tx.create(paths.viewSlug(slug), slugRecord);
-    writeCounter(tx, calendar.path, counted);
-    return view;
-  });
+  const id = newId("viw");
+  const filter = completeFilter(input.filter);
+  const calendar = await readCalendar(tx, calendarId);
+  await assertKnownLayers(tx, calendarId, filter);
+  const counted = await takeQuota(deps, tx, "views_per_calendar", calendar);
+  const requested = input.slug ?? randomSlugSuffix(GENERATED_VIEW_SLUG_LENGTH);
+  const slug = await claimSlug(tx, "view_slugs", { requested, name: input.name, ownerId: id });
+  const view: ShareViewRecord = {
+    id,
+    calendar_id: calendarId,
+    name: input.name,
+    slug,
+    filter,
+    display: completeDisplay(input.display),
+    created_at: now,
+    updated_at: now,
+    revoked_at: null,
+  };
+  const slugRecord: ViewSlugRecord = { owner_id: id, calendar_id: calendarId };
+  tx.create(paths.view(calendarId, id), view);
+  tx.create(paths.viewSlug(slug), slugRecord);
+  writeCounter(tx, calendar.path, counted);
+  return view;
 }
 
 export interface ViewPatch {
@@ -93,36 +96,38 @@ export interface ViewPatch {
 
 /** PATCH: `filter` and `display` replace the whole object (omitted keys take their defaults). */
 export async function updateView(
-  deps: Deps,
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
   calendarId: string,
   viewId: string,
   patch: ViewPatch,
 ): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get(paths.view(calendarId, viewId));
-    if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
-    const changes: Partial<ShareViewRecord> = {};
-    if (patch.name !== undefined) changes.name = patch.name;
-    if (patch.filter !== undefined) changes.filter = completeFilter(patch.filter);
-    if (patch.display !== undefined) changes.display = completeDisplay(patch.display);
-    if (changes.filter) await assertKnownLayers(tx, calendarId, changes.filter);
-    if (Object.keys(changes).length === 0) return doc.data;
-    const updated = { ...doc.data, ...changes, updated_at: now };
-    tx.update(doc.path, { ...changes, updated_at: now });
-    return updated;
-  });
+  const doc = await tx.get(paths.view(calendarId, viewId));
+  if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
+  const changes: Partial<ShareViewRecord> = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.filter !== undefined) changes.filter = completeFilter(patch.filter);
+  if (patch.display !== undefined) changes.display = completeDisplay(patch.display);
+  if (changes.filter) await assertKnownLayers(tx, calendarId, changes.filter);
+  if (Object.keys(changes).length === 0) return doc.data;
+  const updated = { ...doc.data, ...changes, updated_at: now };
+  tx.update(doc.path, { ...changes, updated_at: now });
+  return updated;
 }
 
 /** DELETE: a tombstone; the slug stays reserved to it, so the address never shows anything else. */
-export async function revokeView(deps: Deps, calendarId: string, viewId: string): Promise<ShareViewRecord> {
+export async function revokeView(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
+  calendarId: string,
+  viewId: string,
+): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
-  return deps.store.runTransaction(async (tx) => {
-    const doc = await tx.get(paths.view(calendarId, viewId));
-    if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
-    const calendar = await readCalendar(tx, calendarId);
-    tx.update(doc.path, { revoked_at: now, updated_at: now });
-    writeCounter(tx, calendar.path, releaseQuota("views_per_calendar", calendar));
-    return { ...doc.data, revoked_at: now, updated_at: now };
-  });
+  const doc = await tx.get(paths.view(calendarId, viewId));
+  if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
+  const calendar = await readCalendar(tx, calendarId);
+  tx.update(doc.path, { revoked_at: now, updated_at: now });
+  writeCounter(tx, calendar.path, releaseQuota("views_per_calendar", calendar));
+  return { ...doc.data, revoked_at: now, updated_at: now };
 }

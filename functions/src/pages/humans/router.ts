@@ -89,7 +89,7 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
   router.post("/claim/:token", form, async (req: ClaimRequest, res) => {
     const account = await signedInForm(req, res);
     if (!account) return;
-    const outcome = await claimAgent(deps, req.params.token, account.uid);
+    const outcome = await deps.store.runTransaction((tx) => claimAgent(tx, deps, req.params.token, account.uid));
     if (outcome.outcome === "not_found") return claimNotFound(res);
     if (outcome.outcome === "gone") return claimGone(res, outcome.reason);
     res.redirect(303, `/account?linked=${outcome.agent.id}`);
@@ -134,14 +134,14 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
   router.post("/account/onboard-tokens", form, async (req, res) => {
     const ctx = await signedInContext(req, res);
     if (!ctx) return;
-    const token = await createOnboardToken(deps, ctx.account.uid);
+    const token = await deps.store.runTransaction((tx) => createOnboardToken(tx, deps, ctx.account.uid));
     sendPage(res, 200, renderOnboardToken(ctx, token, deps.baseUrl));
   });
 
   router.post("/account/agents/:agentId/revoke", form, async (req: Request<{ agentId: string }>, res) => {
     const account = await signedInForm(req, res);
     if (!account) return;
-    await revokeAgent(deps, account.uid, req.params.agentId);
+    await deps.store.runTransaction((tx) => revokeAgent(tx, deps, account.uid, req.params.agentId));
     res.redirect(303, `/account?revoked=${req.params.agentId}`);
   });
 

@@ -1,36 +1,29 @@
-import type { RequestHandler, Response } from "express";
 import type { z } from "zod";
-import { isErrorCode } from "../domain/errors.js";
-import { statusOf, withRequestId } from "../http/errors.js";
-import { requestIdOf } from "../http/request-id.js";
-import type { AnyRoute } from "../http/route.js";
-import { UNROUTED_ERRORS, documentedErrors, errorEnvelope } from "./error-codes.js";
+import { isErrorCode } from "../../functions/src/domain/errors.js";
+import { statusOf } from "../../functions/src/http/errors.js";
+import type { OutcomeCheck } from "../../functions/src/http/express-routes.js";
+import { PreparedJson } from "../../functions/src/http/response-cache.js";
+import type { AnyRoute } from "../../functions/src/http/route.js";
+import { UNROUTED_ERRORS, documentedErrors, errorEnvelope } from "../../functions/src/openapi/error-codes.js";
 
 /**
- * Test-time guard that the documentation tells the truth: every JSON response is checked
- * against what the OpenAPI document promises for its operation (route.ts records the
- * operation in `res.locals.route`). A 200 must match `route.response`, with no field the
- * schema leaves out; an error must be the envelope with a code documented for that operation
- * under its own status. A violation is printed to stderr and replaces the response with a 500
- * that names it, so the test that caused it fails.
+ * The test suite's guard that the documentation tells the truth: every operation's outcome,
+ * from REST and MCP alike, is checked against what the OpenAPI document promises for it. A 200
+ * must match `route.response`, with no field the schema leaves out; an error must be the
+ * envelope with a code documented for that operation under its own status. A violation is
+ * printed to stderr and replaces the outcome with a 500 that names it, so the test that caused
+ * it fails.
  */
-export function checkResponses(report: (problem: string) => void = (p) => console.error(p)): RequestHandler {
-  return (req, res, next) => {
-    // res.json and prepared (cached) JSON both end in res.send with a JSON string.
-    const send = res.send.bind(res);
-    res.send = (body?: unknown): Response => {
-      const isJson = /json/.test(String(res.get("Content-Type")));
-      if (!isJson || (typeof body !== "string" && !Buffer.isBuffer(body))) return send(body);
-      const route = res.locals.route as AnyRoute | undefined;
-      const problem = responseProblem(route, res.statusCode, JSON.parse(body.toString()));
-      if (!problem) return send(body);
-      const operation = route ? `${route.method.toUpperCase()} ${route.path}` : "no route";
-      const message = `response contract violation on ${req.method} ${req.originalUrl} (${operation}): ${problem}`;
-      report(message);
-      res.status(500);
-      return send(JSON.stringify(withRequestId({ error: { code: "internal", message } }, requestIdOf(res))));
-    };
-    next();
+export function checkResponses(report: (problem: string) => void = (p) => console.error(p)): OutcomeCheck {
+  return (route, outcome, requestId) => {
+    const body: unknown =
+      outcome.body instanceof PreparedJson ? JSON.parse(outcome.body.body.toString("utf8")) : outcome.body;
+    const problem = responseProblem(route, outcome.status, body);
+    if (!problem) return outcome;
+    const message = `response contract violation on ${route.method.toUpperCase()} ${route.path}: ${problem}`;
+    report(message);
+    const error = { code: "internal", message, ...(requestId ? { request_id: requestId } : {}) };
+    return { status: 500, body: { error }, headers: {} };
   };
 }
 
