@@ -10,7 +10,16 @@
  * the value, and a fixed overhead per entry. Keys longer than MAX_KEY_LENGTH are answered but
  * not kept: only a long free-text filter makes one, and such a query is rarely asked twice.
  */
+import { sha256 } from "../domain/ids.js";
 import type { RenderedCache } from "./deps.js";
+
+/**
+ * The key of every kept answer: its kind, then everything it was computed from (revisions
+ * from `revisionsKey`, the parsed query, the day), hashed, so any number of calendars and
+ * layers makes a short key, and two kinds never share one.
+ */
+export const answerKey = (kind: string, ...computedFrom: unknown[]): string =>
+  `${kind}|${sha256(JSON.stringify(computedFrom))}`;
 
 /** Map entry, key string header, Buffer object and its allocation, in bytes (measured order of magnitude). */
 export const ENTRY_OVERHEAD_BYTES = 256;

@@ -19,6 +19,7 @@ import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { expensiveReads } from "../http/expensive-reads.js";
 import { logUnexpected } from "../http/log.js";
 import { REQUEST_ID_HEADER, requestIdOf, withRequestIdLine } from "../http/request-id.js";
+import { answerKey } from "../http/response-cache.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { FEED_EVENT_BUDGET } from "./budgets.js";
 import { withinFeedBudget } from "./feed-budget.js";
@@ -49,7 +50,7 @@ export function feedRouter(deps: HttpDeps): Router {
     if (calendar === "not_found") return void sendText(res, 404, NOT_FOUND);
     const sources = await publishedSources(deps, calendar);
     const today = todayIn(calendar.timezone, deps.clock());
-    const key = `feed|c|${calendar.slug}|${await revisionsKey(deps, sources)}|${today}`;
+    const key = answerKey("feed|c", calendar.slug, await revisionsKey(deps, sources), today);
     const feed = await cachedFeed(deps, key, async () => {
       const { sources: kept, omitted } = await loadFeedEvents(
         deps,
@@ -81,7 +82,7 @@ export function feedRouter(deps: HttpDeps): Router {
     // millisecond) and the calendar's revision, which covers the calendar's settings even when
     // the filter leaves `main` out.
     const ofView = sha256(JSON.stringify([view.name, view.slug, view.filter]));
-    const key = `feed|v|${view.id}|${ofView}|${calendar.revision}|${await revisionsKey(deps, sources)}|${today}`;
+    const key = answerKey("feed|v", view.id, ofView, calendar.revision, await revisionsKey(deps, sources), today);
     const feed = await cachedFeed(deps, key, async () => {
       const { filter } = view;
       // The budget ranks one-offs the view shows and every series of its layers (an exception may

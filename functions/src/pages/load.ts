@@ -11,6 +11,7 @@ import { publishedSources, type EventSource } from "../domain/queries/sources.js
 import { viewDisplayFor, viewEventSources, viewRange, viewShows, type ResolvedView } from "../domain/queries/views.js";
 import { addDays, todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
+import { answerKey } from "../http/response-cache.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
 import { PAGE_SOMEDAY_BUDGET, PAGE_SOMEDAY_COUNTED } from "./budgets.js";
@@ -144,7 +145,7 @@ export async function prepareCalendarPage(
   };
   const at = coordinates(deps, settings, query);
   return {
-    key: `page|c|${calendar.slug}|${await revisionsKey(deps, sources)}|${at.key}`,
+    key: answerKey("page|c", calendar.slug, await revisionsKey(deps, sources), at.key),
     load: async () => ({
       kind: "calendar",
       title: calendar.name,
@@ -177,7 +178,7 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
   const at = coordinates(deps, settings, query);
   return {
     // The calendar's revision covers its settings even when the filter leaves `main` out.
-    key: `page|v|${view.id}|${view.updated_at}|${calendar.revision}|${await revisionsKey(deps, sources)}|${at.key}`,
+    key: answerKey("page|v", view.id, view.updated_at, calendar.revision, await revisionsKey(deps, sources), at.key),
     load: async () => ({
       kind: "view",
       title: view.name,

@@ -9,6 +9,7 @@ import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
 import { expensiveReads } from "../http/expensive-reads.js";
+import { answerKey } from "../http/response-cache.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
 import { calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
@@ -140,7 +141,7 @@ export const eventRoutes = [
       // The page depends only on the sources' revisions and the query: the parsed one, field by
       // field (defaults applied), so every spelling of a query shares one entry.
       const canonical = [query.from, query.to, query.kind, query.category, query.layers, query.limit, query.cursor];
-      return deps.cache.json(`events|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`, async () => {
+      return deps.cache.json(answerKey("events", await revisionsKey(deps, sources), canonical), async () => {
         const page = await listEvents(deps, sources, query);
         return {
           events: page.events.map(({ layer, event }) => presentEvent(event, withLayers ? layer : undefined)),
@@ -227,7 +228,7 @@ export const eventRoutes = [
       const sources = await eventSources(deps, calendar, actor);
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];
-      return deps.cache.json(`occurrences|${await revisionsKey(deps, sources)}|${JSON.stringify(canonical)}`, () =>
+      return deps.cache.json(answerKey("occurrences", await revisionsKey(deps, sources), canonical), () =>
         expensiveReads()(actor === null, async () => {
           const page = pageOccurrences(await loadOccurring(deps, sources, query), query);
           return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };

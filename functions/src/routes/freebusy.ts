@@ -3,7 +3,7 @@ import { freeSlots } from "../domain/freebusy/intervals.js";
 import { parseDays, parseHours, workingWindows } from "../domain/freebusy/hours.js";
 import { MAX_RANGE_DAYS, parseBound, rangeProblem, type TimeBound } from "../domain/freebusy/range.js";
 import { MINUTE_MS } from "../domain/freebusy/zone.js";
-import { isIdOf, sha256 } from "../domain/ids.js";
+import { isIdOf } from "../domain/ids.js";
 import {
   busyTime,
   freeBusyScope,
@@ -12,6 +12,7 @@ import {
   type FreeBusyScope,
 } from "../domain/queries/freebusy.js";
 import { expensiveReads } from "../http/expensive-reads.js";
+import { answerKey } from "../http/response-cache.js";
 import { defineRoute } from "../http/route.js";
 import { presentFreeBusy, presentSlots } from "../presenters/freebusy.js";
 import { timezone } from "./common.js";
@@ -117,15 +118,14 @@ const requestOf = (query: { calendars: string; from: string; to: string; timezon
  * and the rest of the parsed query; hashed, since twenty calendars with layers make a long key.
  */
 const cacheKey = (kind: string, scope: FreeBusyScope, rest: unknown[]): string =>
-  `${kind}|${sha256(
-    JSON.stringify([
-      scope.range.start,
-      scope.range.end,
-      scope.zone,
-      scope.calendars.map((c) => (c.calendar ? `${c.id}=${c.revisions}` : `${c.id}=none`)),
-      ...rest,
-    ]),
-  )}`;
+  answerKey(
+    kind,
+    scope.range.start,
+    scope.range.end,
+    scope.zone,
+    scope.calendars.map((c) => (c.calendar ? `${c.id}=${c.revisions}` : `${c.id}=none`)),
+    ...rest,
+  );
 
 export const freeBusyRoutes = [
   defineRoute({
