@@ -69,9 +69,14 @@ describe("a calendar's feed", () => {
     const renamed = await get(path, withEvent.headers.etag).expect(200);
     expect(renamed.text).toContain("X-WR-CALNAME:Plan B");
 
-    // Midnight in Berlin: the budget's cut depends on today, so the date is part of the key.
+    // Midnight in Berlin: the budget's cut depends on today, so the date is part of the key. A
+    // feed within its budget is cut the same on any day: its ETag stays, and a reader holding it
+    // is answered without a render (test/pages/conditional-cold.test.ts).
     t.clock.set("2026-11-22T23:30:00.000Z");
     await get(path, renamed.headers.etag).expect(304);
+    expect(renders).toHaveLength(3);
+    const nextDay = await get(path).expect(200);
+    expect(nextDay.headers.etag).toBe(renamed.headers.etag);
     expect(renders).toHaveLength(4);
   });
 

@@ -71,6 +71,18 @@ export async function revisionsKey(
   deps: Pick<Deps, "store">,
   sources: Array<{ layer: string; calendar: { id: string; revision: string } }>,
 ): Promise<string> {
+  return (await sourcesRevisions(deps, sources)).key;
+}
+
+/**
+ * `revisionsKey` and, from the same shards, the events they count in all (null when a calendar
+ * has no shards, so its events were never counted): a feed whose events all fit its budget
+ * reads the same whatever the date (pages/feeds.ts).
+ */
+export async function sourcesRevisions(
+  deps: Pick<Deps, "store">,
+  sources: Array<{ layer: string; calendar: { id: string; revision: string } }>,
+): Promise<{ key: string; events: number | null }> {
   const shards = await Promise.all(sources.map((s) => readShards(deps.store, s.calendar.id)));
   const revisions = sources
     .map(
@@ -78,5 +90,8 @@ export async function revisionsKey(
         `${s.layer}:${s.calendar.id}:${s.calendar.revision}.${(shards[i] ?? []).map((x) => x.revision).join(".")}`,
     )
     .join(",");
-  return sha256(revisions);
+  const events = shards.every((s) => s !== null)
+    ? shards.flat().reduce((sum, shard) => sum + shard.event_count, 0)
+    : null;
+  return { key: sha256(revisions), events };
 }

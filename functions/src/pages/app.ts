@@ -28,7 +28,8 @@ import {
 import { firebaseAccountAuth } from "../http/firebase-accounts.js";
 import { REQUEST_ID_HEADER, requestId, requestIdOf, withRequestIdLine } from "../http/request-id.js";
 import type { AccountAuth } from "../http/session.js";
-import { sendRevalidated } from "./conditional.js";
+import { answerEtag, sendRevalidated, sendRevalidatedAs } from "./conditional.js";
+import { codeVersion } from "./code-version.js";
 import { expensiveReads } from "../http/expensive-reads.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
@@ -49,6 +50,8 @@ export interface PagesAppOptions {
 }
 
 export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): Express {
+  // Hashed while the first request reads the store, rather than after.
+  void codeVersion();
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -80,17 +83,18 @@ export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): E
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
     if (calendar === "not_found") return notFound(req, res);
-    sendPage(
+    await sendPage(
+      deps,
       req,
       res,
-      await rendered(deps, await prepareCalendarPage(deps, calendar, pageQuery(req))),
+      await prepareCalendarPage(deps, calendar, pageQuery(req)),
       calendar.visibility !== "public",
     );
   });
   app.get("/v/:slug", async (req: SlugRequest, res) => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
     if (!resolved) return notFound(req, res);
-    sendPage(req, res, await rendered(deps, await prepareViewPage(deps, resolved, pageQuery(req))), true);
+    await sendPage(deps, req, res, await prepareViewPage(deps, resolved, pageQuery(req)), true);
   });
   // Everything below an earlier slug moves with it (docs/api.md#calendars-and-slugs); the rest is 404.
   app.get("/c/:slug/{*rest}", async (req: SlugRequest, res) => {
@@ -134,14 +138,16 @@ const pageHeaders = helmet({
   referrerPolicy: { policy: "no-referrer" },
 });
 
-/** The page's HTML, rendered once per revision of what it shows. */
-const rendered = (deps: HttpDeps, page: PreparedPage): Promise<Buffer> =>
-  deps.cache.body(page.key, () => expensiveReads()(true, async () => renderPage(await page.load())));
-
-function sendPage(req: Request, res: Response, body: Buffer, noindex: boolean): void {
+/**
+ * The page's HTML, rendered once per revision of what it shows, and not at all for a client
+ * whose copy is current: its ETag comes from the page's key (conditional.ts).
+ */
+async function sendPage(deps: HttpDeps, req: Request, res: Response, page: PreparedPage, noindex: boolean) {
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
   // Events change at any time; a revoked view must disappear at once.
-  sendRevalidated(req, res, body, "text/html; charset=utf-8");
+  await sendRevalidatedAs(req, res, await answerEtag(deps, page.key), "text/html; charset=utf-8", () =>
+    deps.cache.body(page.key, () => expensiveReads()(true, async () => renderPage(await page.load()))),
+  );
 }
 
 const STYLE_FILE = /^style\.[0-9a-f]+\.css$/;

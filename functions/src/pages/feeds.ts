@@ -13,7 +13,7 @@ import { sha256 } from "../domain/ids.js";
 import { loadFeedEvents } from "../domain/queries/feed-events.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import type { EventRecord } from "../domain/records.js";
-import { revisionsKey } from "../domain/revision.js";
+import { sourcesRevisions } from "../domain/revision.js";
 import { eventsShownByView, resolveViewSlug, viewEventSources, viewShowsOccurrence } from "../domain/queries/views.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { expensiveReads } from "../http/expensive-reads.js";
@@ -24,7 +24,7 @@ import { todayIn } from "../domain/recurrence/index.js";
 import { FEED_EVENT_BUDGET } from "./budgets.js";
 import { withinFeedBudget } from "./feed-budget.js";
 import type { IcsSource } from "./ics.js";
-import { etagOf, ifNoneMatchHits } from "./conditional.js";
+import { answerEtag, ifNoneMatchHits } from "./conditional.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 
 export const CALENDAR_FEED_PATH = "/c/:slug.ics";
@@ -50,7 +50,8 @@ export function feedRouter(deps: HttpDeps): Router {
     if (calendar === "not_found") return void sendText(res, 404, NOT_FOUND);
     const sources = await publishedSources(deps, calendar);
     const today = todayIn(calendar.timezone, deps.clock());
-    const key = answerKey("feed|c", calendar.slug, await revisionsKey(deps, sources), today);
+    const { key, etag } = await feedKeys(deps, "feed|c", [calendar.slug], sources, today);
+    if (notModifiedFeed(req, res, etag, calendar.visibility !== "public")) return;
     const feed = await cachedFeed(deps, key, async () => {
       const { sources: kept, omitted } = await loadFeedEvents(
         deps,
@@ -69,7 +70,7 @@ export function feedRouter(deps: HttpDeps): Router {
       });
       return { text, omitted };
     });
-    sendFeed(req, res, feed, calendar.visibility !== "public");
+    sendFeed(res, feed, etag, calendar.visibility !== "public");
   });
   router.get(VIEW_FEED_PATH, async (req: Request<{ slug: string }>, res: Response) => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
@@ -82,7 +83,8 @@ export function feedRouter(deps: HttpDeps): Router {
     // millisecond) and the calendar's revision, which covers the calendar's settings even when
     // the filter leaves `main` out.
     const ofView = sha256(JSON.stringify([view.name, view.slug, view.filter]));
-    const key = answerKey("feed|v", view.id, ofView, calendar.revision, await revisionsKey(deps, sources), today);
+    const { key, etag } = await feedKeys(deps, "feed|v", [view.id, ofView, calendar.revision], sources, today);
+    if (notModifiedFeed(req, res, etag, true)) return;
     const feed = await cachedFeed(deps, key, async () => {
       const { filter } = view;
       // The budget ranks one-offs the view shows and every series of its layers (an exception may
@@ -108,7 +110,7 @@ export function feedRouter(deps: HttpDeps): Router {
       });
       return { text, omitted };
     });
-    sendFeed(req, res, feed, true);
+    sendFeed(res, feed, etag, true);
   });
   router.all(FEED_PATHS, (req, res) => {
     res.setHeader("Allow", "GET, HEAD, OPTIONS");
@@ -143,8 +145,8 @@ const feedsOfCached = new WeakMap<Buffer, Feed>();
 
 /**
  * The feed rendered once per revision of what it shows (http/response-cache.ts), as pages
- * are: a feed reader polling an unchanged calendar costs a lookup, and with a matching ETag
- * no body at all.
+ * are: a feed reader polling an unchanged calendar costs a lookup, and one whose ETag still
+ * matches is answered before this (notModifiedFeed), on any instance.
  */
 async function cachedFeed(
   deps: Pick<HttpDeps, "cache">,
@@ -169,16 +171,46 @@ async function cachedFeed(
 /** ical-generator and the feed's formatting load with the first feed asked for, not with the process. */
 const ics = (): Promise<typeof import("./ics.js")> => import("./ics.js");
 
-function sendFeed(req: Request, res: Response, feed: Feed, noindex: boolean): void {
+/**
+ * A feed's cache key and its ETag (conditional.ts), from the revisions of what it shows. The
+ * ETag leaves the day out while the shards count no more events than the budget: nothing is
+ * cut then, so the date changes no byte, and a subscriber's first poll after midnight is a 304.
+ */
+async function feedKeys(
+  deps: HttpDeps,
+  kind: string,
+  about: unknown[],
+  sources: EventSource[],
+  today: string,
+): Promise<{ key: string; etag: string }> {
+  const revisions = await sourcesRevisions(deps, sources);
+  const mayCut = revisions.events === null || revisions.events > FEED_EVENT_BUDGET;
+  return {
+    key: answerKey(kind, ...about, revisions.key, today),
+    etag: await answerEtag(deps, answerKey(kind, ...about, revisions.key, mayCut ? today : null)),
+  };
+}
+
+/** Headers of a 200 and of a 304 alike; errors have their own. */
+function feedHeaders(res: Response, etag: string, noindex: boolean): void {
   res.setHeader("Access-Control-Expose-Headers", `ETag, ${REQUEST_ID_HEADER}`);
   res.setHeader("Content-Type", "text/calendar; charset=utf-8");
   res.setHeader("Cache-Control", "no-cache");
-  if (feed.omitted > 0) res.setHeader(OMITTED_HEADER, String(feed.omitted));
-  // The same hash of the body as before the cache, kept with the cached body (conditional.ts).
-  const etag = etagOf(feed.body);
   res.setHeader("ETag", etag);
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
-  if (ifNoneMatchHits(req.get("if-none-match"), etag)) return void res.status(304).end();
+}
+
+/** A reader whose copy is current: answered before any event is read or anything rendered. */
+function notModifiedFeed(req: Request, res: Response, etag: string, noindex: boolean): boolean {
+  if (!ifNoneMatchHits(req.get("if-none-match"), etag)) return false;
+  feedHeaders(res, etag, noindex);
+  res.status(304).end();
+  return true;
+}
+
+function sendFeed(res: Response, feed: Feed, etag: string, noindex: boolean): void {
+  feedHeaders(res, etag, noindex);
+  if (feed.omitted > 0) res.setHeader(OMITTED_HEADER, String(feed.omitted));
   res.status(200).send(feed.body);
 }
 
