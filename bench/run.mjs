@@ -7,7 +7,7 @@
 //   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> to measure
 //   another build of functions/lib (e.g. a copy from before a change) under the same load.
 // The load average is recorded: other work on the machine lowers every figure, the ratios less.
-import { execFileSync } from "node:child_process";
+
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { benchColdStart, cpuMs, rssMb } from "./cold-start.mjs";
+import { benchDeployedColdStart } from "./deployed-cold-start.mjs";
 import { benchFeedRender } from "./feed-render.mjs";
 import { benchMemory } from "./memory.mjs";
 import { expectFreeBusyOk, seedFreeBusy } from "./freebusy.mjs";
@@ -41,11 +42,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
  */
 const BENCH_CASES = process.env.BENCH_CASES?.split(",").map((c) => c.trim());
 const wanted = (key) => !BENCH_CASES || BENCH_CASES.includes(key);
-const COLD_START_RUNS = 7;
 const HERE = fileURLToPath(new URL(".", import.meta.url));
-const INDEX_URL = process.env.BENCH_LIB
-  ? `file://${process.env.BENCH_LIB}/index.js`
-  : new URL("../functions/lib/index.js", import.meta.url).href;
 
 /**
  * One autocannon run: a short warm-up (JIT, caches), then the measured run. With the server's
@@ -81,19 +78,6 @@ async function expectOk(url, init) {
     throw new Error(`${init?.method ?? "GET"} ${url} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
 }
 
-/** Milliseconds to import the built Cloud Functions entry point in a fresh process (median). */
-function coldStartMs() {
-  const script = [
-    "const t0 = performance.now();",
-    `await import(${JSON.stringify(INDEX_URL)});`,
-    "process.stdout.write(String(performance.now() - t0));",
-  ].join(" ");
-  const times = Array.from({ length: COLD_START_RUNS }, () =>
-    Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })),
-  ).sort((a, b) => a - b);
-  return Math.round(times[COLD_START_RUNS >> 1] * 10) / 10;
-}
-
 /** Peak resident set of a process so far, in MB (Linux). */
 function peakRssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -104,6 +88,7 @@ function peakRssMb(pid) {
 async function run() {
   // First, on a machine no case has loaded yet: starts are what a person meets.
   const firstAnswer = await benchColdStart();
+  const deployed = await benchDeployedColdStart();
   const cases = [];
   const express = await startServer("express");
   const node = await startServer("node");
@@ -221,10 +206,9 @@ async function run() {
   const occurrences = await benchOccurrences();
   const occurrencePages = await benchOccurrencePages();
   const feedRender = await benchFeedRender();
-  const coldStart = coldStartMs();
   const memory = benchMemory();
   const roundTrips = await benchRoundTrips();
-  return { cases, occurrences, occurrencePages, feedRender, coldStart, firstAnswer, memory, rss, roundTrips };
+  return { cases, occurrences, occurrencePages, feedRender, deployed, firstAnswer, memory, rss, roundTrips };
 }
 
 /**
@@ -285,7 +269,7 @@ async function measureMixed(origin, data, auth) {
   }
 }
 
-function report({ cases, occurrences, occurrencePages, feedRender, coldStart, firstAnswer, memory, rss, roundTrips }) {
+function report({ cases, occurrences, occurrencePages, feedRender, deployed, firstAnswer, memory, rss, roundTrips }) {
   const express = cases[0].requests_per_s;
   const expressCpu = cases[0].cpu_us_per_request;
   for (const c of cases) {
@@ -319,7 +303,8 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
     ["feed render (200 events) <= 5 ms", feedRender.median_ms, "<=", 5],
     ["feed (200 events) p99 < 100 ms", byName("GET /c/{slug}.ics").p99_ms, "<", 100],
     ["/v1/me p99 during feed fetches < 20 ms", mixed.p99_ms, "<", 20],
-    ["cold start (import functions/lib/index.js) < 400 ms", coldStart, "<", 400],
+    ["deployed cold start: api first answer <= 1.3x the onRequest hello", deployed.api.ratio, "<=", 1.3],
+    ["deployed cold start: pages first answer <= 1.3x the onRequest hello", deployed.pages.ratio, "<=", 1.3],
     ["process start to first answer (functions/dist/server.cjs) <= 300 ms", firstAnswer.first_answer_ms, "<=", 300],
     ["server idle RSS <= 90 MB", rss.idle_mb, "<=", 90],
     ["server peak RSS <= 150 MB", rss.peak_mb, "<=", 150],
@@ -346,7 +331,9 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
       `\noccurrences: ${occurrences.median_ms} ms`,
       `occurrence page: ${occurrencePages.first_page_median_ms} ms (later ${occurrencePages.later_page_median_ms} ms)`,
       `feed render: ${feedRender.median_ms} ms`,
-      `cold start: ${coldStart} ms (import), ${firstAnswer.first_answer_ms} ms (start to first answer, ` +
+      `deployed cold start (bench/deployed-cold-start.mjs): api ${deployed.api.ms} ms, pages ` +
+        `${deployed.pages.ms} ms, onRequest hello ${deployed.hello.ms} ms`,
+      `local start: ${firstAnswer.first_answer_ms} ms (start to first answer, ` +
         `${firstAnswer.first_answer_cpu_ms} ms CPU; node:http hello ${firstAnswer.node_http_hello.ms} ms, ` +
         `Express hello ${firstAnswer.express_hello.ms} ms)`,
       `server RSS: idle ${rss.idle_mb} MB (${rss.settled_mb} MB 12 s later), peak ${rss.peak_mb} MB ` +
@@ -374,7 +361,7 @@ function report({ cases, occurrences, occurrencePages, feedRender, coldStart, fi
     // The baseline of bench/round-trips.mjs --before is kept from the file written last.
     round_trips: { date: new Date().toISOString(), ...roundTrips, before: BASELINE_ROUND_TRIPS },
     feed_render: feedRender,
-    cold_start_ms: coldStart,
+    deployed_cold_start: deployed,
     first_answer: firstAnswer,
     idle_rss_mb: rss.idle_mb,
     settled_idle_rss_mb: rss.settled_mb,

@@ -21,7 +21,7 @@ const ROOT = join(import.meta.dirname, "..");
 export const NODE_FLAGS = ["--max-semi-space-size=2", "--heap-growing-percent=20", "--v8-pool-size=1"];
 
 /** What the bundles are made from; hosting/ is served from disk and needs no build. */
-const SOURCES = ["functions/src", "web", "scripts/bundle-server.mjs", "scripts/bundle-web.mjs"];
+const SOURCES = ["functions/src", "web", "scripts/bundle.mjs", "scripts/bundle-web.mjs"];
 /** `npm install` rewrites it when node_modules, whose code the bundles carry, changes. */
 const INSTALLED = "node_modules/.package-lock.json";
 const BUNDLES = ["functions/dist/server.cjs", "functions/lib/web/humans.js"];
@@ -56,7 +56,7 @@ export function bundlesAreStale() {
 
 function bundle() {
   console.log("Bundling the local server (its sources changed since the last bundle)...");
-  for (const script of ["scripts/bundle-web.mjs", "scripts/bundle-server.mjs"]) {
+  for (const script of ["scripts/bundle-web.mjs", "scripts/bundle.mjs"]) {
     const { status } = spawnSync(process.execPath, [join(ROOT, script)], { stdio: "inherit" });
     if (status !== 0) process.exit(status ?? 1);
   }

@@ -1,7 +1,7 @@
 /**
  * Files the code reads from disk, found from this module, which is one level under functions/
- * wherever it runs: src/ (the tests), lib/ (the build, deployed) or dist/ (the local server's
- * bundle, scripts/bundle-server.mjs, where this code lands in one of the bundle's files).
+ * wherever it runs: src/ (the tests), lib/ (the type-checked build) or dist/ (the deployed and
+ * the local bundles of scripts/bundle.mjs, where this code lands in one of the bundle's files).
  */
 import { fileURLToPath } from "node:url";
 

@@ -166,5 +166,5 @@ export async function main(): Promise<void> {
 }
 
 // Run as a script: functions/dist/server.cjs (npm start), functions/lib/server.js, or with tsx.
-// In the bundle import.meta.url is the bundle's (scripts/bundle-server.mjs); required, it only loads.
+// In the bundle import.meta.url is the bundle's (scripts/bundle.mjs); required, it only loads.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void main();

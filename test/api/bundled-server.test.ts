@@ -1,5 +1,5 @@
 /**
- * `npm start` runs the server bundled by scripts/bundle-server.mjs (functions/dist/), not the
+ * `npm start` runs the server bundled by scripts/bundle.mjs (functions/dist/), not the
  * sources the other tests import: this bundles it afresh into a directory of its own, starts it
  * as `npm start` does (scripts/start.mjs: server.cjs with its node flags), and reaches each part
  * it loads on first use (the API, the pages, the static files of hosting/, MCP, the OpenAPI document).
@@ -53,7 +53,7 @@ async function startBundled(): Promise<string> {
 let nodeFlags: string[];
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(ROOT, "scripts/bundle-server.mjs"), OUT]);
+  execFileSync(process.execPath, [join(ROOT, "scripts/bundle.mjs"), OUT]);
   ({ NODE_FLAGS: nodeFlags } = (await import(join(ROOT, "scripts/start.mjs"))) as { NODE_FLAGS: string[] });
   origin = await startBundled();
 }, 60_000);

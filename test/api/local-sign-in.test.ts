@@ -4,7 +4,7 @@
  * one that takes the port while the emulator is still starting (the CLI then fails, and a
  * server that only asked the port whether it answers would sign people in through the other
  * program). The other programs here answer as the Auth emulator does and count what they get.
- * The server runs as `npm start` runs it: the bundle (scripts/bundle-server.mjs), in a process
+ * The server runs as `npm start` runs it: the bundle (scripts/bundle.mjs), in a process
  * of its own, whose output the tests read.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -121,7 +121,7 @@ const answers = (port: number): Promise<boolean> =>
   );
 
 beforeAll(() => {
-  execFileSync(process.execPath, [join(ROOT, "scripts/bundle-server.mjs"), OUT]);
+  execFileSync(process.execPath, [join(ROOT, "scripts/bundle.mjs"), OUT]);
 }, 60_000);
 
 afterEach(async () => {

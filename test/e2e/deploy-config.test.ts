@@ -57,18 +57,17 @@ describe("the deployed functions' options", () => {
   let dir: string;
   let manifest: Record<string, unknown>;
 
-  /** A copy of functions/ (package.json, .env, a fresh lib/), so that no other build is disturbed. */
+  /**
+   * A copy of functions/ (package.json, .env, a fresh dist/ from the deploy's own bundler), so
+   * that no other build is disturbed: what `firebase deploy` uploads and reads.
+   */
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "almanac-manifest-"));
-    await run(join(ROOT, "node_modules/.bin/tsc"), [
-      "-p",
-      join(ROOT, "functions/tsconfig.json"),
-      "--outDir",
-      join(dir, "lib"),
-    ]);
+    await run(process.execPath, [join(ROOT, "scripts/bundle.mjs"), join(dir, "dist")]);
     for (const file of ["package.json", ".env"]) copyFileSync(join(ROOT, "functions", file), join(dir, file));
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-    // What the CLI runs to list the functions: the SDK loads lib/index.js and writes the manifest.
+    // What the CLI runs to list the functions: the SDK loads package.json's `main` (the bundle)
+    // and writes the manifest.
     const output = join(dir, "manifest.json");
     await run(join(ROOT, "node_modules/.bin/firebase-functions"), [], {
       cwd: dir,

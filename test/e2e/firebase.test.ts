@@ -1,7 +1,8 @@
 /**
  * End to end through the Firebase emulators: `npm run build`, then
  * `firebase emulators:exec --only functions,hosting --project demo-almanac` with the deployed
- * entry point (functions/lib/index.js: `api` and `pages`) on the Firestore adapter, against
+ * artifact (functions/package.json `main`: the bundle scripts/bundle.mjs writes to
+ * functions/dist, what `firebase deploy` uploads; `api` and `pages`) on the Firestore adapter, against
  * @firestore-emulator/server started here (FIRESTORE_EMULATOR_HOST is passed down to the
  * functions). Every request goes through the Hosting port, so firebase.json's rewrites are
  * what is tested.
@@ -168,6 +169,14 @@ describe.skipIf(!HAS_FIREBASE)(
     let calendarId: string;
     let slug: string;
     let standupId: string;
+
+    it("loads the functions from the bundle that `firebase deploy` uploads", STEP, () => {
+      const main = (JSON.parse(readFileSync(join(ROOT, "functions/package.json"), "utf8")) as { main: string }).main;
+      expect(main).toBe("dist/index.mjs");
+      expect(existsSync(join(ROOT, "functions", main))).toBe(true);
+      // The emulator read the function list out of that file.
+      expect(output).toMatch(/functions\[[^\]]*api[^\]]*\]: http function initialized/);
+    });
 
     it("serves the landing page and the agents' docs as static files", STEP, async () => {
       const home = await http("/");
