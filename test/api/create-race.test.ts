@@ -29,6 +29,7 @@ function storeFailing(store: Store, error: Error, fails: { reads?: boolean; tran
     query: fails.reads ? reject : (collection, spec) => store.query(collection, spec),
     count: fails.reads ? reject : (collection, spec) => store.count(collection, spec),
     runTransaction: fails.transactions ? reject : (fn) => store.runTransaction(fn),
+    runReadOnly: fails.reads ? reject : (fn) => store.runReadOnly(fn),
     close: () => store.close(),
   };
 }

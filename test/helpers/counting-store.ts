@@ -6,7 +6,8 @@
  * A round trip is a wave of calls that overlap: a call joins the current wave when it starts
  * before any call of that wave has answered (`Promise.all` of two gets is one round trip), and
  * starts a new wave otherwise (a read that waits for another is a second one). Inside a
- * transaction each read wave counts the same way, and the commit is one more. On a remote
+ * transaction each read wave counts the same way, and the commit is one more (a read-only
+ * transaction has none). On a remote
  * store each wave waits for the network once, so the count is what latency multiplies.
  * Answers are handed on one event-loop turn later, as a remote store's would arrive: calls
  * started in the same turn overlap, whatever microtask each starts in, even on a store that
@@ -22,6 +23,7 @@ import type {
   Store,
   StoredDoc,
   Transaction,
+  TransactionReads,
 } from "../../functions/src/storage/port.js";
 
 export interface StoreCounts {
@@ -29,12 +31,22 @@ export interface StoreCounts {
   roundTrips: number;
   documentsRead: number;
   documentsWritten: number;
+  /** Read-write transactions (runTransaction). */
   transactions: number;
+  /** Read-only transactions (runReadOnly): no commit, no locks. */
+  readOnlyTransactions: number;
   /** Store calls, however they overlapped (a commit is one). */
   calls: number;
 }
 
-const zero = (): StoreCounts => ({ roundTrips: 0, documentsRead: 0, documentsWritten: 0, transactions: 0, calls: 0 });
+const zero = (): StoreCounts => ({
+  roundTrips: 0,
+  documentsRead: 0,
+  documentsWritten: 0,
+  transactions: 0,
+  readOnlyTransactions: 0,
+  calls: 0,
+});
 
 export class CountingStore implements Store {
   private counts = zero();
@@ -112,11 +124,28 @@ export class CountingStore implements Store {
     }
   }
 
+  runReadOnly<T>(fn: (reads: TransactionReads) => Promise<T>): Promise<T> {
+    return this.inner.runReadOnly((reads) => {
+      this.counts.readOnlyTransactions++;
+      return fn(this.countingReads(reads));
+    });
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }
 
   private countingTx(tx: Transaction, wrote: () => void): Transaction {
+    return {
+      ...this.countingReads(tx),
+      create: (path, data) => (wrote(), tx.create(path, data)),
+      set: (path, data) => (wrote(), tx.set(path, data)),
+      update: (path, data) => (wrote(), tx.update(path, data)),
+      delete: (path) => (wrote(), tx.delete(path)),
+    };
+  }
+
+  private countingReads(tx: TransactionReads): TransactionReads {
     return {
       get: <T>(path: DocRef<T>) =>
         this.call(
@@ -135,10 +164,6 @@ export class CountingStore implements Store {
           () => tx.query<T>(collection, spec),
           (docs) => docs.length,
         ),
-      create: (path, data) => (wrote(), tx.create(path, data)),
-      set: (path, data) => (wrote(), tx.set(path, data)),
-      update: (path, data) => (wrote(), tx.update(path, data)),
-      delete: (path) => (wrote(), tx.delete(path)),
     };
   }
 

@@ -20,10 +20,13 @@ import {
  * own collections so. The adapters' methods take any string (and check it against their
  * layout); the app reaches them through the typed port only (storage/port.ts).
  */
-export interface UncheckedTransaction {
+export interface UncheckedReads {
   get<T = DocData>(path: string): Promise<StoredDoc<T> | null>;
   getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>>;
   query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
+}
+
+export interface UncheckedTransaction extends UncheckedReads {
   create(path: string, data: DocData): void;
   set(path: string, data: DocData): void;
   update(path: string, data: DocData): void;
@@ -36,6 +39,7 @@ export interface UncheckedStore {
   query<T = DocData>(collection: string, spec?: QuerySpec): Promise<StoredDoc<T>[]>;
   count(collection: string, spec?: Pick<QuerySpec, "where">): Promise<number>;
   runTransaction<R>(fn: (tx: UncheckedTransaction) => Promise<R>): Promise<R>;
+  runReadOnly<R>(fn: (reads: UncheckedReads) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }
 
@@ -47,7 +51,8 @@ export type ContractCase =
   | "query-null-missing-field"
   | "query-type-strict"
   | "query-range-type-strict"
-  | "order-missing-field";
+  | "order-missing-field"
+  | "read-only-snapshot";
 
 /** The adapters implement the unchecked port too: the contract addresses its own collections with plain strings. */
 export interface OpenedStore {
@@ -725,6 +730,78 @@ export function runStoreContract(name: string, open: (layout: Layout) => Promise
           expect([1, 2]).toContain((await observer.get<{ n: number }>(`${c}/counter`))?.data.n);
         },
       );
+
+      describe("read-only", () => {
+        it("answers get, getAll and query as the plain reads do, records frozen", async () => {
+          const c = fresh("readonlyreads");
+          await seed({ [`${c}/a`]: { n: 1, rank: "b", meta: { x: 1 } }, [`${c}/b`]: { n: 2, rank: "a" } });
+          const spec: QuerySpec = { where: [["n", ">", 0]], orderBy: [["n", "desc"]], startAfter: 2, select: ["rank"] };
+          const plain = await Promise.all([
+            store.get(`${c}/a`),
+            store.get(`${c}/nope`),
+            store.getAll([`${c}/b`, `${c}/nope`, `${c}/a`]),
+            store.getAll([]),
+            store.query(c, { orderBy: [["rank", "asc"]] }),
+            store.query(c, spec),
+          ]);
+          const inside = await store.runReadOnly(async (reads) => [
+            await reads.get(`${c}/a`),
+            await reads.get(`${c}/nope`),
+            await reads.getAll([`${c}/b`, `${c}/nope`, `${c}/a`]),
+            await reads.getAll([]),
+            await reads.query(c, { orderBy: [["rank", "asc"]] }),
+            await reads.query(c, spec),
+          ]);
+          expect(inside).toEqual(plain);
+          expect(inside[5]).toEqual([{ id: "a", path: `${c}/a`, data: { rank: "b" } }]);
+          expect(() => (((inside[0] as StoredDoc).data as DocData).n = 3)).toThrow(TypeError);
+          await expect(store.runReadOnly((reads) => reads.get("not_in_layout/a"))).rejects.toBeInstanceOf(
+            StorePathError,
+          );
+        });
+
+        it("has no write methods, by type and at run time, and writes nothing", async () => {
+          const c = fresh("readonlynowrites");
+          await seed({ [`${c}/a`]: { n: 1 } });
+          const methods = await store.runReadOnly(async (reads) => {
+            expect(await reads.get(`${c}/a`)).not.toBeNull();
+            return ["create", "set", "update", "delete"].filter((m) => m in reads);
+          });
+          expect(methods).toEqual([]);
+          const attempt = store.runReadOnly(async (reads) => {
+            // Around the types, as plain JavaScript could.
+            (reads as unknown as UncheckedTransaction).set(`${c}/a`, { n: 2 });
+          });
+          await expect(attempt).rejects.toBeInstanceOf(TypeError);
+          expect((await observer.get(`${c}/a`))?.data).toEqual({ n: 1 });
+        });
+
+        it("rejects with its function's error", async () => {
+          const boom = new Error("boom");
+          await expect(store.runReadOnly(() => Promise.reject(boom))).rejects.toBe(boom);
+        });
+
+        maybe("read-only-snapshot", "reads one snapshot: a write committed between its reads is not seen", async () => {
+          const c = fresh("readonlysnapshot");
+          await seed({ [`${c}/a`]: { n: 1 }, [`${c}/b`]: { n: 1 } });
+          let write: Promise<void> | undefined;
+          const seen = await store.runReadOnly(async (reads) => {
+            const a = await reads.get(`${c}/a`);
+            write = store.runTransaction(async (tx) => {
+              tx.set(`${c}/a`, { n: 2 });
+              tx.set(`${c}/b`, { n: 2 });
+            });
+            // Firestore commits it now (a read-only transaction holds no lock); SQLite queues it
+            // behind this transaction, so it cannot be awaited here.
+            await Promise.race([write, new Promise((resolve) => setTimeout(resolve, 300))]);
+            const b = await reads.get(`${c}/b`);
+            return [a?.data, b?.data];
+          });
+          await write;
+          expect(seen).toEqual([{ n: 1 }, { n: 1 }]);
+          expect((await observer.getAll([`${c}/a`, `${c}/b`])).map((d) => d?.data)).toEqual([{ n: 2 }, { n: 2 }]);
+        });
+      });
 
       const contention = "20 concurrent read-increment-write transactions on one counter all count";
       const contentionCase = async () => {

@@ -24,6 +24,7 @@ function slowed(inner: Store, ms: (path: string) => number): Store {
     getAll: (list) => later(list[0] ?? "", () => inner.getAll(list)),
     query: (collection, spec) => later(collection, () => inner.query(collection, spec)),
     runTransaction: (fn) => inner.runTransaction(fn),
+    runReadOnly: (fn) => inner.runReadOnly(fn),
     close: () => inner.close(),
   };
 }
@@ -77,7 +78,31 @@ describe("CountingStore", () => {
         tx.delete(paths.event("cal_a", "evt_0"));
       }),
     );
-    expect(counts).toEqual({ roundTrips: 3, documentsRead: 4, documentsWritten: 2, transactions: 1, calls: 4 });
+    expect(counts).toEqual({
+      roundTrips: 3,
+      documentsRead: 4,
+      documentsWritten: 2,
+      transactions: 1,
+      readOnlyTransactions: 0,
+      calls: 4,
+    });
+  });
+
+  it("counts a read-only transaction's read waves and documents, apart from read-write ones, and no commit", async () => {
+    const { counts } = await store.measure(() =>
+      store.runReadOnly(async (reads) => {
+        await Promise.all([reads.get(a), reads.get(missing)]);
+        await reads.query(paths.events("cal_a"));
+      }),
+    );
+    expect(counts).toEqual({
+      roundTrips: 2,
+      documentsRead: 4,
+      documentsWritten: 0,
+      transactions: 0,
+      readOnlyTransactions: 1,
+      calls: 3,
+    });
   });
 
   it("counts a failed transaction's reads and no writes", async () => {
@@ -90,7 +115,14 @@ describe("CountingStore", () => {
         }),
       ).rejects.toThrow("refused");
     });
-    expect(counts).toEqual({ roundTrips: 1, documentsRead: 1, documentsWritten: 0, transactions: 1, calls: 1 });
+    expect(counts).toEqual({
+      roundTrips: 1,
+      documentsRead: 1,
+      documentsWritten: 0,
+      transactions: 1,
+      readOnlyTransactions: 0,
+      calls: 1,
+    });
   });
 
   it("counts no round trip for a getAll of nothing (no call goes out)", async () => {
@@ -104,7 +136,14 @@ describe("CountingStore", () => {
   it("starts a new window at every take", async () => {
     await store.get(a);
     expect(store.take().roundTrips).toBe(1);
-    expect(store.take()).toEqual({ roundTrips: 0, documentsRead: 0, documentsWritten: 0, transactions: 0, calls: 0 });
+    expect(store.take()).toEqual({
+      roundTrips: 0,
+      documentsRead: 0,
+      documentsWritten: 0,
+      transactions: 0,
+      readOnlyTransactions: 0,
+      calls: 0,
+    });
   });
 
   it("with latency: a read that starts once an overlapping one has answered is a new round trip", async () => {

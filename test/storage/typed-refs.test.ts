@@ -7,14 +7,14 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import type { CalendarRecord, EventRecord, ShardRecord } from "../../functions/src/domain/records.js";
-import type { Store, StoredDoc, Transaction } from "../../functions/src/storage/port.js";
+import type { Store, StoredDoc, Transaction, TransactionReads } from "../../functions/src/storage/port.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 
 const event = paths.event("cal_1", "evt_1");
 const shard: ShardRecord = { revision: "r1", event_count: 0 };
 
 /** Never called: each marked line must not compile. */
-async function misuses(store: Store, tx: Transaction): Promise<void> {
+async function misuses(store: Store, tx: Transaction, reads: TransactionReads): Promise<void> {
   // @ts-expect-error a misspelt field
   tx.set(paths.shard("cal_1", 0), { revison: "r", event_count: 0 });
   // @ts-expect-error a missing field
@@ -35,6 +35,10 @@ async function misuses(store: Store, tx: Transaction): Promise<void> {
   await store.query(paths.grants("cal_1"), { where: [["role", "==", "admin"]] });
   // @ts-expect-error an order on a field the record does not have
   await store.query(paths.events("cal_1"), { orderBy: [["sortkey", "asc"]] });
+  // @ts-expect-error a read-only transaction has no writes
+  reads.set(paths.shard("cal_1", 0), shard);
+  // @ts-expect-error nor does what a read-only transaction is given
+  await store.runReadOnly(async (r) => r.delete(paths.shard("cal_1", 0)));
   const read = await store.get(paths.shard("cal_1", 0));
   // @ts-expect-error records read are read-only (and frozen at run time)
   if (read) read.data.event_count = 2;

@@ -15,7 +15,7 @@ import type { WaitGuard } from "../domain/change-signals.js";
 import { errors } from "../domain/errors.js";
 import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord } from "../domain/records.js";
-import type { Store, Transaction } from "../storage/port.js";
+import type { Store, TransactionReads } from "../storage/port.js";
 import { authenticate } from "./auth.js";
 import type { HttpDeps } from "./deps.js";
 import { toErrorResponse } from "./error-handler.js";
@@ -182,13 +182,14 @@ function waitGuard(route: AnyRoute, deps: HttpDeps, request: OperationRequest): 
 }
 
 /** A transaction's reads where a query reads `deps.store`; it opens no transaction of its own. */
-function transactionReads(tx: Transaction): Store {
+function transactionReads(tx: TransactionReads): Store {
   return {
     get: (ref) => tx.get(ref),
     getAll: (refs) => tx.getAll(refs),
     query: (collection, spec) => tx.query(collection, spec),
     count: () => Promise.reject(new Error("a check inside a transaction counts nothing outside it")),
     runTransaction: () => Promise.reject(new Error("a check inside a transaction opens no other")),
+    runReadOnly: () => Promise.reject(new Error("a check inside a transaction opens no other")),
     close: () => Promise.resolve(),
   };
 }

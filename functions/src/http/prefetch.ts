@@ -54,6 +54,8 @@ export function requestReads(store: Store, prefetch: DocPath[]): Store {
     count: (collection, spec) =>
       once(`count ${collection} ${JSON.stringify(spec ?? {})}`, () => store.count(collection, spec)),
     runTransaction: (fn) => store.runTransaction(fn),
+    // Never shared: each asks for the store as it is now.
+    runReadOnly: (fn) => store.runReadOnly(fn),
     close: () => store.close(),
   };
 }

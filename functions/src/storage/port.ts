@@ -85,16 +85,20 @@ export type QueryOf<T> = QuerySpec & {
   select?: readonly FieldOf<T>[];
 };
 
+/** The reads of a transaction: all of them at one consistent snapshot. A read-only transaction has these only. */
+export interface TransactionReads {
+  get<T>(ref: DocRef<T>): Promise<StoredDoc<T> | null>;
+  getAll<T>(refs: readonly DocRef<T>[]): Promise<Array<StoredDoc<T> | null>>;
+  query<T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>): Promise<StoredDoc<T>[]>;
+}
+
 /**
  * Reads happen before writes, as in Firestore: a read after a write fails with
  * ReadAfterWriteError on every adapter. Writes are applied together at commit. Each method
  * takes its record type from the reference; `NoInfer` keeps a write's data from widening it,
  * so a misspelt or missing field fails the build.
  */
-export interface Transaction {
-  get<T>(ref: DocRef<T>): Promise<StoredDoc<T> | null>;
-  getAll<T>(refs: readonly DocRef<T>[]): Promise<Array<StoredDoc<T> | null>>;
-  query<T>(collection: CollectionRef<T>, spec?: QueryOf<NoInfer<T>>): Promise<StoredDoc<T>[]>;
+export interface Transaction extends TransactionReads {
   /** Fails the commit with DocumentExistsError when the document exists. */
   create<T extends object>(ref: DocRef<T>, data: NoInfer<T>): void;
   set<T extends object>(ref: DocRef<T>, data: NoInfer<T>): void;
@@ -116,6 +120,13 @@ export interface Store {
   count<T>(collection: CollectionRef<T>, spec?: Pick<QueryOf<NoInfer<T>>, "where">): Promise<number>;
   /** Runs fn in a transaction; fn may be run again on contention, so it must not have side effects beyond tx. */
   runTransaction<R>(fn: (tx: Transaction) => Promise<R>): Promise<R>;
+  /**
+   * Runs fn's reads at one consistent snapshot, writing nothing (Firestore's read-only
+   * transaction): it takes no locks, so it never holds back or aborts a writer, and it is not
+   * retried. What it reads has committed. For reads that must agree with each other and
+   * run often (the change feed's).
+   */
+  runReadOnly<R>(fn: (reads: TransactionReads) => Promise<R>): Promise<R>;
   close(): Promise<void>;
 }
 

@@ -4,26 +4,27 @@
  * Changes are numbered per revision shard (domain/commands/changes.ts), so a cursor is the
  * vector of the reader's position on each of the calendar's shards, with the calendar's id
  * and the instant it was given out. A read takes the shards' counters and the changes up to
- * them in one store transaction: one consistent cut of every shard, answered (on SQLite) only
- * once the writes it saw are committed. Within a shard, numbers follow commit order, so
- * "every change after my position" never skips one that commits late; across shards there is
- * no order to race on. The answer's `seq` is the reader's count of changes passed: the sum of
- * the positions after each change, so it rises by one per change in the order the reader sees
- * them (two readers may number the same change differently).
+ * them in one read-only store transaction: one consistent cut of every shard, of committed
+ * writes only, holding no lock that would delay a writer. Within a shard, numbers follow
+ * commit order, so "every change after my position" never skips one that commits late; across
+ * shards there is no order to race on. The answer's `seq` is the reader's count of changes
+ * passed: the sum of the positions after each change, so it rises by one per change in the
+ * order the reader sees them (two readers may number the same change differently).
  *
- * Long-poll: with `wait`, an empty read waits for a change of this calendar signalled in this
- * process (domain/change-signals.ts) or for the next poll of the store, until the time passes.
- * Every read after a wait re-checks, in its own transaction, that the caller still may read the
- * calendar (`WaitGuard.stillAllowed`, judged before the page), so nothing written after a
- * revocation reaches a revoked reader; and a waiter whose client has gone stops at once.
+ * Long-poll: with `wait`, an empty read waits until the calendar's watcher (one per calendar
+ * and instance, domain/change-watch.ts) sees a counter past the reader's position, or the time
+ * passes. Every read after a wait re-checks, in its own transaction, that the caller still may
+ * read the calendar (`WaitGuard.stillAllowed`, judged before the page), so nothing written
+ * after a revocation reaches a revoked reader; and a waiter whose client has gone stops at once.
  *
  * Cursors are signed: an HMAC-SHA-256 tag (16 bytes) under the server's key
  * (domain/cursor-key.ts) before the JSON, so only the server makes them; one issued later than
  * this instance's clock allows (beyond CURSOR_CLOCK_SKEW_MS) is refused as well.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { Transaction } from "../../storage/port.js";
-import { nextSignal, type WaitGuard } from "../change-signals.js";
+import type { TransactionReads } from "../../storage/port.js";
+import type { WaitGuard } from "../change-signals.js";
+import { nextChange, readCounters } from "../change-watch.js";
 import { changeCursorKey } from "../cursor-key.js";
 import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
@@ -32,11 +33,9 @@ import type { ChangeRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
 import { SHARDS } from "../revision.js";
 
+export { CHANGE_POLL_MS } from "../change-watch.js";
+
 export const MAX_WAIT_SECONDS = 60;
-/** How often a waiting request reads the store when no signal came (changes written by other instances). */
-export const CHANGE_POLL_MS = 1_000;
-/** After a signal that found nothing yet (the write had not committed), the next looks come sooner. */
-const RECHECKS_MS = [20, 50, 100, 200, 400];
 /** How far ahead of this instance's clock a cursor's `issued` may be: the instance that gave it out may run ahead. */
 export const CURSOR_CLOCK_SKEW_MS = 60_000;
 /** The HMAC-SHA-256 tag at the head of a cursor, truncated. */
@@ -78,7 +77,7 @@ export async function readChanges(
 ): Promise<ChangePage> {
   const key = await changeCursorKey(deps);
   if (query.cursor === undefined) {
-    const counters = await deps.store.runTransaction((tx) => readCounters(tx, calendarId));
+    const counters = await deps.store.runReadOnly((reads) => readCounters(reads, calendarId));
     const cursor = encodeCursor({ calendarId, issued: deps.clock().getTime(), positions: counters }, key);
     return { changes: [], cursor };
   }
@@ -91,21 +90,22 @@ export async function readChanges(
   const holding = holdMs > 0;
   if (holding) waiters += 1;
   try {
-    let rechecks = 0;
+    // Where this reader is on each shard: an empty page means every counter is at the cursor.
+    let known = from.positions;
     let waited = false;
     for (;;) {
       // The client has gone: nobody will read this answer, so nothing more is read for it.
       if (guard.signal.aborted) return { changes: [], cursor: query.cursor };
-      const page = await deps.store.runTransaction((tx) =>
+      const page = await deps.store.runReadOnly((reads) =>
         waited
-          ? readAllowedPage(tx, guard, deps, calendarId, from, query.limit, key)
-          : readPage(tx, deps, calendarId, from, query.limit, key),
+          ? readAllowedPage(reads, guard, deps, calendarId, from, query.limit, key)
+          : readPage(reads, deps, calendarId, from, query.limit, key),
       );
       const left = deadline - performance.now();
       if (page.changes.length > 0 || left <= 0) return page;
-      const pause = rechecks > 0 ? RECHECKS_MS[RECHECKS_MS.length - rechecks] : CHANGE_POLL_MS;
-      rechecks = Math.max(0, rechecks - 1);
-      if (await nextSignal(calendarId, Math.min(left, pause), guard.signal)) rechecks = RECHECKS_MS.length;
+      const moved = await nextChange(deps, calendarId, known, left, guard.signal);
+      // Woken by counters its own read then did not find: the next wait is for counters past those.
+      if (moved) known = known.map((k, n) => Math.max(k, moved[n]));
       waited = true;
     }
   } finally {
@@ -119,7 +119,7 @@ export async function readChanges(
  * before anything the page itself would say (a revoked reader learns nothing of the cursor).
  */
 async function readAllowedPage(
-  tx: Transaction,
+  reads: TransactionReads,
   guard: WaitGuard,
   deps: Deps,
   calendarId: string,
@@ -128,8 +128,8 @@ async function readAllowedPage(
   key: Buffer,
 ): Promise<ChangePage> {
   const [allowed, page] = await Promise.allSettled([
-    guard.stillAllowed(tx),
-    readPage(tx, deps, calendarId, from, limit, key),
+    guard.stillAllowed(reads),
+    readPage(reads, deps, calendarId, from, limit, key),
   ]);
   if (allowed.status === "rejected") throw allowed.reason;
   if (page.status === "rejected") throw page.reason;
@@ -170,30 +170,20 @@ export function changeFeedLimits(env: NodeJS.ProcessEnv = process.env): ChangeFe
   };
 }
 
-/** Each shard's last change number; shards never written count 0. */
-async function readCounters(tx: Transaction, calendarId: string): Promise<number[]> {
-  const counters: number[] = new Array<number>(SHARDS).fill(0);
-  for (const doc of await tx.query(paths.shards(calendarId))) {
-    const n = Number(doc.id);
-    if (n >= 0 && n < SHARDS) counters[n] = doc.data.change_seq ?? 0;
-  }
-  return counters;
-}
-
 /**
  * One consistent cut: the counters, then on each shard the changes after the reader's
  * position up to its counter (at most `limit`), merged by time (then shard) keeping each
  * shard's order, and the first `limit` taken.
  */
 async function readPage(
-  tx: Transaction,
+  reads: TransactionReads,
   deps: Deps,
   calendarId: string,
   from: Cursor,
   limit: number,
   key: Buffer,
 ): Promise<ChangePage> {
-  const counters = await readCounters(tx, calendarId);
+  const counters = await readCounters(reads, calendarId);
   if (counters.some((c, n) => c < from.positions[n])) throw errors.badChangeCursor(); // ahead of the calendar: not given out here
   const now = deps.clock();
   const perShard = await Promise.all(
@@ -201,7 +191,7 @@ async function readPage(
       const after = from.positions[n];
       const want = Math.min(limit, counter - after);
       if (want === 0) return [];
-      const docs = await tx.query(paths.changes(calendarId, n), {
+      const docs = await reads.query(paths.changes(calendarId, n), {
         orderBy: [["seq", "asc"]],
         startAfter: after,
         limit: want,

@@ -21,6 +21,7 @@ import {
   type Store,
   type StoredDoc,
   type Transaction,
+  type TransactionReads,
 } from "../port.js";
 import { timestampsToDates } from "./timestamps.js";
 
@@ -97,6 +98,14 @@ export class FirestoreStore implements Store {
     }
   }
 
+  /**
+   * firebase-admin's read-only transaction: its reads share one snapshot and take no locks, and
+   * it has no commit. Without `readTime` the snapshot is the first read's.
+   */
+  async runReadOnly<T>(fn: (reads: TransactionReads) => Promise<T>): Promise<T> {
+    return this.db.runTransaction((t) => fn(this.reads(t, () => {})), { readOnly: true });
+  }
+
   async close(): Promise<void> {
     await this.db.terminate();
     if (shared?.store === this) {
@@ -111,6 +120,27 @@ export class FirestoreStore implements Store {
     return this.db.doc(checkDocPath(path, this.layout));
   }
 
+  /** The reads of `t`; each calls `check` with what it reads first. */
+  private reads(t: FsTransaction, check: (path: string) => void): TransactionReads {
+    return {
+      get: async <T>(path: string) => {
+        check(path);
+        return toStored<T>(await t.get(this.doc(path)));
+      },
+      getAll: async <T>(paths: readonly string[]) => {
+        check(paths.join(", "));
+        if (paths.length === 0) return [];
+        const snaps = await t.getAll(...paths.map((p) => this.doc(p)));
+        return snaps.map((s) => toStored<T>(s));
+      },
+      query: async <T>(collection: string, spec?: QuerySpec) => {
+        check(collection);
+        const snap = await t.get(this.buildQuery(collection, spec ?? {}));
+        return snap.docs.map((s) => toStored<T>(s, spec?.select)!);
+      },
+    };
+  }
+
   private wrap(t: FsTransaction, creates: string[], updates: string[]): Transaction {
     const doc = (path: string) => this.doc(path);
     // The SDK refuses a read after a write as well, but not a getAll of nothing, which never reaches it.
@@ -119,21 +149,7 @@ export class FirestoreStore implements Store {
       if (wrote) throw new ReadAfterWriteError(path);
     };
     return {
-      get: async <T>(path: string) => {
-        beforeWrites(path);
-        return toStored<T>(await t.get(doc(path)));
-      },
-      getAll: async <T>(paths: readonly string[]) => {
-        beforeWrites(paths.join(", "));
-        if (paths.length === 0) return [];
-        const snaps = await t.getAll(...paths.map((p) => doc(p)));
-        return snaps.map((s) => toStored<T>(s));
-      },
-      query: async <T>(collection: string, spec?: QuerySpec) => {
-        beforeWrites(collection);
-        const snap = await t.get(this.buildQuery(collection, spec ?? {}));
-        return snap.docs.map((s) => toStored<T>(s, spec?.select)!);
-      },
+      ...this.reads(t, beforeWrites),
       create: (path: string, data: object) => {
         const ref = doc(path);
         creates.push(path);

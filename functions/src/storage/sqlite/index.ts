@@ -19,6 +19,7 @@ import {
   type Store,
   type StoredDoc,
   type Transaction,
+  type TransactionReads,
 } from "../port.js";
 import { decodeDoc, encodeDoc } from "./json.js";
 
@@ -38,7 +39,7 @@ export interface SqliteStoreOptions {
 
 /**
  * better-sqlite3's compiled addon, named to it: the local server's bundle holds better-sqlite3's
- * JavaScript (scripts/bundle-server.mjs), from where its own search for the addon, which starts
+ * JavaScript (scripts/bundle.mjs), from where its own search for the addon, which starts
  * at the calling file's folder, would miss it. Undefined (better-sqlite3 searches) when it was
  * built somewhere other than build/Release.
  */
@@ -183,6 +184,23 @@ export class SqliteStore implements Store {
         )
         .catch(reject);
     });
+  }
+
+  /**
+   * A transaction that has no writes, in the queue like any other: no write comes between its
+   * reads, and it is answered only after the COMMIT of the batch open while it ran, so what it
+   * saw has committed (as with `runTransaction`, never before). The queue waits for it as for
+   * any transaction; its reads are synchronous, so that is short. Without write methods, by
+   * type and at run time.
+   */
+  runReadOnly<T>(fn: (reads: TransactionReads) => Promise<T>): Promise<T> {
+    return this.runTransaction((tx) =>
+      fn({
+        get: (ref) => tx.get(ref),
+        getAll: (refs) => tx.getAll(refs),
+        query: (collection, spec) => tx.query(collection, spec),
+      }),
+    );
   }
 
   /**
