@@ -130,12 +130,14 @@ export const errors = {
         "send the `cursor` of the previous answer, or omit it to start from now",
       { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
     ),
-  /** A change-feed cursor older than the 7-day retention, or behind a change already purged. */
-  cursorExpired: () =>
+  /**
+   * A change-feed cursor older than the 7-day retention, behind a change already purged, or
+   * given out before the deployment changed its shard count.
+   */
+  cursorExpired: (why = "this cursor is older than the change feed's 7-day retention and changes after it are gone") =>
     new DomainError(
       "cursor_expired",
-      "this cursor is older than the change feed's 7-day retention and changes after it are gone; " +
-        "start again without `cursor`, and re-read the calendar's events (GET .../events) to catch up",
+      `${why}; start again without \`cursor\`, and re-read the calendar's events (GET .../events) to catch up`,
     ),
 
   /** Free/busy over more occurrences than one request may expand (domain/queries/freebusy.ts). */

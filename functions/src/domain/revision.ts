@@ -5,9 +5,9 @@
  * Settings changes are rare and bump the calendar record's own `revision`. Event writes are
  * frequent and must not all queue on one document (Firestore sustains about one write per
  * second per document, and a transaction that writes a document waits for every other
- * transaction holding it), so each event write lands on one of SHARDS small documents,
- * `calendars/{id}/shards/{n}`, chosen at random: a new revision token and its share of the
- * calendar's event count. Concurrent writes to one calendar meet on a document only when they
+ * transaction holding it), so each event write lands on one of SHARDS small documents (a
+ * deployment setting, 8 by default), `calendars/{id}/shards/{n}`, chosen at random: a new
+ * revision token and its share of the calendar's event count. Concurrent writes to one calendar meet on a document only when they
  * draw the same shard. A calendar's full revision is its own plus its shards'.
  */
 import type { DocRef, Store, Transaction } from "../storage/port.js";
@@ -16,7 +16,25 @@ import { randomString, sha256 } from "./ids.js";
 import { paths } from "./paths.js";
 import type { ShardRecord } from "./records.js";
 
-export const SHARDS = 8;
+/** The revision shards per calendar when the deployment sets none. */
+export const DEFAULT_SHARDS = 8;
+export const SHARDS_ENV = "ALMANAC_REVISION_SHARDS";
+
+/**
+ * The shard count from the environment, 1 to 64 (docs/configuration.md): more lets more writes
+ * to one calendar commit at once (Firestore sustains about one write a second per document), but
+ * every cached read and the change feed's watcher read each shard. Anything else stops the start.
+ */
+export function shardsFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env[SHARDS_ENV]?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_SHARDS;
+  const shards = Number(raw);
+  if (!/^[1-9][0-9]*$/.test(raw) || shards > 64)
+    throw new Error(`${SHARDS_ENV} must be a whole number from 1 to 64, not "${raw}"`);
+  return shards;
+}
+
+export const SHARDS = shardsFromEnv();
 
 export const newRevision = (): string => randomString(12);
 

@@ -254,10 +254,12 @@ function decodeCursor(text: string, calendarId: string, key: Buffer, now: number
     !count(issued) ||
     issued > now + CURSOR_CLOCK_SKEW_MS ||
     !Array.isArray(positions) ||
-    positions.length !== SHARDS ||
     !positions.every(count)
   ) {
     throw errors.badChangeCursor();
   }
+  // Signed by this server under another shard count (a deployment changed it): start again.
+  if (positions.length !== SHARDS)
+    throw errors.cursorExpired("this cursor was given out before the service was reconfigured");
   return { calendarId, issued, positions };
 }

@@ -1,0 +1,139 @@
+// Contention on one calendar, on Firestore: WRITERS agents' requests at once create events in
+// the same calendar for DURATION_S seconds, through the API app in this process on the
+// Firestore adapter. Reports answers by status (503 `unavailable`: a transaction that
+// firebase-admin gave up on after its retries), transaction attempts beyond the first (each an
+// ABORTED that was retried), p50/p99 latency, and documents read and written per create.
+// Not run in CI: point it at a real project to see what the emulators cannot show (the
+// Firestore stand-in has no transactions, so there it reports none aborted).
+//   FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 node bench/firestore-load.mjs         (stand-in or emulator)
+//   GOOGLE_APPLICATION_CREDENTIALS=key.json GCLOUD_PROJECT=<id> node bench/firestore-load.mjs
+//   WRITERS=50 DURATION_S=10 ALMANAC_REVISION_SHARDS=8 (the deployment setting under test)
+// Needs the build (`npm run build`). Writes to the project: use one made for testing.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { transform } from "esbuild";
+
+process.env.RATE_LIMITS ??= "off";
+process.env.QUOTA_EVENTS_PER_CALENDAR ??= "1000000";
+const WRITERS = Number(process.env.WRITERS ?? 50);
+const DURATION_S = Number(process.env.DURATION_S ?? 10);
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const LIB = fileURLToPath(new URL("../functions/lib", import.meta.url));
+const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
+
+/** The tests' CountingStore, its types stripped by esbuild (bench/round-trips.mjs does the same). */
+async function countingStore() {
+  const source = readFileSync(join(HERE, "../test/helpers/counting-store.ts"), "utf8");
+  const { code } = await transform(source, { loader: "ts", format: "esm" });
+  return import(`data:text/javascript,${encodeURIComponent(code)}`);
+}
+
+/** The store with every transaction's attempts counted: firebase-admin runs the function again after ABORTED. */
+function countingAttempts(store) {
+  const attempts = { transactions: 0, retries: 0 };
+  const runTransaction = store.runTransaction.bind(store);
+  store.runTransaction = (fn) => {
+    attempts.transactions += 1;
+    let tries = 0;
+    return runTransaction((tx) => {
+      if (tries++ > 0) attempts.retries += 1;
+      return fn(tx);
+    });
+  };
+  return attempts;
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+
+async function main() {
+  const [{ createApiApp }, { ResponseCache }, { openFirestoreStore }, { LAYOUT }, { CountingStore }] =
+    await Promise.all([
+      lib("app.js"),
+      lib("http/response-cache.js"),
+      lib("storage/index.js"),
+      lib("domain/paths.js"),
+      countingStore(),
+    ]);
+  const store = new CountingStore(await openFirestoreStore(LAYOUT));
+  const attempts = countingAttempts(store);
+  const deps = {
+    store,
+    clock: () => new Date(),
+    baseUrl: "http://localhost",
+    log: () => {},
+    memory: {},
+    cache: new ResponseCache(),
+  };
+  const server = createServer(createApiApp(deps));
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const post = (path, body, token) =>
+    fetch(`${origin}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "idempotency-key": crypto.randomUUID(),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  try {
+    const owner = await (await post("/v1/mint", { name: "load owner" })).json();
+    const calendarId = owner.calendar.id;
+    const writers = [];
+    for (let i = 0; i < WRITERS; i++) {
+      const agent = await (await post("/v1/mint", { name: `writer ${i}` })).json();
+      const grant = await post(
+        `/v1/calendars/${calendarId}/grants`,
+        { agent_id: agent.agent.id, role: "writer" },
+        owner.token,
+      );
+      if (grant.status !== 200) throw new Error(`grant answered ${grant.status}: ${await grant.text()}`);
+      writers.push(agent.token);
+    }
+    store.take();
+    Object.assign(attempts, { transactions: 0, retries: 0 });
+    const latencies = [];
+    const statuses = {};
+    const until = performance.now() + DURATION_S * 1000;
+    await Promise.all(
+      writers.map(async (token, i) => {
+        for (let n = 0; performance.now() < until; n++) {
+          const t0 = performance.now();
+          const res = await post(
+            `/v1/calendars/${calendarId}/events`,
+            { name: `w${i} #${n}`, date: "2027-01-15" },
+            token,
+          );
+          await res.arrayBuffer();
+          latencies.push(performance.now() - t0);
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        }
+      }),
+    );
+    const counts = store.take();
+    const creates = latencies.length;
+    latencies.sort((a, b) => a - b);
+    console.log({
+      writers: WRITERS,
+      duration_s: DURATION_S,
+      shards: Number(process.env.ALMANAC_REVISION_SHARDS ?? 8),
+      creates,
+      creates_per_s: Math.round(creates / DURATION_S),
+      statuses,
+      transactions: attempts.transactions,
+      aborted_and_retried: attempts.retries,
+      p50_ms: Math.round(percentile(latencies, 0.5)),
+      p99_ms: Math.round(percentile(latencies, 0.99)),
+      reads_per_create: Math.round((counts.documentsRead / creates) * 10) / 10,
+      writes_per_create: Math.round((counts.documentsWritten / creates) * 10) / 10,
+    });
+  } finally {
+    await new Promise((done) => server.close(done));
+    await store.close();
+  }
+}
+
+await main();
