@@ -15,11 +15,15 @@ import type { RenderedCache } from "./deps.js";
 
 /**
  * The key of every kept answer: its kind, then everything it was computed from (revisions
- * from `revisionsKey`, the parsed query, the day), hashed, so any number of calendars and
- * layers makes a short key, and two kinds never share one.
+ * from `revisionsKey`, the parsed query, the day), hashed, so that two kinds never share one.
+ * Input longer than a kept key may be (only a long free-text filter makes it) stays in the
+ * key as it is, so the answer is given but not kept: such a query is rarely asked twice, and
+ * unique ones must not push the others out.
  */
-export const answerKey = (kind: string, ...computedFrom: unknown[]): string =>
-  `${kind}|${sha256(JSON.stringify(computedFrom))}`;
+export function answerKey(kind: string, ...computedFrom: unknown[]): string {
+  const text = JSON.stringify(computedFrom);
+  return text.length > MAX_KEY_LENGTH ? `${kind}|${text}` : `${kind}|${sha256(text)}`;
+}
 
 /** Map entry, key string header, Buffer object and its allocation, in bytes (measured order of magnitude). */
 export const ENTRY_OVERHEAD_BYTES = 256;
