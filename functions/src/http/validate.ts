@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { errors, type InvalidCode } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
+import { knownFields, suggestionFor } from "./suggest.js";
 
 /** Parses input with a zod schema, or throws a 400 that names the offending field. */
 export function parseInput<S extends z.ZodType>(
@@ -20,11 +21,14 @@ export function parseInput<S extends z.ZodType>(
     if (issue.code === "unrecognized_keys") {
       const keys = (issue as { keys: string[] }).keys;
       const field = keys.map((k) => (base ? `${base}.${k}` : k)).join(", ");
-      const message = `unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => `\`${k}\``).join(", ")}`;
+      const known = knownFields(schema, issue.path);
+      const hints = keys.map((k) => suggestionFor(k, known)).filter((hint) => hint !== null);
+      const unknown = `unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => `\`${k}\``).join(", ")}`;
+      const hint = hints.length > 0 ? `; ${hints.join("; ")}` : "";
       return {
         field,
-        message,
-        text: `${where === "body" ? "" : `${where}: `}${message}${base ? ` in \`${base}\`` : ""}`,
+        message: `${unknown}${hint}`,
+        text: `${where === "body" ? "" : `${where}: `}${unknown}${base ? ` in \`${base}\`` : ""}${hint}`,
       };
     }
     const field = base || where;
@@ -67,6 +71,9 @@ export const MAX_BODY_NESTING = 32;
 
 export function requireBoundedNesting(body: unknown, code: InvalidCode): void {
   if (nestsDeeperThan(body, MAX_BODY_NESTING)) {
-    throw errors.invalid(code, `the body nests deeper than ${MAX_BODY_NESTING} levels; no field of this operation does`);
+    throw errors.invalid(
+      code,
+      `the body nests deeper than ${MAX_BODY_NESTING} levels; no field of this operation does`,
+    );
   }
 }
