@@ -44,6 +44,7 @@ describe("POST /v1/calendars", () => {
       default_view: null,
       views: null,
       url: `${BASE_URL}/c/launch-plan-q3`,
+      feed_url: `${BASE_URL}/c/launch-plan-q3.ics`,
       role: "owner",
       created_at: "2026-11-22T10:00:00.000Z",
       updated_at: "2026-11-22T10:00:00.000Z",

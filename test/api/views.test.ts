@@ -83,6 +83,7 @@ describe("POST /v1/calendars/{calendarId}/views", () => {
       name: "Press",
       slug: expect.stringMatching(/^[a-z0-9]{26,}$/),
       url: `${BASE_URL}/v/${res.body.slug}`,
+      feed_url: `${BASE_URL}/v/${res.body.slug}.ics`,
       filter: DEFAULT_FILTER,
       display: { default_view: null, views: null },
       created_at: "2026-11-22T10:00:00.000Z",

@@ -1,4 +1,5 @@
 /** Plain page models for renderer tests: no store, no clock. */
+import { subscribeLinks } from "../../functions/src/pages/links.js";
 import { toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "../../functions/src/pages/model.js";
 import { addDays } from "../../functions/src/domain/recurrence/index.js";
 import { makeEventRecord } from "../helpers/factories.js";
@@ -34,7 +35,12 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     kind: "calendar",
     title: "Launch Plan",
     purpose: null,
-    links: { purposeMarkdown: "/c/launch-plan/purpose.md", feed: "/c/launch-plan.ics", occurrencesApi: null },
+    links: {
+      purposeMarkdown: "/c/launch-plan/purpose.md",
+      feed: "/c/launch-plan.ics",
+      subscribe: subscribeLinks("https://almanac.example/c/launch-plan.ics"),
+      occurrencesApi: null,
+    },
     timezone: "Europe/Paris",
     lens: "month",
     lenses: ["month", "week", "schedule", "timeline"],

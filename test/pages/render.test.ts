@@ -161,6 +161,12 @@ describe("the page shell", () => {
     for (const landmark of ["<header", "<nav", "<main", "<footer"]) expect(page).toContain(landmark);
     expect(page).toContain("<p>We <strong>ship</strong>.</p>");
     expect(page).toContain('href="/c/launch-plan/purpose.md"');
+    // Beside Subscribe, the calendar apps' own ways in: webcal: and Google Calendar by URL.
+    expect(page).toContain('<a href="webcal://almanac.example/c/launch-plan.ics">Add to Apple Calendar or Outlook</a>');
+    expect(page).toContain(
+      '<a href="https://calendar.google.com/calendar/r?cid=webcal%3A%2F%2Falmanac.example%2Fc%2Flaunch-plan.ics">' +
+        "Add to Google Calendar</a>",
+    );
     expect(page).not.toMatch(/<script|style=/i);
     expect(page).not.toContain('name="robots"');
   });
@@ -170,7 +176,7 @@ describe("the page shell", () => {
       pageModel({
         kind: "view",
         noindex: true,
-        links: { purposeMarkdown: null, feed: "/v/abc.ics", occurrencesApi: null },
+        links: { purposeMarkdown: null, feed: "/v/abc.ics", subscribe: null, occurrencesApi: null },
       }),
     );
     expect(page).toContain('<meta name="robots" content="noindex">');

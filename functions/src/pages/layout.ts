@@ -60,6 +60,10 @@ function masthead(model: PageModel): SafeHtml {
   const facts = [
     html`<li>Times in ${model.timezone}</li>`,
     feed ? html`<li><a href="${feed}">Subscribe (.ics)</a></li>` : "",
+    model.links.subscribe
+      ? html`<li><a href="${model.links.subscribe.webcal}">Add to Apple Calendar or Outlook</a></li>
+<li><a href="${model.links.subscribe.google}">Add to Google Calendar</a></li>`
+      : "",
     model.links.purposeMarkdown && model.purpose
       ? html`<li><a href="${model.links.purposeMarkdown}">Purpose as Markdown</a></li>`
       : "",

@@ -12,6 +12,7 @@ import { viewDisplayFor, viewEventSources, viewRange, viewShows, type ResolvedVi
 import { addDays, todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import { answerKey } from "../http/response-cache.js";
+import { subscribeLinks } from "./links.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
 import { PAGE_SOMEDAY_BUDGET, PAGE_SOMEDAY_COUNTED } from "./budgets.js";
@@ -153,6 +154,7 @@ export async function prepareCalendarPage(
       links: {
         purposeMarkdown: `/c/${calendar.slug}/purpose.md`,
         feed: `/c/${calendar.slug}.ics`,
+        subscribe: subscribeLinks(`${deps.baseUrl}/c/${calendar.slug}.ics`),
         occurrencesApi: occurrencesApi(calendar, at),
       },
       noindex: calendar.visibility !== "public",
@@ -183,7 +185,12 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
       kind: "view",
       title: view.name,
       purpose: null,
-      links: { purposeMarkdown: null, feed: `/v/${view.slug}.ics`, occurrencesApi: null },
+      links: {
+        purposeMarkdown: null,
+        feed: `/v/${view.slug}.ics`,
+        subscribe: subscribeLinks(`${deps.baseUrl}/v/${view.slug}.ics`),
+        occurrencesApi: null,
+      },
       noindex: true,
       ...(await loadShown(deps, sources, settings, at)),
     }),

@@ -45,7 +45,13 @@ export interface PageModel {
    * Same-origin paths of the page's alternate formats, and (calendar pages only) the API call
    * that lists every occurrence of the period.
    */
-  links: { purposeMarkdown: string | null; feed: string | null; occurrencesApi: string | null };
+  links: {
+    purposeMarkdown: string | null;
+    feed: string | null;
+    /** Calendar apps' ways to subscribe to the feed (pages/links.ts). */
+    subscribe: { webcal: string; google: string } | null;
+    occurrencesApi: string | null;
+  };
   timezone: string;
   lens: Lens;
   /** Allowed lenses, in canonical order. */

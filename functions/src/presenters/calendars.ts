@@ -14,6 +14,7 @@ export const presentCalendar = (calendar: CalendarRecord, role: Role | null, bas
   default_view: calendar.default_view,
   views: calendar.views,
   url: calendarUrl(baseUrl, calendar.slug),
+  feed_url: `${calendarUrl(baseUrl, calendar.slug)}.ics`,
   role,
   created_at: calendar.created_at,
   updated_at: calendar.updated_at,

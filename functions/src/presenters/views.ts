@@ -10,6 +10,7 @@ export const presentView = (view: ShareViewRecord, baseUrl: string): PresentedVi
   name: view.name,
   slug: view.slug,
   url: viewUrl(baseUrl, view.slug),
+  feed_url: `${viewUrl(baseUrl, view.slug)}.ics`,
   filter: {
     layers: view.filter.layers,
     categories: view.filter.categories,

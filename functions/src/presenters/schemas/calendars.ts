@@ -11,7 +11,10 @@ export const calendarRecord = z.object({
   purpose: z.string().nullable(),
   default_view: lens.nullable(),
   views: z.array(lens).nullable(),
-  url: z.string(),
+  url: z.string().meta({ description: "the calendar's public page (humans open it)" }),
+  feed_url: z
+    .string()
+    .meta({ description: "its iCalendar feed: subscribe to it from Google, Apple or Outlook calendars" }),
   role: role.nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -7,7 +7,8 @@ export const viewRecord = z.object({
   calendar_id: z.string(),
   name: z.string(),
   slug: z.string(),
-  url: z.string(),
+  url: z.string().meta({ description: "the view's page: a capability URL, anyone with it sees what the filter shows" }),
+  feed_url: z.string().meta({ description: "the view's iCalendar feed, for calendar apps" }),
   filter: z.object({
     layers: z.array(z.string()).nullable(),
     categories: z.array(z.string()).nullable(),
