@@ -11,6 +11,7 @@ import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { LAYOUT } from "../../functions/src/domain/paths.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { checkResponses } from "./check-responses.js";
+import { declaredIndexesOnly } from "./declared-indexes.js";
 
 export const BASE_URL = "https://almanac.test";
 export const START = "2026-11-22T10:00:00.000Z";
@@ -41,7 +42,8 @@ export interface TestApp {
 /** The API app on a fresh SQLite file, with an injected clock and captured log. */
 export function createTestApp(options: { clock?: ReturnType<typeof testClock> } = {}): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-test-"));
-  const store = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
+  // Every query must be one Firestore answers with the indexes firestore.indexes.json declares.
+  const store = declaredIndexesOnly(new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT }));
   const clock = options.clock ?? testClock();
   const logs: string[] = [];
   const deps: HttpDeps = {

@@ -4,6 +4,7 @@ import { sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import type { AgentRecord } from "../records.js";
 import { claimState, isClaimToken } from "../claims.js";
+import { pageByCreation } from "./creation-pages.js";
 import type { HeldGrant } from "./me.js";
 
 export type ClaimLookup =
@@ -45,24 +46,22 @@ export interface AccountAgent {
 export const ACCOUNT_AGENTS_SHOWN = 100;
 
 /**
- * The account's agents, newest first, with their calendars; `more` when there are others (the
- * query has no order, which would need a composite index: past 100 agents, which 100 are shown
- * is the store's choice).
+ * The account's newest agents, newest first, with their calendars; `more` when there are
+ * others (the owner filter and the order make a composite index, firestore.indexes.json).
  */
 export async function listAccountAgents(
   deps: Deps,
   userId: string,
 ): Promise<{ agents: AccountAgent[]; more: boolean }> {
-  const docs = await deps.store.query(paths.agents(), {
-    where: [["owner_user_id", "==", userId]],
-    limit: ACCOUNT_AGENTS_SHOWN + 1,
-  });
-  const records = docs
-    .map((d) => d.data)
-    .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : -1));
-  const shown = records.slice(0, ACCOUNT_AGENTS_SHOWN);
+  const newest = await pageByCreation(
+    deps.store,
+    paths.agents(),
+    [["owner_user_id", "==", userId]],
+    { limit: ACCOUNT_AGENTS_SHOWN },
+    "desc",
+  );
   const agents = await Promise.all(
-    shown.map(async (agent): Promise<AccountAgent> => {
+    newest.items.map(async (agent): Promise<AccountAgent> => {
       const [grants, live] = await Promise.all([
         heldGrants(deps, agent.id),
         deps.store.query(paths.credentials(agent.id), { where: [["revoked_at", "==", null]], limit: 1 }),
@@ -70,5 +69,5 @@ export async function listAccountAgents(
       return { agent, grants, revoked: live.length === 0 };
     }),
   );
-  return { agents, more: records.length > ACCOUNT_AGENTS_SHOWN };
+  return { agents, more: newest.nextCursor !== null };
 }
