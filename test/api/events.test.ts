@@ -63,6 +63,7 @@ describe("POST .../events", () => {
       category: "milestone",
       notes: "**Go** live",
       art: "🚀",
+      alarms: [],
       created_by: { id: writer.agentId, name: "Writer" },
       created_at: "2026-11-22T10:00:00.000Z",
       updated_at: "2026-11-22T10:00:00.000Z",

@@ -70,6 +70,7 @@ describe("PATCH/DELETE .../events/{eventId}/occurrences/{date}", () => {
       name: "Standup",
       category: null,
       notes: null,
+      alarms: null,
     });
     const dates = (await occurrences(cal, "2027-01-01", "2027-01-31", owner.auth)).map((o) => o.date);
     expect(dates).toEqual(["2027-01-04", "2027-01-18", "2027-01-25"]);

@@ -100,6 +100,7 @@ describe("GET .../occurrences", () => {
       end: "2026-03-23T10:15:00+01:00",
       name: "Standup",
       category: "team",
+      alarms: [],
     });
     expect(at.get("2026-03-30")?.start).toBe("2026-03-30T09:30:00+02:00");
     expect(at.get("2026-10-19")?.start).toBe("2026-10-19T09:30:00+02:00");

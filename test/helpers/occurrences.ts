@@ -32,5 +32,6 @@ export function expandOccurrences(sources: LoadedSource[], from: string, to: str
     category: o.category,
     start: o.start === null ? null : format(o.layer, o.start),
     end: o.end === null ? null : format(o.layer, o.end),
+    alarms: o.alarms,
   }));
 }

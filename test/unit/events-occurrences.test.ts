@@ -84,6 +84,7 @@ describe("expandOccurrences", () => {
       category: null,
       start: "2026-05-01T08:00:00+00:00",
       end: null,
+      alarms: [],
     });
   });
 

@@ -158,6 +158,7 @@ function bruteForce(sources: LoadedSource[]): TimedOccurrence[] {
             category: s.category,
             start: start ? fmt(start) : null,
             end: end ? fmt(end) : null,
+            alarms: s.alarms ?? [],
           },
           ms: (start ?? instantOf(zone, s.date, "00:00")).toMillis(),
           tie: [source.layer, event.created_at, event.id, s.original_date].join("\u0000"),

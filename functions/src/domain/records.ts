@@ -155,6 +155,8 @@ export interface EventRecord {
   category: string | null;
   notes: string | null;
   art: string | null;
+  /** Minutes before each occurrence's start, distinct, largest first (events/alarms.ts). Absent = none. */
+  alarms?: number[];
   created_by: { id: string; name: string };
   created_at: string;
   updated_at: string;
@@ -187,6 +189,8 @@ export interface ExceptionRecord {
   name: string;
   category: string | null;
   notes: string | null;
+  /** This occurrence's own alarms, as an event's ([] = none); absent = it follows the event's. */
+  alarms?: number[];
   /** Raised whenever this occurrence's time changes: its override's SEQUENCE in feeds. */
   sequence: number;
   created_at: string;

@@ -5,7 +5,7 @@
  *   series), in the series' zone;
  * - moved or changed: a VEVENT with the series' UID and a RECURRENCE-ID naming the original
  *   occurrence (its date at the series' start time), carrying its own DTSTART, DURATION,
- *   SUMMARY, DESCRIPTION, CATEGORIES and SEQUENCE.
+ *   SUMMARY, DESCRIPTION, CATEGORIES, SEQUENCE and the occurrence's alarms.
  * A share view's feed cuts the series to the view's dates and decides on each occurrence by its
  * own category and date: an occurrence the view does not show (moved out of its dates,
  * re-categorised out of it) is an EXDATE. One it shows that no RECURRENCE-ID can name (moved
@@ -15,6 +15,7 @@
  * series is absent, and read a plain event alike.
  */
 import type { ICalEventData } from "ical-generator";
+import { effectiveAlarms } from "../domain/events/alarms.js";
 import { firstOccurrenceOnOrAfter } from "../domain/recurrence/index.js";
 import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import {
@@ -69,7 +70,8 @@ export function exceptionEntries(input: ExceptionsInput & { schedule: Schedule }
     const shown = isShown(e);
     const original = inSeries(e.original_date);
     if (original && !shown) excluded.push(e.original_date);
-    else if (shown) entries.push(original ? override(e, event, source, uidDomain) : movedIn(e, source, uidDomain));
+    else if (shown)
+      entries.push(original ? override(e, event, source, uidDomain) : movedIn(e, event, source, uidDomain));
   }
   return { exdate: excluded.length > 0 ? exdateLine(excluded, event.start_time, source.timezone) : null, entries };
 }
@@ -103,6 +105,7 @@ function override(e: ExceptionRecord, event: EventRecord, source: IcsSource, uid
     data,
     zone: zoneOf(zone, seriesTimed || e.start_time !== null),
     years: yearsOf(e.date, e.original_date),
+    alarms: effectiveAlarms(event, e),
   };
 }
 
@@ -113,19 +116,20 @@ function override(e: ExceptionRecord, event: EventRecord, source: IcsSource, uid
 export function standaloneEntries(input: ExceptionsInput): IcsEntry[] {
   const { event, source, uidDomain } = input;
   return input.exceptions.filter(shownIn(input)).map((e) => ({
-    ...movedIn(e, source, uidDomain),
+    ...movedIn(e, event, source, uidDomain),
     // In the feed's order of events: by its own date and time, as a one-off event.
     sortKey: `${e.date} ${e.start_time ?? ""} ${event.created_at} ${event.id} ${e.original_date}`,
   }));
 }
 
 /** An occurrence as an event of its own: no RECURRENCE-ID of the series' can name it. */
-function movedIn(e: ExceptionRecord, source: IcsSource, uidDomain: string): IcsEntry {
+function movedIn(e: ExceptionRecord, event: EventRecord, source: IcsSource, uidDomain: string): IcsEntry {
   return {
     sortKey: e.original_date,
     data: { ...occurrenceData(source, e), ...stamps(e, `${e.id}@${uidDomain}`) },
     zone: zoneOf(source.timezone, e.start_time !== null),
     years: yearsOf(e.date),
+    alarms: effectiveAlarms(event, e),
   };
 }
 

@@ -14,11 +14,17 @@ import type { ICalCalendar, ICalEvent } from "ical-generator";
 /** A line no property can produce (RFC 5545 names are letters, digits and dashes; this has an underscore). */
 const EVENTS_MARKER = "X-ALMANAC_EVENTS_HERE";
 
-/** `calendar.toString()`, byte for byte, without ical-generator's per-character folding of the events. */
-export function calendarText(calendar: ICalCalendar): string {
+const END_EVENT = "END:VEVENT\r\n";
+
+/**
+ * `calendar.toString()`, byte for byte, without ical-generator's per-character folding of the
+ * events; `components[i]`, when given, is unfolded text (VALARMs) that goes into the i-th event
+ * after all its properties, where RFC 5545 puts a VEVENT's components.
+ */
+export function calendarText(calendar: ICalCalendar, components: readonly string[] = []): string {
   const events = calendar.events();
   if (events.length === 0) return calendar.toString();
-  const unfolded = events.map((event) => event.toString()).join("");
+  const unfolded = events.map((event, i) => withComponents(event.toString(), components[i] ?? "")).join("");
   // The calendar writes each event's toString() in turn: the first writes the marker, the rest nothing.
   events.forEach((event, i) => standIn(event, i === 0 ? `${EVENTS_MARKER}\r\n` : ""));
   let frame: string;
@@ -30,6 +36,12 @@ export function calendarText(calendar: ICalCalendar): string {
   const at = frame.indexOf(`${EVENTS_MARKER}\r\n`);
   if (at < 0) throw new Error("ical-generator did not write the events where expected; check calendarText");
   return frame.slice(0, at) + foldIcsLines(unfolded) + frame.slice(at + EVENTS_MARKER.length + 2);
+}
+
+function withComponents(event: string, components: string): string {
+  if (components === "") return event;
+  if (!event.endsWith(END_EVENT)) throw new Error("ical-generator did not end an event with END:VEVENT");
+  return event.slice(0, -END_EVENT.length) + components + END_EVENT;
 }
 
 /** Shadows the prototype's toString on this one instance, until deleted. */

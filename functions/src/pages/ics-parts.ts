@@ -27,6 +27,8 @@ export interface IcsEntry {
   /** The TZID its times are written with; null for UTC or DATE values. */
   zone: string | null;
   years: number[];
+  /** Its VALARMs: minutes before its start (ics-alarms.ts). */
+  alarms: readonly number[];
 }
 
 /** When and how a series or one-off event happens within the feed's range. */

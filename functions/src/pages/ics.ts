@@ -18,17 +18,20 @@
  *   requires when DTSTART has a TZID. Exceptions are EXDATE and RECURRENCE-ID overrides
  *   (ics-exceptions.ts).
  * - SEQUENCE is the record's `sequence` (raised when a time of the event changes).
+ * - Each alarm is a VALARM at the end of its VEVENT, an override with its own (ics-alarms.ts).
  * - The text ends with CRLF, as every content line must (RFC 5545 3.1).
  * - Someday events have no date and are left out.
  * - Each zone used gets a VTIMEZONE built from luxon (vtimezone.ts).
  */
 import ical, { escape, type ICalEventData } from "ical-generator";
 import { DateTime } from "luxon";
+import { eventAlarms } from "../domain/events/alarms.js";
 import { defaultStartsOf } from "../domain/events/stored.js";
 import { exceptionsByEvent } from "../domain/queries/occurrences.js";
 import { firstOccurrenceOnOrAfter, lastOccurrence, recurError, toRRule } from "../domain/recurrence/index.js";
 import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
+import { alarmsText } from "./ics-alarms.js";
 import { exceptionEntries, standaloneEntries } from "./ics-exceptions.js";
 import { calendarText } from "./ics-fold.js";
 import { occurrenceData, yearsOf, zoneOf, type IcsEntry, type IcsSource, type Schedule } from "./ics-parts.js";
@@ -90,8 +93,9 @@ export function buildIcs(feed: IcsFeed): string {
     },
   });
   for (const { data } of entries) calendar.createEvent(data);
+  const alarms = entries.map((entry) => alarmsText(entry.alarms, entry.data.summary ?? ""));
   // calendar.toString(), folded in one pass (ics-fold.ts); it leaves END:VCALENDAR without its CRLF.
-  return `${calendarText(calendar)}\r\n`;
+  return `${calendarText(calendar, alarms)}\r\n`;
 }
 
 /**
@@ -144,7 +148,7 @@ function eventEntries(
   };
   const sortKey = `${date} ${event.start_time ?? ""} ${event.created_at} ${event.id}`;
   return [
-    { sortKey, data, zone: zoneOf(zone, timed), years: yearsOf(date, until) },
+    { sortKey, data, zone: zoneOf(zone, timed), years: yearsOf(date, until), alarms: eventAlarms(event) },
     ...exceptions.entries.map((entry) => ({ ...entry, sortKey: `${sortKey} ${entry.sortKey}` })),
   ];
 }

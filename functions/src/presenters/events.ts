@@ -1,3 +1,4 @@
+import { eventAlarms } from "../domain/events/alarms.js";
 import type { TimedOccurrence } from "../domain/queries/occurrences.js";
 import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
@@ -29,6 +30,7 @@ export const presentEvent = (event: EventRecord, layer?: string): PresentedEvent
   category: event.category,
   notes: event.notes,
   art: event.art,
+  alarms: eventAlarms(event),
   created_by: { id: event.created_by.id, name: event.created_by.name },
   created_at: event.created_at,
   updated_at: event.updated_at,
@@ -45,6 +47,7 @@ export const presentOccurrence = (o: TimedOccurrence): PresentedOccurrence => ({
   end: o.end,
   name: o.name,
   category: o.category,
+  alarms: o.alarms,
 });
 
 export const presentException = (e: ExceptionRecord): PresentedException => ({
@@ -57,4 +60,5 @@ export const presentException = (e: ExceptionRecord): PresentedException => ({
   name: e.name,
   category: e.category,
   notes: e.notes,
+  alarms: e.alarms ?? null,
 });

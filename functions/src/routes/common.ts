@@ -1,5 +1,6 @@
 import { IANAZone } from "luxon";
 import { z } from "zod";
+import { MAX_ALARM_MINUTES, MAX_ALARMS } from "../domain/events/alarms.js";
 import { isIdOf, type IdPrefix } from "../domain/ids.js";
 import { isInputDate } from "../domain/recurrence/index.js";
 
@@ -131,3 +132,18 @@ export const date = z.string().refine(isInputDate, {
 export const time = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });
+
+/**
+ * Alarms as sent: any list, whose values domain/events/alarms.ts checks, so that every problem
+ * (a count, a value, a duplicate) is reported on `alarms` itself with what to send rather than
+ * on `alarms.2`. The JSON Schema still says what a value must be.
+ */
+export const alarmList = z
+  .array(z.unknown(), {
+    error: "must be a list of minutes before the start, such as [1440, 15], or null for none",
+  })
+  .meta({
+    items: { type: "integer", minimum: 0, maximum: MAX_ALARM_MINUTES },
+    maxItems: MAX_ALARMS,
+    uniqueItems: true,
+  });

@@ -12,7 +12,7 @@ import { expensiveReads } from "../http/expensive-reads.js";
 import { answerKey } from "../http/response-cache.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
-import { calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
+import { alarmList, calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
 import { eventRecord, occurrenceRecord } from "../presenters/schemas/events.js";
 
 // Ranges of day, week, month, interval and count depend on the type; domain/events/rules.ts
@@ -77,6 +77,16 @@ const fields = {
   category: trimmedName(64).nullable().optional(),
   notes: freeText(10_000).nullable().optional(),
   art: art.nullable().optional(),
+  alarms: alarmList
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "Reminders, in minutes before each occurrence's start (an all-day one's: the start of its date in the " +
+        "calendar's timezone): up to 5 distinct whole numbers from 0 to 40320, kept largest first; null or [] for none. " +
+        "Written to the feeds as VALARMs (/docs/events.md#alarms)",
+      examples: [[15], [1440, 60]],
+    }),
 };
 
 const createBody = z.strictObject({ name: trimmedName(200), ...fields }).meta({
@@ -87,6 +97,7 @@ const createBody = z.strictObject({ name: trimmedName(200), ...fields }).meta({
       start_time: "09:30",
       end_time: "09:45",
       category: "team",
+      alarms: [10],
     },
     // An end_time earlier than start_time ends the next day.
     { name: "Night deploy window", date: "2027-01-15", start_time: "22:00", end_time: "02:00" },
@@ -183,7 +194,7 @@ export const eventRoutes = [
     path: "/v1/calendars/{calendarId}/events/{eventId}",
     summary:
       "Change an event: `recur` clears `date` and `date` clears `recur`; " +
-      "null clears date, recur, category, notes, art; `start_time: null` clears both times",
+      "null clears date, recur, category, notes, art, alarms; `start_time: null` clears both times",
     tags: ["events"],
     auth: "required",
     calendar: "event.write",

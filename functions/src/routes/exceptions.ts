@@ -2,7 +2,7 @@ import { z } from "zod";
 import { patchOccurrence, restoreOccurrence } from "../domain/commands/exceptions.js";
 import { defineRoute } from "../http/route.js";
 import { presentException } from "../presenters/events.js";
-import { date, deleted, freeText, idOf, time, trimmedName } from "./common.js";
+import { alarmList, date, deleted, freeText, idOf, time, trimmedName } from "./common.js";
 import { exceptionRecord } from "../presenters/schemas/events.js";
 
 /** One occurrence of a series, named by its original date (docs/api.md#exceptions). */
@@ -24,6 +24,13 @@ const patchBody = z
     name: trimmedName(200).optional(),
     category: trimmedName(64).nullable().optional(),
     notes: freeText(10_000).nullable().optional(),
+    alarms: alarmList
+      .nullable()
+      .optional()
+      .describe(
+        "This occurrence's own alarms, as an event's (minutes before its start; [] for none); " +
+          "null makes it follow the event's alarms again",
+      ),
   })
   .meta({
     description:

@@ -2,6 +2,7 @@ import type { Transaction } from "../../storage/port.js";
 import type { CommandDeps } from "../deps.js";
 import { errors } from "../errors.js";
 import { applyEventPatch, invalidEvent } from "../events/rules.js";
+import { normalizeAlarms } from "../events/alarms.js";
 import { exceptionKey, paths } from "../paths.js";
 import { isPlannedDate } from "../events/planned.js";
 import { quotaLimits } from "../quotas.js";
@@ -26,9 +27,11 @@ export interface ExceptionInput {
   name?: string;
   category?: string | null;
   notes?: string | null;
+  /** The occurrence's own alarms ([] = none); null = it follows the event's again. */
+  alarms?: readonly unknown[] | null;
 }
 
-const CHANGES = ["date", "start_time", "end_time", "name", "category", "notes"] as const;
+const CHANGES = ["date", "start_time", "end_time", "name", "category", "notes", "alarms"] as const;
 
 /** The series' event, and 404 unless `originalDate` is one of its occurrences (or already excepted). */
 async function loadOccurrence(
@@ -85,12 +88,17 @@ export async function patchOccurrence(
   }
   const base = existing ?? seriesOccurrence(event, calendar.id, originalDate, nowIso);
   // The one-off rules check the fields (times, overnight, lengths) exactly as for an event.
-  const { cancelled, ...change } = input;
+  const { cancelled, alarms, ...change } = input;
   const fields = applyEventPatch({ kind: "one-off", recur: null, art: null, ...base }, change, originalDate);
+  // Unlike the event's, null here is not "none" but "no list of its own": the field goes, and the
+  // occurrence follows the event's alarms again.
+  const { alarms: _previous, ...rest } = base;
+  const ownAlarms = alarms === undefined ? base.alarms : alarms === null ? undefined : normalizeAlarms(alarms);
   const timeChanged =
     fields.date !== base.date || fields.start_time !== base.start_time || fields.end_time !== base.end_time;
   const next: ExceptionRecord = {
-    ...base,
+    ...rest,
+    ...(ownAlarms === undefined ? {} : { alarms: ownAlarms }),
     cancelled: cancelled ?? false,
     date: fields.date!,
     start_time: fields.start_time,

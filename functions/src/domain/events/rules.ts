@@ -4,6 +4,7 @@
  * Pure functions; every violation is `400 invalid_event` naming the field.
  */
 import { errors } from "../errors.js";
+import { eventAlarms, normalizeAlarms } from "./alarms.js";
 import { firstOccurrenceOnOrAfter, recurError } from "../recurrence/index.js";
 import type { EventRecord } from "../records.js";
 import type { EventKind, Recur, RecurType } from "../types.js";
@@ -30,12 +31,17 @@ export interface EventInput {
   category?: string | null;
   notes?: string | null;
   art?: string | null;
+  /** A list the schema let through; its values are checked here (events/alarms.ts). */
+  alarms?: readonly unknown[] | null;
 }
 
 export type EventFields = Pick<
   EventRecord,
   "kind" | "name" | "date" | "recur" | "start_time" | "end_time" | "category" | "notes" | "art"
->;
+> & { alarms: number[] };
+
+/** The fields as read from the store, where events written before alarms have none stored. */
+type StoredFields = Omit<EventFields, "alarms"> & Pick<EventRecord, "alarms">;
 
 const EMPTY: EventFields = {
   kind: "someday",
@@ -47,6 +53,7 @@ const EMPTY: EventFields = {
   category: null,
   notes: null,
   art: null,
+  alarms: [],
 };
 
 /** A series repeats at most every 1,000 days, weeks, months or years: every step stays in 0001-9999. */
@@ -68,9 +75,9 @@ export function eventFieldsFromCreate(input: EventInput & { name: string }, defa
 /**
  * docs/api.md#schedule-kinds: a non-null `recur` clears `date` and a non-null `date` clears `recur` (both
  * at once is an error); `date: null` and `recur: null` leave a someday event;
- * `start_time: null` clears both times; null clears category, notes and art.
+ * `start_time: null` clears both times; null clears category, notes and art, and null or [] the alarms.
  */
-export function applyEventPatch(current: EventFields, patch: EventInput, defaultStarts: string): EventFields {
+export function applyEventPatch(current: StoredFields, patch: EventInput, defaultStarts: string): EventFields {
   if (patch.date != null && patch.recur != null) {
     throw invalidEvent(
       "recur",
@@ -103,6 +110,7 @@ export function applyEventPatch(current: EventFields, patch: EventInput, default
     category: patch.category !== undefined ? patch.category : current.category,
     notes: patch.notes !== undefined ? patch.notes : current.notes,
     art: patch.art !== undefined ? patch.art : current.art,
+    alarms: patch.alarms === undefined ? eventAlarms(current) : normalizeAlarms(patch.alarms ?? []),
   };
   next.kind = kindOf(next);
   return next;

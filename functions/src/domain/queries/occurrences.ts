@@ -7,6 +7,7 @@
  * included. Everything is ordered by the start instant (an all-day occurrence at the start of
  * its date), then layer, the event's creation, its id and the original date.
  */
+import { effectiveAlarms } from "../events/alarms.js";
 import { durationMinutes, instantFormatter, MINUTE_MS, type InstantFormatter } from "../events/instants.js";
 import { MinHeap } from "../heap.js";
 import { cursorCodec } from "../paging.js";
@@ -39,6 +40,8 @@ export interface TimedOccurrence {
   category: string | null;
   start: string | null;
   end: string | null;
+  /** The exception's own alarms, else the event's. */
+  alarms: number[];
 }
 
 /** An occurrence as pages draw it: the resolved fields, and its instants as UTC milliseconds. */
@@ -52,6 +55,7 @@ export interface PlacedOccurrence {
   name: string;
   category: string | null;
   notes: string | null;
+  alarms: number[];
   start: number | null;
   end: number | null;
 }
@@ -67,6 +71,7 @@ interface Slot {
   name: string;
   category: string | null;
   notes: string | null;
+  alarms: number[];
 }
 
 /** The exceptions of a source by event and original date. */
@@ -103,6 +108,7 @@ const ownSlot = (source: LoadedSource, event: EventRecord, date: string): Slot =
   name: event.name,
   category: event.category,
   notes: event.notes,
+  alarms: effectiveAlarms(event),
 });
 
 const exceptionSlot = (source: LoadedSource, event: EventRecord, e: ExceptionRecord): Slot => ({
@@ -115,6 +121,7 @@ const exceptionSlot = (source: LoadedSource, event: EventRecord, e: ExceptionRec
   name: e.name,
   category: e.category,
   notes: e.notes,
+  alarms: effectiveAlarms(event, e),
 });
 
 /** The moved or changed occurrences of an event that fall in [from, to] and are wanted; cancelled ones occur nowhere. */
@@ -229,6 +236,7 @@ class Instants {
       category: slot.category,
       start: start?.text ?? null,
       end: endMs === null ? null : this.formatter(slot.source.calendar.timezone).at(endMs),
+      alarms: slot.alarms,
     };
   }
 
@@ -387,6 +395,7 @@ export function budgetedOccurrences(
       name: slot.name,
       category: slot.category,
       notes: slot.notes,
+      alarms: slot.alarms,
       start: slot.start_time === null ? null : ms,
       end: slot.start_time === null ? null : instants.endMs(slot, ms),
     })),

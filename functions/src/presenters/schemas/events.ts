@@ -28,6 +28,9 @@ export const eventRecord = z.object({
   category: z.string().nullable(),
   notes: z.string().nullable(),
   art: z.string().nullable(),
+  alarms: z
+    .array(z.number().int())
+    .describe("Minutes before each occurrence's start, largest first; [] when none (/docs/events.md#alarms)"),
   created_by: z.object({ id: z.string(), name: z.string() }),
   created_at: z.string(),
   updated_at: z.string(),
@@ -45,6 +48,9 @@ export const occurrenceRecord = z.object({
   end: z.string().nullable(),
   name: z.string(),
   category: z.string().nullable(),
+  alarms: z
+    .array(z.number().int())
+    .describe("This occurrence's alarms: its own if an exception set them, else the event's"),
 });
 export type PresentedOccurrence = z.input<typeof occurrenceRecord>;
 
@@ -59,5 +65,9 @@ export const exceptionRecord = z.object({
   name: z.string(),
   category: z.string().nullable(),
   notes: z.string().nullable(),
+  alarms: z
+    .array(z.number().int())
+    .nullable()
+    .describe("This occurrence's own alarms ([] = none); null when it follows the event's"),
 });
 export type PresentedException = z.input<typeof exceptionRecord>;
