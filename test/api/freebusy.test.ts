@@ -55,6 +55,12 @@ describe("GET /v1/freebusy", () => {
     ]) {
       await expectInvalid(await freebusy(query, owner.auth), field);
     }
+    // The ids as a JSON list read as the comma-separated form does; a list that is not of ids is refused.
+    const asList = encodeURIComponent(JSON.stringify([open, hidden]));
+    const listed = await freebusy(`calendars=${asList}&${range}`, owner.auth).expect(200);
+    const commas = await freebusy(`calendars=${open},${hidden}&${range}`, owner.auth).expect(200);
+    expect(listed.body).toEqual(commas.body);
+    await expectInvalid(await freebusy(`calendars=${encodeURIComponent("[1,2]")}&${range}`, owner.auth), "calendars");
     // 62 days is the most: dates counting both ends, instants by their clocks.
     expect((await freebusy(`calendars=${open}&from=2026-01-01&to=2026-03-03`)).status).toBe(200);
     expect(

@@ -21,18 +21,33 @@ import { freeBusyAnswer, slotsAnswer } from "../presenters/schemas/freebusy.js";
 /** Most slots one answer lists. */
 const MAX_SLOTS = 100;
 
-const calendarIds = (list: string): string[] => [...new Set(list.split(","))];
+/** `cal_a,cal_b`, or the same as a JSON list (`["cal_a","cal_b"]`), which agents often send. */
+function calendarIds(list: string): string[] {
+  const trimmed = list.trim();
+  if (trimmed.startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (Array.isArray(parsed) && parsed.every((id) => typeof id === "string")) return [...new Set(parsed)];
+    } catch {
+      // Not JSON after all: judged below as a comma-separated list, and refused with its format.
+    }
+  }
+  return [...new Set(list.split(","))];
+}
 
 const calendars = z
   .string()
   .refine((list) => calendarIds(list).every((id) => isIdOf("cal", id)), {
-    message: "must be calendar ids as the API returned them, separated by commas: `cal_a,cal_b`",
+    message:
+      'must be calendar ids as the API returned them, separated by commas (`cal_a,cal_b`) or as a JSON list (`["cal_a","cal_b"]`)',
     abort: true,
   })
   .refine((list) => calendarIds(list).length <= MAX_FREEBUSY_CALENDARS, {
     message: `must name at most ${MAX_FREEBUSY_CALENDARS} calendars; split the request`,
   })
-  .describe(`Calendar ids separated by commas (at most ${MAX_FREEBUSY_CALENDARS}), e.g. \`cal_a,cal_b\``);
+  .describe(
+    `Calendar ids (at most ${MAX_FREEBUSY_CALENDARS}) separated by commas, e.g. \`cal_a,cal_b\`, or a JSON list \`["cal_a","cal_b"]\``,
+  );
 
 const BOUND_MESSAGE =
   "must be a date (`2026-07-06`) or an instant with its UTC offset (`2026-07-06T09:00:00+02:00` or `...Z`)";
