@@ -296,11 +296,21 @@ describe("GET /v/{slug}", () => {
     });
     const res = await page(`/v/${view.slug}`);
     expect(res.text).toContain('class="timeline');
-    expect(res.text).toContain('<a href="?view=week&amp;date=2026-11-22">Week</a>');
+    // Today is 2026-11-22, before the view's dates: the page opens at their start.
+    expect(res.text).toContain('<a href="?view=week&amp;date=2026-12-01">Week</a>');
     expect(res.text).toContain("Launch day");
     expect(res.text).not.toContain("Kickoff"); // November
     expect(res.text).not.toContain("Write the postmortem"); // someday excluded
     expect(res.text).toContain("No someday plans.");
+    // Asked for a date, it shows that date; a view whose dates have passed opens at their end.
+    expect((await page(`/v/${view.slug}?view=week&date=2026-11-22`)).text).toContain(
+      'href="?view=week&amp;date=2026-11-22"',
+    );
+    const past = await newView(t, demo.owner.auth, demo.calendar.id, {
+      name: "October",
+      filter: { from: "2026-10-01", to: "2026-10-31" },
+    });
+    expect((await page(`/v/${past.slug}`)).text).toContain('<a href="?view=week&amp;date=2026-10-31">Week</a>');
   });
 
   it("answers 404 pages for revoked and unknown views", async () => {

@@ -46,8 +46,18 @@ function coordinates(deps: Deps, settings: Settings, query: PageQuery) {
   const today = todayIn(settings.timezone, deps.clock());
   const lenses = allowedLenses(settings.views);
   const lens = chooseLens(query.view, lenses, settings.defaultView);
-  const date = pageDate(query.date, today);
+  const date = pageDate(query.date, openingDate(settings.filter, today));
   return { today, lenses, lens, date, key: `${lens}|${date}|${today}` };
+}
+
+/**
+ * Where a page opens without a `date`: today, unless a view's dates lie wholly after it (it
+ * opens at their start) or before it (at their end), so its first sight is not an empty page.
+ */
+function openingDate(filter: ViewFilter | null, today: string): string {
+  if (filter?.from && filter.from > today) return filter.from;
+  if (filter?.to && filter.to < today) return filter.to;
+  return today;
 }
 
 async function loadShown(
