@@ -50,6 +50,7 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     continuing: [],
     someday: [],
     omitted: { occurrences: 0, someday: 0 },
+    elsewhere: null,
     noindex: false,
     ...fields,
   };

@@ -7,7 +7,8 @@ import { renderTimeline } from "./lenses/timeline.js";
 import { renderWeek } from "./lenses/week.js";
 import { lensHref } from "./links.js";
 import { renderMarkdown } from "./markdown.js";
-import type { PageModel } from "./model.js";
+import { longDate } from "./format.js";
+import type { NearbyOccurrence, PageModel } from "./model.js";
 import { periodFor, type Period } from "./period.js";
 import { STYLESHEET_NAME } from "./style.js";
 
@@ -130,6 +131,16 @@ ${count(someday)} more someday plans are not.`,
   return html`<p class="budget-note" role="note">${parts}</p>`;
 }
 
+/** A period with nothing dated: the nearest occurrences after and before it, one click away. */
+function elsewhereNote(model: PageModel): SafeHtml | string {
+  const near = model.elsewhere;
+  if (!near) return "";
+  const link = (label: string, o: NearbyOccurrence) =>
+    html` ${label} <a href="${lensHref(model.lens, o.date)}">${o.name}, ${longDate(o.date)}</a>.`;
+  return html`<p class="budget-note" role="note">Nothing in this period.\
+${near.next ? link("Next:", near.next) : ""}${near.previous ? link("Before it:", near.previous) : ""}</p>`;
+}
+
 /** A calendar or share-view page in its lens. */
 export function renderPage(model: PageModel): string {
   const period = periodFor(model.lens, model.date);
@@ -143,7 +154,7 @@ export function renderPage(model: PageModel): string {
 ${lensTabs(model)}
 <main id="main" aria-labelledby="period-heading">
 ${periodBar(model, period)}
-${budgetNote(model)}${LENS_RENDERERS[model.lens](model, period)}
+${budgetNote(model)}${elsewhereNote(model)}${LENS_RENDERERS[model.lens](model, period)}
 </main>
 <footer>${credit}All times ${model.timezone}.</footer>
 </div>`;

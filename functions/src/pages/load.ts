@@ -12,6 +12,7 @@ import { viewDisplayFor, viewEventSources, viewRange, viewShows, type ResolvedVi
 import { addDays, todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import { answerKey } from "../http/response-cache.js";
+import { nearestElsewhere } from "./elsewhere.js";
 import { subscribeLinks } from "./links.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
@@ -138,7 +139,22 @@ async function loadShown(
   const occurrences = drawn.occurrences.map(toPage);
   const continuing = drawn.continuing.map(toPage);
   const omitted = { occurrences: drawn.omitted, someday: somedayRecords.length - someday.length };
-  return { timezone: settings.timezone, lens, lenses, date, today, occurrences, continuing, someday, omitted };
+  const elsewhere =
+    occurrences.length === 0 && continuing.length === 0
+      ? await nearestElsewhere(deps, sources, settings.timezone, filter, period)
+      : null;
+  return {
+    timezone: settings.timezone,
+    lens,
+    lenses,
+    date,
+    today,
+    occurrences,
+    continuing,
+    someday,
+    omitted,
+    elsewhere,
+  };
 }
 
 /** `/c/{slug}`: a public or unlisted calendar, with the layers it publishes (docs/api.md#publishing). */

@@ -35,6 +35,18 @@ export interface PageOccurrence {
   event: PageEvent;
 }
 
+/** The nearest occurrence outside the period: where a page with nothing in it points. */
+export interface NearbyOccurrence {
+  date: string;
+  name: string;
+}
+
+/** Set only when the period shows nothing dated: the nearest occurrences after and before it. */
+export interface Elsewhere {
+  next: NearbyOccurrence | null;
+  previous: NearbyOccurrence | null;
+}
+
 export interface PageModel {
   kind: "calendar" | "view";
   /** The calendar's name, or the share view's name. */
@@ -67,6 +79,8 @@ export interface PageModel {
   someday: PageEvent[];
   /** What the page's budgets (budgets.ts) left undrawn: occurrences of the period, someday events. */
   omitted: { occurrences: number; someday: number };
+  /** Where the nearest occurrences are when the period has none (pages/elsewhere.ts); else null. */
+  elsewhere: Elsewhere | null;
   /** Unlisted calendars and share views: keep out of search engines. */
   noindex: boolean;
 }
