@@ -59,6 +59,11 @@ export class CountingStore implements Store {
     return this.inner.singleProcess;
   }
 
+  /** The counts since the last `take`, the window left open. */
+  peek(): Readonly<StoreCounts> {
+    return { ...this.counts };
+  }
+
   /** The counts since the last `take` (or since the store was wrapped), and a fresh window. */
   take(): StoreCounts {
     const taken = this.counts;
