@@ -1,13 +1,15 @@
 /**
  * The deployed Cloud Functions, and nothing else: `api` (/v1 and /openapi.json) and `pages`
- * (/c/... and /v/..., feeds included), as firebase.json's Hosting rewrites route them. The
- * apps and the Firestore client load on the first request, so that importing this module
- * (the cold start, and `firebase deploy` reading the function list) stays cheap.
+ * (/c/... and /v/..., feeds included), as firebase.json's Hosting rewrites route them, and
+ * the scheduled `alarms` and `webhooks`. The apps and the Firestore client load on
+ * the first request (or run), so that importing this module (the cold start, and
+ * `firebase deploy` reading the function list) stays cheap.
  */
 import type { Express, Request, Response } from "express";
 import * as logger from "firebase-functions/logger";
 import { defineInt, defineString } from "firebase-functions/params";
 import { onRequest, type HttpsOptions } from "firebase-functions/v2/https";
+import { onSchedule } from "firebase-functions/v2/scheduler";
 import type { LogFields } from "./domain/deps.js";
 import type { HttpDeps } from "./http/deps.js";
 
@@ -126,8 +128,12 @@ function lazyApp(
 export const api = lazyApp(
   async () => {
     const { createApiApp } = await import("./app.js");
+    const deps = await productionDeps();
+    // A pass shortly after each write of this instance; the scheduled function covers the rest.
+    const { startWebhookDelivery } = await import("./webhook-delivery.js");
+    startWebhookDelivery(deps, { intervalMs: null });
     // Behind Hosting: the client address for rate limits is in X-Forwarded-For (http/rate-limit.ts).
-    return createApiApp(await productionDeps(), undefined, { behindProxy: true });
+    return createApiApp(deps, undefined, { behindProxy: true });
   },
   (res, detail, requestId) => {
     const message = `the service could not start; retry in a moment${detail ? ` (${detail})` : ""} (see /docs/errors.md)`;
@@ -148,3 +154,46 @@ export const pages = lazyApp(
       .send(`${text}${requestId ? `Request id: ${requestId}\n` : ""}`);
   },
 );
+
+/** The scheduled functions run every minute, each on one instance at a time, within 60 s. */
+const EVERY_MINUTE = {
+  schedule: "every 1 minutes",
+  region,
+  memory: memoryMiB,
+  timeoutSeconds: 60,
+  maxInstances: 1,
+  retryCount: 0,
+};
+
+/** How long one scheduled run ticks at most: a full batch is followed by the next at once. */
+const ALARM_TICKS_MS = 45_000;
+
+/**
+ * Alarms coming due (docs/decisions/alarms.md): one tick a minute, and more while a batch
+ * comes back full, so an alarm is recorded within the minute after its instant.
+ */
+export const alarms = onSchedule(EVERY_MINUTE, async () => {
+  const { runAlarmTick } = await import("./domain/alarms/tick.js");
+  const deps = await productionDeps();
+  const started = Date.now();
+  let fired = 0;
+  for (;;) {
+    const result = await runAlarmTick(deps);
+    fired += result.fired;
+    if (!result.more || Date.now() - started > ALARM_TICKS_MS) break;
+  }
+  if (fired > 0) cloudLog(`alarms: ${fired} fired`);
+});
+
+/** How long one scheduled run delivers, within its 60 s timeout (docs/decisions/webhooks.md). */
+const WEBHOOK_DRAIN_MS = 50_000;
+
+/**
+ * Webhook deliveries every minute: passes for up to ~50 s while anything is due, so a change
+ * written on an instance that then went idle is delivered within about a minute.
+ */
+export const webhooks = onSchedule(EVERY_MINUTE, async () => {
+  const { drainWebhookDeliveries } = await import("./webhook-delivery.js");
+  const result = await drainWebhookDeliveries(await productionDeps(), WEBHOOK_DRAIN_MS);
+  if (result.delivered > 0) cloudLog(`webhooks: ${result.delivered} delivered in ${result.passes} passes`);
+});

@@ -41,6 +41,9 @@ export interface ServerTimeouts {
 /** What the sweeper purges: the records that expire (domain/retention.ts). */
 const EXPIRING = { collections: EXPIRING_COLLECTIONS, field: PURGE_FIELD };
 
+/** Webhook delivery passes (docs/decisions/webhooks.md): every second, and at once on a change of this process. */
+export const WEBHOOK_PASS_MS = 1_000;
+
 /**
  * A slow or stalled client cannot hold a socket for minutes (issue 9; Node's defaults are
  * 60 s for headers and 300 s for a request). Bodies are at most 64 KiB, so 30 s is generous.
@@ -65,6 +68,17 @@ export async function startLocalServer(
     cache: new ResponseCache(),
   };
   const stopSweeper = startSweeper(store, EXPIRING, deps.clock, deps.log);
+  // Webhook deliveries and alarms run in the background, each loaded with its first run.
+  const stopWebhooks = startLater(
+    WEBHOOK_PASS_MS,
+    async () => (await import("./webhook-delivery.js")).startWebhookDelivery(deps, { intervalMs: WEBHOOK_PASS_MS }),
+    deps.log,
+  );
+  const stopAlarms = startLater(
+    ALARMS_AFTER_MS,
+    async () => (await import("./domain/alarms/timer.js")).startAlarmTimer(deps),
+    deps.log,
+  );
   // Each app is built, with its modules, by the first request for it: the process starts with
   // the store and node:http only, an API call never loads the pages (lazy.ts).
   const api = onFirstRequest(deps, async () => (await import("./app.js")).createApiApp(deps));
@@ -89,10 +103,36 @@ export async function startLocalServer(
   await new Promise<void>((done) => server.listen(options.port, done));
   const close = async () => {
     stopSweeper();
+    await Promise.all([stopWebhooks(), stopAlarms()]);
     await new Promise<void>((done) => server.close(() => done()));
     await store.close();
   };
   return { server, deps, close };
+}
+
+/** When the alarm timer starts; it then wakes at each alarm due and at least every second. */
+const ALARMS_AFTER_MS = 1_000;
+
+/**
+ * Work that starts `delayMs` after the server and loads its code then; the stop waits for it.
+ * A failed start is logged and leaves the server answering.
+ */
+function startLater(
+  delayMs: number,
+  start: () => Promise<{ stop(): unknown }>,
+  log: HttpDeps["log"],
+): () => Promise<void> {
+  let running: Promise<{ stop(): unknown }> | undefined;
+  const timer = setTimeout(() => {
+    running = start();
+    running.catch((err: unknown) =>
+      log(`background start failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }, delayMs).unref();
+  return async () => {
+    clearTimeout(timer);
+    await (await running?.catch(() => undefined))?.stop();
+  };
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;

@@ -1,5 +1,5 @@
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { newId } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_QUOTAS } from "../../functions/src/domain/quotas.js";
@@ -98,6 +98,19 @@ interface Row {
   wrongParent?: (w: World, cal: Fixture) => Cell;
   /** A documented answer other than success for a caller who passes the policy. */
   instead?: (caller: Caller) => [number, string] | undefined;
+}
+
+/** A webhook of the stranger's, for the rows' wrong-parent cases (set by its first cell). */
+let strangersWebhook = "whk_notyetmade";
+
+/** The caller's own new webhook on the public calendar (anyone may read it); a refused port: a test ping fails at once. */
+async function freshWebhook(w: World, caller: Caller): Promise<string> {
+  const auth = w.auth[caller];
+  if (!auth) return "whk_whatever";
+  const body = { url: "http://127.0.0.1:9/hook", calendars: [w.calendars.public.id] };
+  const id = (await ok(post(w.t, "/v1/webhooks", auth).send(body))).body.webhook.id as string;
+  if (caller === "stranger") strangersWebhook = id;
+  return id;
 }
 
 let counter = 0;
@@ -343,6 +356,32 @@ const ROWS: Record<string, Row> = {
     cell: async (w, cal) => ({ params: { layerId: await freshLayer(w, onCal(cal).id) } }),
     wrongParent: (w) => ({ params: { layerId: w.elsewhere.layerId } }),
   },
+
+  // Webhooks: an agent's own; another agent's is 404.
+  "GET /v1/webhooks": { access: "agent", cell: async () => ({}) },
+  "POST /v1/webhooks": {
+    access: "agent",
+    cell: async (w) => ({ body: { url: "http://127.0.0.1:9/hook", calendars: [w.calendars.public.id] } }),
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ["GET", "", undefined],
+        ["PATCH", "", { description: "matrix" }],
+        ["DELETE", "", undefined],
+        ["POST", "/rotate-secret", {}],
+        ["POST", "/test", {}],
+        ["GET", "/deliveries", undefined],
+      ] as const
+    ).map(([method, suffix, body]): [string, Row] => [
+      `${method} /v1/webhooks/{webhookId}${suffix}`,
+      {
+        access: "agent",
+        cell: async (w, _cal, caller) => ({ params: { webhookId: await freshWebhook(w, caller) }, body }),
+        wrongParent: () => ({ params: { webhookId: strangersWebhook }, body }),
+      },
+    ]),
+  ),
 };
 
 const keyOf = (route: AnyRoute) => `${route.method.toUpperCase()} ${route.path}`;
@@ -380,9 +419,11 @@ function send(w: World, route: AnyRoute, cal: Fixture | undefined, auth: Auth | 
 const world = {} as World;
 
 beforeAll(async () => {
+  // Webhook rows subscribe a loopback URL (nothing listens: a test ping fails at once).
+  vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
   world.t = createTestApp();
   // One owner creates a calendar for many of the cases: more than the 100 a quota allows.
-  world.t.deps.quotas = { ...DEFAULT_QUOTAS, calendars_per_agent: 10_000 };
+  world.t.deps.quotas = { ...DEFAULT_QUOTAS, calendars_per_agent: 10_000, webhooks_per_agent: 1_000 };
   const { calendars, ...shared } = await sharingWorld(world.t);
   const agents = { ...shared, pending: await mintAgent(world.t, "Pending") };
   world.agents = agents;
@@ -406,7 +447,10 @@ beforeAll(async () => {
   await grantRole(world.t, agents.owner, elsewhere.id, agents.reader.agentId, "reader");
   world.elsewhere = await fixture(world, elsewhere, "private");
 });
-afterAll(() => world.t.close());
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await world.t.close();
+});
 
 describe("access matrix", () => {
   it("has a row for every route of the API, and no row for a route that does not exist", () => {

@@ -39,6 +39,7 @@ const secret = {
   requestId: "",
   layerId: "",
   credentialId: "",
+  webhookId: "",
   agentId: "",
 };
 /** Names and slugs of the private records; no answer may contain them. */
@@ -95,6 +96,11 @@ beforeAll(async () => {
     tx.create(paths.accessRequest(cal.id, requestRecord.id), { ...requestRecord }),
   );
   secret.requestId = requestRecord.id;
+  secret.webhookId = (
+    await post(t, "/v1/webhooks", owner.auth)
+      .send({ url: "https://hooks.example.com/ledger", calendars: [cal.id] })
+      .expect(200)
+  ).body.webhook.id;
   strangerCalendarId = (await newCalendar(t, stranger, { name: "Stranger Board", visibility: "public" })).id;
   bare = createApiApp(t.deps, apiRoutes.map(withoutIdSchemas), { checkOutcome: checkResponses() });
 });
@@ -124,6 +130,7 @@ const ID_PARAMS = [
   "viewId",
   "layerId",
   "credentialId",
+  "webhookId",
   "date",
 ] as const;
 type IdParam = (typeof ID_PARAMS)[number];
@@ -142,6 +149,7 @@ const recordPaths = (): string[] => [
   `${secret.calendarId}/grants/${secret.grantId}`,
   `../../calendars/${secret.calendarId}/events/${secret.eventId}`,
   `../../agents/${secret.agentId}/credentials/${secret.credentialId}`,
+  `../../webhooks/${secret.webhookId}`,
 ];
 
 type TrickKind = "encoded-slash" | "raw-slash" | "dot-dot" | "trailing-slash" | "record-path";

@@ -20,6 +20,7 @@ const SMALL: QuotaLimits = {
   slugs_per_calendar: 3,
   views_per_calendar: 2,
   exceptions_per_event: 2,
+  webhooks_per_agent: 2,
 };
 
 const t = appPerTest();
@@ -217,6 +218,7 @@ describe("configuration", () => {
       slugs_per_calendar: 50,
       views_per_calendar: 100,
       exceptions_per_event: 100,
+      webhooks_per_agent: 20,
     });
     expect(quotasFromEnv({ QUOTA_EVENTS_PER_CALENDAR: "20000", QUOTA_VIEWS_PER_CALENDAR: " 5 " })).toMatchObject({
       events_per_calendar: 20_000,

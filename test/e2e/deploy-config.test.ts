@@ -113,8 +113,18 @@ describe("the deployed functions' options", () => {
 
   it("sets region, memory, cpu, concurrency, timeout and instance bounds on api and pages from functions/.env", async () => {
     const endpoints = await resolve(loadEnv());
-    expect(endpoints.map((e) => e.id).sort()).toEqual(["api", "pages"]);
-    for (const endpoint of endpoints) {
+    expect(endpoints.map((e) => e.id).sort()).toEqual(["alarms", "api", "pages", "webhooks"]);
+    const scheduled = ["alarms", "webhooks"];
+    for (const endpoint of endpoints.filter((e) => scheduled.includes(String(e.id)))) {
+      // Every minute, one instance at a time, in the functions' region.
+      expect(endpoint, String(endpoint.id)).toMatchObject({
+        region: "us-central1",
+        timeoutSeconds: 60,
+        maxInstances: 1,
+        scheduleTrigger: { schedule: "every 1 minutes" },
+      });
+    }
+    for (const endpoint of endpoints.filter((e) => !scheduled.includes(String(e.id)))) {
       expect(endpoint, String(endpoint.id)).toMatchObject({
         platform: "gcfv2",
         region: "us-central1",
@@ -138,13 +148,13 @@ describe("the deployed functions' options", () => {
       ALMANAC_MAX_INSTANCES: "5",
     };
     for (const endpoint of await resolve(env)) {
-      expect(endpoint).toMatchObject({
-        region: "europe-west1",
-        availableMemoryMb: 1024,
-        cpu: 2,
-        minInstances: 1,
-        maxInstances: 5,
-      });
+      // The scheduled functions take the region and memory; their instances stay one at a time.
+      const scheduled = endpoint.id === "alarms" || endpoint.id === "webhooks";
+      expect(endpoint, String(endpoint.id)).toMatchObject(
+        scheduled
+          ? { region: "europe-west1", availableMemoryMb: 1024, maxInstances: 1 }
+          : { region: "europe-west1", availableMemoryMb: 1024, cpu: 2, minInstances: 1, maxInstances: 5 },
+      );
     }
   });
 });

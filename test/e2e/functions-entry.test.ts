@@ -94,6 +94,7 @@ describe("the deployed entry point (functions/src/index.ts)", () => {
       "firebase-functions/logger",
       "firebase-functions/params",
       "firebase-functions/v2/https",
+      "firebase-functions/v2/scheduler",
     ]);
   });
 });

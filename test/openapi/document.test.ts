@@ -92,6 +92,7 @@ describe("GET /openapi.json", () => {
       "viewId",
       "layerId",
       "credentialId",
+      "webhookId",
       "date",
     ]);
     for (const { path, op: o } of operations()) {

@@ -115,6 +115,15 @@ describe("the API's routes", () => {
       // Free/busy names its calendars in the query and judges each with `calendar.read` itself.
       ["get /v1/freebusy", []],
       ["get /v1/freebusy/slots", []],
+      // Webhooks name their calendars in the body and judge each with `calendar.read` at every delivery.
+      ["get /v1/webhooks", ["calendar:read"]],
+      ["post /v1/webhooks", ["calendar:read"]],
+      ["get /v1/webhooks/{webhookId}", ["calendar:read"]],
+      ["patch /v1/webhooks/{webhookId}", ["calendar:read"]],
+      ["delete /v1/webhooks/{webhookId}", ["calendar:read"]],
+      ["post /v1/webhooks/{webhookId}/rotate-secret", ["calendar:read"]],
+      ["post /v1/webhooks/{webhookId}/test", ["calendar:read"]],
+      ["get /v1/webhooks/{webhookId}/deliveries", ["calendar:read"]],
     ]);
   });
 });

@@ -29,10 +29,20 @@ export interface WaitGuard {
 
 const listeners = new Map<string, Set<() => void>>();
 
+/** Listeners of every calendar's signals (webhook delivery, domain/webhooks/runner.ts). */
+const everyCalendar = new Set<(calendarId: string) => void>();
+
 export function signalChange(calendarId: string): void {
   setImmediate(() => {
     for (const listener of [...(listeners.get(calendarId) ?? [])]) listener();
+    for (const listener of [...everyCalendar]) listener(calendarId);
   });
+}
+
+/** Calls `listener` with the calendar of every signal, until the function returned is called. */
+export function onAnyChangeSignal(listener: (calendarId: string) => void): () => void {
+  everyCalendar.add(listener);
+  return () => everyCalendar.delete(listener);
 }
 
 /** Calls `listener` on every signal of the calendar, until the function returned is called. */

@@ -74,6 +74,9 @@ const QUOTA_REACHED: Record<QuotaName, string> = {
   exceptions_per_event:
     "this series already has %d changed or cancelled occurrences, the most it may hold; restore some " +
     "(DELETE .../occurrences/{date}) or split the series",
+  webhooks_per_agent:
+    "this agent already has %d webhooks, the most it may hold; delete one it no longer needs (DELETE /v1/webhooks/{id}) " +
+    "or subscribe an existing one to more calendars",
 };
 
 /** The catalog: one factory per way a request can fail in the domain. */

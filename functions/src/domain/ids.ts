@@ -16,8 +16,8 @@ export function randomString(length: number, alphabet = BASE62): string {
   return out;
 }
 
-/** The prefix of each kind of record id: agents, calendars, events, grants, access requests, views, layers, credentials. */
-export type IdPrefix = "agt" | "cal" | "evt" | "grt" | "areq" | "viw" | "lyr" | "cred";
+/** The prefix of each kind of record id: agents, calendars, events, grants, access requests, views, layers, credentials, webhooks. */
+export type IdPrefix = "agt" | "cal" | "evt" | "grt" | "areq" | "viw" | "lyr" | "cred" | "whk";
 
 /** After the prefix and `_`: letters and digits only (ours are 20), so an id is always one path segment. */
 const ID_BODY = /^[A-Za-z0-9]{1,64}$/;

@@ -4,6 +4,7 @@ import { isIdOf, type IdPrefix } from "./ids.js";
 import type {
   AccessRequestRecord,
   AgentRecord,
+  AlarmQueueRecord,
   ChangeRecord,
   CalendarRecord,
   ClaimRecord,
@@ -24,6 +25,7 @@ import type {
   TokenRecord,
   ViewSlugRecord,
 } from "./records.js";
+import type { WebhookRecord, WebhookStreamRecord } from "./webhooks/records.js";
 
 /**
  * Where each record lives in the document store, and the only place references are built:
@@ -62,7 +64,10 @@ export interface RecordIn {
   "calendars/hosts": HostLinkRecord;
   "calendars/shards": ShardRecord;
   "calendars/shards/changes": ChangeRecord;
+  alarm_queue: AlarmQueueRecord;
   server_secrets: ServerSecretRecord;
+  webhooks: WebhookRecord;
+  "webhooks/streams": WebhookStreamRecord;
 }
 type Shape = keyof RecordIn;
 
@@ -88,7 +93,10 @@ const SHAPES = {
   "calendars/hosts": true,
   "calendars/shards": true,
   "calendars/shards/changes": true,
+  alarm_queue: true,
   server_secrets: true,
+  webhooks: true,
+  "webhooks/streams": true,
 } satisfies Record<Shape, true>;
 
 export const COLLECTIONS: readonly string[] = Object.keys(SHAPES);
@@ -104,6 +112,7 @@ const KIND: Record<IdPrefix, string> = {
   viw: "share view",
   lyr: "layer",
   cred: "credential",
+  whk: "webhook",
 };
 
 const id = (prefix: IdPrefix, value: string): string => {
@@ -200,6 +209,17 @@ export const paths = {
     collection("calendars/shards/changes", id("cal", calendarId), shardNumber(n)),
   change: (calendarId: string, n: number, seq: number) =>
     doc("calendars/shards/changes", id("cal", calendarId), shardNumber(n), changeNumber(seq)),
+  /** The next alarms of every event, top-level: a tick finds the due ones with one query (domain/alarms/). */
+  alarmQueue: () => collection("alarm_queue"),
+  alarmQueueEntry: (calendarId: string, eventId: string) =>
+    doc("alarm_queue", `${id("cal", calendarId)}-${id("evt", eventId)}`),
   /** A key the service signs with, by what it signs (records.ts ServerSecretRecord). */
   serverSecret: (name: "change_cursors") => doc("server_secrets", name),
+  /** Every agent's webhooks, top-level: a delivery pass finds the enabled ones with one query. */
+  webhooks: () => collection("webhooks"),
+  webhook: (webhookId: string) => doc("webhooks", id("whk", webhookId)),
+  /** Where delivery of each subscribed calendar stands (domain/webhooks/records.ts). */
+  webhookStreams: (webhookId: string) => collection("webhooks/streams", id("whk", webhookId)),
+  webhookStream: (webhookId: string, calendarId: string) =>
+    doc("webhooks/streams", id("whk", webhookId), id("cal", calendarId)),
 };

@@ -11,6 +11,8 @@ export interface QuotaLimits {
   views_per_calendar: number;
   /** Cancelled, moved or changed occurrences one series may hold (counted by a bounded query). */
   exceptions_per_event: number;
+  /** Webhooks one agent may hold (counted by a bounded query of its webhooks). */
+  webhooks_per_agent: number;
 }
 
 export type QuotaName = keyof QuotaLimits;

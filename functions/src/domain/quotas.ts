@@ -34,6 +34,7 @@ export const DEFAULT_QUOTAS: QuotaLimits = {
   slugs_per_calendar: 50,
   views_per_calendar: 100,
   exceptions_per_event: 100,
+  webhooks_per_agent: 20,
 };
 
 /** `QUOTA_EVENTS_PER_CALENDAR=20000` and so on: the quota's name in upper case. */
@@ -59,7 +60,7 @@ export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quo
 
 /** The counter field of each quota and, for records older than it, how to count them once. */
 /** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
-type RecordQuota = Exclude<QuotaName, "events_per_calendar" | "exceptions_per_event">;
+type RecordQuota = Exclude<QuotaName, "events_per_calendar" | "exceptions_per_event" | "webhooks_per_agent">;
 
 /** Every counter field, on the agent (AgentCounters) or the calendar record (CalendarCounters). */
 type Counters = AgentCounters & CalendarCounters;

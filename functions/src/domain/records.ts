@@ -274,6 +274,7 @@ export const CHANGE_TYPES = [
   "calendar.updated",
   "layer.attached",
   "layer.detached",
+  "alarm",
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 
@@ -291,8 +292,36 @@ export interface ChangeRecord {
   at: string;
   /** The event as the write left it (event.created, event.updated; the series for exception.changed). */
   event?: EventRecord;
-  /** exception.changed: the occurrence's original date. */
+  /** exception.changed and alarm: the occurrence's original date. */
   original_date?: string;
+  /** alarm: the occurrence that alarmed and how long before its start (domain/alarms/). */
+  alarm?: AlarmFired;
   /** At the 7-day retention: a TTL policy on Firestore, the sweep on SQLite (domain/retention.ts). */
   purge_at: Date;
+}
+
+/** What an `alarm` change says besides its id and original date: the occurrence as it stands. */
+export interface AlarmFired {
+  event_id: string;
+  date: string;
+  /** Exact instants with offset; null for an all-day occurrence (and `end` without an end time). */
+  start: string | null;
+  end: string | null;
+  minutes_before: number;
+  name: string;
+  /** When the alarm fell due (UTC instant); the change's `at` is when it was recorded. */
+  due_at: string;
+}
+
+/**
+ * alarm_queue/{calendarId}-{eventId}: the next instant one of an event's alarms falls due, the
+ * index a tick reads instead of every calendar (domain/alarms/). Absent: no alarm ahead. Internal.
+ */
+export interface AlarmQueueRecord {
+  calendar_id: string;
+  event_id: string;
+  /** The earliest alarm instant after `fired_through` (UTC ISO, so text order is time order). */
+  due_at: string;
+  /** Every alarm up to this instant has been recorded, or had not existed when the event was written. */
+  fired_through: string;
 }

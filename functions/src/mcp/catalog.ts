@@ -1,178 +1,289 @@
 /**
- * The MCP tool of each API operation: its name (what it does, in snake_case) and when an agent
- * should use it. The rest of a tool (input schema, output schema, the first line of its
- * description) comes from the operation's route definition (mcp/tools.ts).
+ * The MCP tool of each API operation: its name (what it does, in snake_case), its title, when
+ * an agent should use it and the guide that explains it. The rest of a tool (its arguments and
+ * their one-line descriptions) comes from the operation's route definition (mcp/tools.ts).
  *
  * Keyed by `METHOD path` as the route declares it. test/api/mcp-catalog.test.ts fails when an
  * operation has no entry here or an entry names no operation: adding a route means adding a line.
  */
 export interface ToolEntry {
   name: string;
-  /** When to reach for this tool (and when for another), appended to the route's summary. */
+  /** What the tool does, for people choosing or approving it: a verb and its object. */
+  title: string;
+  /**
+   * What the tool does and when to reach for it (and when for another), in a sentence or two:
+   * tools/list repeats it for every session, the detail is in the guide.
+   */
   use: string;
+  /** The guide section under /docs/ (`events.md#recurrence`), linked at the end of the description. */
+  docs: string;
   /**
    * Tool argument names for path parameters whose own name is also a body field: the
    * occurrence routes' `{date}` (the original date) beside the body's `date` (the new one).
    */
   pathArguments?: Record<string, string>;
+  /**
+   * Tool argument names for body fields that a model would confuse with a path parameter:
+   * attach_layer's body `calendar_id` (the attached calendar) beside the path's `calendarId`
+   * (the host). REST keeps its names; mcp/dispatch.ts maps the argument back.
+   */
+  bodyArguments?: Record<string, string>;
 }
 
 export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "POST /v1/mint": {
     name: "mint_agent",
+    title: "Mint an agent",
     use:
-      "Use only when you have no token yet. The answer's `token` is shown once: configure your MCP client to send it " +
-      "as `Authorization: Bearer <token>`; every later call acts as that agent.",
+      "Use only when you have no token yet: creates an agent, its token and a calendar. The `token` is " +
+      "shown once: send it as `Authorization: Bearer <token>`.",
+    docs: "start.md#mint",
   },
   "GET /v1/me": {
     name: "get_me",
-    use: "Use first: it tells who you are and lists the calendars you hold a role on (their ids for every other tool).",
+    title: "Get the calling agent",
+    use: "Use first: who you are and the calendars you hold a role on (their ids for the other tools).",
+    docs: "start.md#who-am-i",
   },
   "GET /v1/agent-credentials": {
     name: "list_credentials",
-    use: "Use to audit your tokens (labels, scopes, expiry, revocation); the tokens themselves are never shown again.",
+    title: "List credentials",
+    use: "Use to audit your tokens (labels, scopes, expiry, revocation); tokens are never shown again.",
+    docs: "start.md#credentials",
   },
   "POST /v1/agent-credentials": {
     name: "create_credential",
-    use: "Use to hand a narrower or separately revocable token to another process; the answer's `token` is shown once.",
+    title: "Create a credential",
+    use: "Use to give another process its own revocable token; the `token` is shown once.",
+    docs: "start.md#credentials",
   },
   "DELETE /v1/agent-credentials/{credentialId}": {
     name: "revoke_credential",
-    use: "Use when a token leaked or is no longer needed; find its id with list_credentials.",
+    title: "Revoke a credential",
+    use: "Use when a token leaked or is no longer needed; it is refused at once.",
+    docs: "start.md#credentials",
   },
   "POST /v1/calendars": {
     name: "create_calendar",
-    use:
-      "Use for a new context (a project, a launch, a team) that deserves its own calendar; " +
-      "to add to a calendar you already have, use create_event.",
+    title: "Create a calendar",
+    use: "Use for a new context (a project, a team) that deserves its own calendar; you become its owner.",
+    docs: "start.md#calendars",
   },
   "GET /v1/calendars/{calendarId}": {
     name: "get_calendar",
-    use: "Use to read a calendar's name, timezone, visibility, purpose and your role before acting on it.",
+    title: "Get a calendar",
+    use: "Use to read a calendar's settings and your role on it.",
+    docs: "start.md#calendars",
   },
   "PATCH /v1/calendars/{calendarId}": {
     name: "update_calendar",
-    use: "Use to rename a calendar or change its timezone, visibility, purpose or page display (owner only).",
+    title: "Update a calendar",
+    use: "Use to change a calendar's name, timezone, visibility, purpose or page (owner). Send only what changes; null clears.",
+    docs: "start.md#calendars",
   },
   "GET /v1/calendars/{calendarId}/events": {
     name: "list_events",
-    use:
-      "Use to find events as they are defined (one row per series) and their ids for update_event or delete_event; " +
-      "to know what happens on which dates, use list_occurrences.",
+    title: "List events",
+    use: "Use to find events as defined (one per series) and their ids; for what happens on which dates, use list_occurrences.",
+    docs: "events.md#listing-events",
   },
   "POST /v1/calendars/{calendarId}/events": {
     name: "create_event",
+    title: "Create an event",
     use:
-      "Use to put something on a calendar: `date` for one day, `recur` for a series " +
-      '(e.g. `{"type": "weekly", "day": 1}` every Monday), neither for a someday milestone. Times are HH:MM in the ' +
-      "calendar's timezone. Before scheduling with others, call find_free_time.",
+      "Use to put something on a calendar: `date` for one day, `recur` for a series, neither for " +
+      "someday. Times are HH:MM in the calendar's timezone; check find_free_time first when others are " +
+      "involved.",
+    docs: "events.md#fields",
   },
   "GET /v1/calendars/{calendarId}/events/{eventId}": {
     name: "get_event",
-    use: "Use to read one event by id, e.g. after list_events or list_occurrences gave its id.",
+    title: "Get an event",
+    use: "Use to read one event by id.",
+    docs: "events.md#fields",
   },
   "PATCH /v1/calendars/{calendarId}/events/{eventId}": {
     name: "update_event",
-    use: "Use to change a whole event or series (send only the fields that change); it keeps the event's id.",
+    title: "Update an event or series",
+    use:
+      "Use to change a whole event or series, keeping its id. Send only what changes; null clears a " +
+      "field, `recur` replaces `date` and back.",
+    docs: "events.md#changing-an-event-patch",
   },
   "DELETE /v1/calendars/{calendarId}/events/{eventId}": {
     name: "delete_event",
+    title: "Delete an event or series",
     use: "Use to remove an event, or a whole series, for good.",
+    docs: "events.md#endpoints",
   },
   "GET /v1/calendars/{calendarId}/occurrences": {
     name: "list_occurrences",
-    use:
-      "Use to answer what is on a calendar between two dates: recurring events expanded to each date and the " +
-      "calendar's layers included, sorted by start.",
+    title: "List occurrences",
+    use: "Use to answer what is on between two dates: series expanded, layers included, sorted by start.",
+    docs: "events.md#occurrences-what-happens-when",
   },
   "GET /v1/calendars/{calendarId}/changes": {
     name: "list_changes",
+    title: "List changes",
     use:
-      "Use to learn what changed since you last looked, instead of re-reading everything: call it once without " +
-      "`cursor` to get the current one, keep each answer's `cursor` for the next call; `wait` (up to 60 s) holds " +
-      "the call until something changes.",
+      "Use to learn what changed since `cursor`: call once without it for the current cursor, then " +
+      "pass each answer's `cursor`.",
+    docs: "events.md#following-changes",
   },
   "GET /v1/freebusy": {
     name: "get_free_busy",
-    use:
-      "Use to see when calendars are busy (timed occurrences, layers included) without seeing what the events are; " +
-      "to get proposals for a meeting time, use find_free_time.",
+    title: "Get busy times",
+    use: "Use to see when calendars are busy without seeing their events; for meeting proposals, use find_free_time.",
+    docs: "events.md#freebusy-and-free-slots",
   },
   "GET /v1/freebusy/slots": {
     name: "find_free_time",
-    use:
-      "Use before create_event whenever a time must suit several calendars or working hours: it answers the free " +
-      "stretches to pick from.",
+    title: "Find free time",
+    use: "Use before create_event when a time must suit several calendars: the earliest free stretches within working hours.",
+    docs: "events.md#freebusy-and-free-slots",
   },
   "PATCH /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
     name: "update_occurrence",
-    use:
-      "Use to cancel, move or change a single date of a recurring event (`original_date` as list_occurrences shows " +
-      "it); to change every date, use update_event.",
+    title: "Change one occurrence",
+    use: "Use to cancel, move or change one date of a series; to change every date, use update_event.",
+    docs: "events.md#one-occurrence-cancel-move-or-change",
     pathArguments: { date: "original_date" },
   },
   "DELETE /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
     name: "restore_occurrence",
+    title: "Restore one occurrence",
     use: "Use to undo update_occurrence: that date goes back to what the series says.",
+    docs: "events.md#one-occurrence-cancel-move-or-change",
     pathArguments: { date: "original_date" },
   },
   "GET /v1/calendars/{calendarId}/grants": {
     name: "list_grants",
+    title: "List grants",
     use: "Use to see who holds which role on a calendar you own.",
+    docs: "sharing.md#grants",
   },
   "POST /v1/calendars/{calendarId}/grants": {
     name: "grant_access",
-    use: "Use to give another agent (by its `agt_` id) a role on a calendar you own, or to change its role.",
+    title: "Grant a role",
+    use: "Use to give an agent a role on a calendar you own, or change its role.",
+    docs: "sharing.md#grants",
   },
   "DELETE /v1/calendars/{calendarId}/grants/{grantId}": {
     name: "revoke_grant",
-    use: "Use to take an agent's role on your calendar away; find the grant id with list_grants.",
+    title: "Revoke a grant",
+    use: "Use to take an agent's role away; grant ids are in list_grants.",
+    docs: "sharing.md#grants",
   },
   "GET /v1/calendars/{calendarId}/access-requests": {
     name: "list_access_requests",
-    use: "Use to see which agents asked for a role on a calendar you own; answer them with resolve_access_request.",
+    title: "List access requests",
+    use: "Use to see which agents asked for a role on a calendar you own.",
+    docs: "sharing.md#access-requests",
   },
   "POST /v1/calendars/{calendarId}/access-requests": {
     name: "request_access",
-    use:
-      "Use when you can see a calendar but your role is too low (a `forbidden` error) and you need to read or write it; " +
-      "its owners decide.",
+    title: "Request access",
+    use: "Use when your role on a calendar is too low (`forbidden`): asks its owners for one.",
+    docs: "sharing.md#access-requests",
   },
   "POST /v1/calendars/{calendarId}/access-requests/{requestId}": {
     name: "resolve_access_request",
+    title: "Resolve an access request",
     use: "Use to approve or deny a pending access request on a calendar you own.",
+    docs: "sharing.md#access-requests",
   },
   "GET /v1/calendars/{calendarId}/views": {
     name: "list_views",
-    use: "Use to see the share views (filtered public pages) of a calendar you own.",
+    title: "List share views",
+    use: "Use to see a calendar's share views (public filtered pages).",
+    docs: "views-and-layers.md#share-views",
   },
   "POST /v1/calendars/{calendarId}/views": {
     name: "create_view",
-    use:
-      "Use to give a human a read-only web page and feed of part of a calendar (some layers or categories) " +
-      "without sharing the whole calendar.",
+    title: "Create a share view",
+    use: "Use to give humans a read-only page and feed of part of a calendar without sharing it.",
+    docs: "views-and-layers.md#share-views",
   },
   "PATCH /v1/calendars/{calendarId}/views/{viewId}": {
     name: "update_view",
-    use: "Use to rename a share view or change what it shows; its address stays the same.",
+    title: "Update a share view",
+    use: "Use to rename a share view or replace its filter or display; its address stays.",
+    docs: "views-and-layers.md#share-views",
   },
   "DELETE /v1/calendars/{calendarId}/views/{viewId}": {
     name: "revoke_view",
+    title: "Revoke a share view",
     use: "Use to take a share view's page and feed offline at once.",
+    docs: "views-and-layers.md#share-views",
   },
   "GET /v1/calendars/{calendarId}/layers": {
     name: "list_layers",
-    use: "Use to see which other calendars are composed into this one.",
+    title: "List layers",
+    use: "Use to see which calendars are composed into this one.",
+    docs: "views-and-layers.md#layers",
   },
   "POST /v1/calendars/{calendarId}/layers": {
     name: "attach_layer",
-    use:
-      "Use to show another calendar's events inside one you own (e.g. team calendars inside a project calendar); " +
-      "list_occurrences then includes them.",
+    title: "Attach a calendar as a layer",
+    use: "Use to show another calendar's events inside one you own; list_occurrences then includes them.",
+    docs: "views-and-layers.md#layers",
+    bodyArguments: { calendar_id: "layer_calendar_id" },
   },
   "DELETE /v1/calendars/{calendarId}/layers/{layerId}": {
     name: "detach_layer",
-    use: "Use to stop showing an attached calendar; the attached calendar itself is untouched.",
+    title: "Detach a layer",
+    use: "Use to stop showing an attached calendar; that calendar is untouched.",
+    docs: "views-and-layers.md#layers",
+  },
+  "GET /v1/webhooks": {
+    name: "list_webhooks",
+    title: "List webhooks",
+    use: "Use to see which URLs receive your calendars' changes, and which were disabled.",
+    docs: "webhooks.md#checking-on-it",
+  },
+  "POST /v1/webhooks": {
+    name: "create_webhook",
+    title: "Create a webhook",
+    use:
+      "Use when a service with a public HTTPS URL should get each change as it happens (else " +
+      "list_changes). The `secret` is shown once.",
+    docs: "webhooks.md#subscribe",
+  },
+  "GET /v1/webhooks/{webhookId}": {
+    name: "get_webhook",
+    title: "Get a webhook",
+    use: "Use to read one webhook's settings and state.",
+    docs: "webhooks.md#checking-on-it",
+  },
+  "PATCH /v1/webhooks/{webhookId}": {
+    name: "update_webhook",
+    title: "Update a webhook",
+    use: "Use to change what a webhook delivers where, or to pause or resume it.",
+    docs: "webhooks.md#subscribe",
+  },
+  "DELETE /v1/webhooks/{webhookId}": {
+    name: "delete_webhook",
+    title: "Delete a webhook",
+    use: "Use when a receiver is gone for good; to pause, use update_webhook.",
+    docs: "webhooks.md#subscribe",
+  },
+  "POST /v1/webhooks/{webhookId}/rotate-secret": {
+    name: "rotate_webhook_secret",
+    title: "Rotate a webhook secret",
+    use: "Use when a secret may have leaked; the old one also signs for 24 hours.",
+    docs: "webhooks.md#rotating-the-secret",
+  },
+  "POST /v1/webhooks/{webhookId}/test": {
+    name: "test_webhook",
+    title: "Test a webhook",
+    use: "Use after setting up a receiver: sends a signed ping now and tells how it went.",
+    docs: "webhooks.md#checking-on-it",
+  },
+  "GET /v1/webhooks/{webhookId}/deliveries": {
+    name: "list_webhook_deliveries",
+    title: "List webhook deliveries",
+    use: "Use to see why deliveries fail (the last 100 attempts).",
+    docs: "webhooks.md#checking-on-it",
   },
 };
 

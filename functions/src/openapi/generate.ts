@@ -12,6 +12,7 @@ import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../domain/errors.js";
 import { errorHelp } from "../http/errors.js";
 import { documentedScopes, type AnyRoute } from "../http/route.js";
+import { webhookDelivery } from "../presenters/schemas/webhooks.js";
 import { byStatus, documentedErrors, errorEnvelope } from "./error-codes.js";
 
 export const API_VERSION = "0.5.0";
@@ -35,6 +36,28 @@ Every success is HTTP 200 with a JSON object. Every error is \`{"error": {"code"
 Every answer carries an \`X-Request-Id\` header: the one you sent, if it is 1 to 64 of
 \`A-Z a-z 0-9 . _ -\`, else one made for it; an error repeats it as \`error.request_id\`.`;
 
+/** What `POST /v1/webhooks` subscribes a URL to: one signed POST per change (docs/api.md#webhooks). */
+const CHANGE_DELIVERY: RouteConfig = {
+  method: "post",
+  path: "change",
+  summary: "A change of a subscribed calendar (or a ping), at least once and in feed order per calendar",
+  description:
+    "Verify `webhook-signature` with the webhook's secret as Standard Webhooks specifies, and deduplicate by " +
+    "`webhook-id`. A 2xx within 10 s is delivered; anything else is retried with backoff for 24 hours.",
+  tags: ["webhooks"],
+  request: {
+    headers: z.object({
+      "webhook-id": z.string().meta({ description: "Stable per change and webhook: the key to deduplicate by" }),
+      "webhook-timestamp": z.string().meta({ description: "Seconds since the epoch" }),
+      "webhook-signature": z
+        .string()
+        .meta({ description: "`v1,` + base64 HMAC-SHA256; two, space-separated, for 24 h after a rotation" }),
+    }),
+    body: { content: { "application/json": { schema: webhookDelivery } } },
+  },
+  responses: { 200: { description: "Any 2xx within 10 s: delivered" } },
+};
+
 /** `#/components/schemas/Error`: the envelope with every code; each response narrows `code`. */
 const ERROR_SCHEMA = errorEnvelope(ERROR_CODES).meta({ id: "Error" });
 
@@ -47,6 +70,7 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
     description: "A token from POST /v1/mint or POST /v1/agent-credentials: `Authorization: Bearer svc_agent_...`",
   });
   for (const route of routes) registry.registerPath(operation(route));
+  registry.registerWebhook(CHANGE_DELIVERY);
 
   const document = new OpenApiGeneratorV31([
     ...registry.definitions,
@@ -57,8 +81,6 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
     servers: [{ url: baseUrl }],
     tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => tag(name, baseUrl)),
   });
-  // No webhooks yet (docs/api.md#webhooks); an empty map only adds noise.
-  delete document.webhooks;
   return document;
 }
 
@@ -72,6 +94,7 @@ const TAG_DOCS: Record<string, string> = {
   "access requests": "/docs/sharing.md",
   "share views": "/docs/views-and-layers.md",
   layers: "/docs/views-and-layers.md",
+  webhooks: "/docs/webhooks.md",
 };
 
 const tag = (name: string, baseUrl: string) =>

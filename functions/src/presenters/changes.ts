@@ -9,4 +9,5 @@ export const presentChange = (seq: number, change: ChangeRecord): PresentedChang
   at: change.at,
   ...(change.event ? { event: presentEvent(change.event) } : {}),
   ...(change.original_date ? { original_date: change.original_date } : {}),
+  ...(change.alarm ? { ...change.alarm, layer: "main" as const } : {}),
 });

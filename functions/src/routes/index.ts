@@ -10,6 +10,7 @@ import { accessRequestRoutes } from "./access-requests.js";
 import { grantRoutes } from "./grants.js";
 import { layerRoutes } from "./layers.js";
 import { viewRoutes } from "./views.js";
+import { webhookRoutes } from "./webhooks.js";
 
 /** Every operation of the API, in documentation order. */
 export const apiRoutes: AnyRoute[] = [
@@ -24,4 +25,5 @@ export const apiRoutes: AnyRoute[] = [
   ...accessRequestRoutes,
   ...viewRoutes,
   ...layerRoutes,
+  ...webhookRoutes,
 ];

@@ -16,7 +16,7 @@ import type { Transaction } from "../../storage/port.js";
 import { signalChange } from "../change-signals.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
-import type { ChangeRecord, ChangeType, EventRecord } from "../records.js";
+import type { AlarmFired, ChangeRecord, ChangeType, EventRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
 import type { DrawnShard } from "../revision.js";
 
@@ -25,6 +25,7 @@ export interface NewChange {
   id: string;
   event?: EventRecord;
   original_date?: string;
+  alarm?: AlarmFired;
 }
 
 /**
@@ -49,6 +50,7 @@ export function recordChange(
     at: now.toISOString(),
     ...(change.event ? { event: withoutInternals(change.event) } : {}),
     ...(change.original_date ? { original_date: change.original_date } : {}),
+    ...(change.alarm ? { alarm: change.alarm } : {}),
     purge_at: new Date(now.getTime() + CHANGE_RETENTION_MS),
   };
   tx.create(paths.change(calendarId, shard.index, shard.changeSeq), record);

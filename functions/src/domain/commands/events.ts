@@ -12,6 +12,7 @@ import { drawShard, touchShard } from "../revision.js";
 import { isPlannedDate } from "../events/planned.js";
 import { exceptionsOf } from "./exceptions.js";
 import { recordChange } from "./changes.js";
+import { readAlarmEntry, settleEventAlarms } from "../alarms/queue.js";
 import type { CalendarRecord, EventRecord } from "../records.js";
 
 /**
@@ -20,6 +21,7 @@ import type { CalendarRecord, EventRecord } from "../records.js";
  * before writes. None writes the calendar record: the revision and event count go to a shard
  * (domain/revision.ts), so writes to one calendar do not queue on one document. The calendar's
  * event count (`usage`) is read before the transaction, for the same reason (domain/quotas.ts).
+ * Each also moves the event's entry in the alarm queue (domain/alarms/queue.ts).
  */
 export async function createEvent(
   tx: Transaction,
@@ -44,6 +46,8 @@ export async function createEvent(
     updated_at: nowIso,
   };
   tx.create(paths.event(calendar.id, event.id), storedEvent(event, calendar));
+  const after = { calendar, event, exceptions: [] };
+  settleEventAlarms(tx, deps, shard, { calendarId: calendar.id, eventId: event.id, entry: null, before: null, after });
   recordChange(tx, deps, calendar.id, shard, { type: "event.created", id: event.id, event });
   touchShard(tx, shard, counted);
   return event;
@@ -57,10 +61,11 @@ export async function updateEvent(
   patch: EventInput,
 ): Promise<EventRecord> {
   const nowIso = deps.clock().toISOString();
-  const [current, shard, exceptions] = await Promise.all([
+  const [current, shard, exceptions, entry] = await Promise.all([
     tx.get(paths.event(calendar.id, eventId)),
     drawShard(tx, calendar.id),
     exceptionsOf(tx, deps, calendar.id, eventId, true),
+    readAlarmEntry(tx, calendar.id, eventId),
   ]);
   if (!current) throw errors.notFound("event");
   const event = current.data;
@@ -75,9 +80,17 @@ export async function updateEvent(
   };
   tx.set(current.path, storedEvent(next, calendar));
   // An exception whose date the series no longer has would change an occurrence that is not there.
-  for (const e of exceptions) {
-    if (next.kind !== "recurring" || !isPlannedDate(next, calendar, e.data.original_date)) tx.delete(e.path);
-  }
+  const kept = exceptions.filter(
+    (e) => next.kind === "recurring" && isPlannedDate(next, calendar, e.data.original_date),
+  );
+  for (const e of exceptions) if (!kept.includes(e)) tx.delete(e.path);
+  settleEventAlarms(tx, deps, shard, {
+    calendarId: calendar.id,
+    eventId,
+    entry,
+    before: { calendar, event, exceptions: exceptions.map((e) => e.data) },
+    after: { calendar, event: next, exceptions: kept.map((e) => e.data) },
+  });
   recordChange(tx, deps, calendar.id, shard, { type: "event.updated", id: next.id, event: next });
   touchShard(tx, shard);
   return next;
@@ -95,14 +108,26 @@ export async function deleteEvent(
   usage: EventUsage,
 ): Promise<string> {
   const released = releaseEventQuota(usage);
-  const [event, shard, exceptions] = await Promise.all([
+  const [event, shard, exceptions, entry] = await Promise.all([
     tx.get(paths.event(calendarId, eventId)),
     drawShard(tx, calendarId),
     exceptionsOf(tx, deps, calendarId, eventId, true),
+    readAlarmEntry(tx, calendarId, eventId),
   ]);
   if (!event) throw errors.notFound("event");
+  // Alarms that fell due before the delete and no tick has recorded yet still fire: their
+  // times need the calendar's zone, read only then (the route passes its id alone).
+  const pending = entry !== null && entry.data.due_at <= deps.clock().toISOString();
+  const calendar = pending ? (await tx.get(paths.calendar(calendarId)))?.data : undefined;
   tx.delete(event.path);
   for (const e of exceptions) tx.delete(e.path);
+  settleEventAlarms(tx, deps, shard, {
+    calendarId,
+    eventId,
+    entry,
+    before: calendar ? { calendar, event: event.data, exceptions: exceptions.map((e) => e.data) } : null,
+    after: null,
+  });
   recordChange(tx, deps, calendarId, shard, { type: "event.deleted", id: event.id });
   touchShard(tx, shard, released);
   return event.id;

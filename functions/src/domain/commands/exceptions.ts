@@ -8,6 +8,7 @@ import { isPlannedDate } from "../events/planned.js";
 import { quotaLimits } from "../quotas.js";
 import { drawShard, touchShard } from "../revision.js";
 import { recordChange } from "./changes.js";
+import { readAlarmEntry, settleEventAlarms } from "../alarms/queue.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
 
 /**
@@ -15,7 +16,8 @@ import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js
  * from the series under its original date. The route has loaded the calendar and applied the
  * access policy (writer or owner) in the transaction each command is given; the command reads
  * the event and the exception through it, reads before writes, and touches a revision shard so
- * cached reads of the calendar move on.
+ * cached reads of the calendar move on, and moves the event's entry in the alarm queue
+ * (domain/alarms/queue.ts), which is why both read all of the event's exceptions.
  */
 
 /** What a PATCH may change on one occurrence; undefined = not sent. */
@@ -79,9 +81,10 @@ export async function patchOccurrence(
   }
   const nowIso = deps.clock().toISOString();
   const { event, existing } = await loadOccurrence(tx, calendar, eventId, originalDate);
-  const [shard, others] = await Promise.all([
+  const [shard, others, entry] = await Promise.all([
     drawShard(tx, calendar.id),
-    existing ? Promise.resolve([]) : exceptionsOf(tx, deps, calendar.id, eventId),
+    exceptionsOf(tx, deps, calendar.id, eventId, true),
+    readAlarmEntry(tx, calendar.id, eventId),
   ]);
   if (!existing && others.length >= quotaLimits(deps).exceptions_per_event) {
     throw errors.quotaExceeded("exceptions_per_event", quotaLimits(deps).exceptions_per_event);
@@ -110,6 +113,15 @@ export async function patchOccurrence(
     updated_at: nowIso,
   };
   tx.set(paths.exception(calendar.id, eventId, originalDate), next);
+  const before = others.map((e) => e.data);
+  const after = [...before.filter((e) => e.original_date !== originalDate), next];
+  settleEventAlarms(tx, deps, shard, {
+    calendarId: calendar.id,
+    eventId,
+    entry,
+    before: { calendar, event, exceptions: before },
+    after: { calendar, event, exceptions: after },
+  });
   recordChange(tx, deps, calendar.id, shard, {
     type: "exception.changed",
     id: eventId,
@@ -123,18 +135,31 @@ export async function patchOccurrence(
 /** Restores an occurrence: its exception goes; 404 when it has none. */
 export async function restoreOccurrence(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock">,
+  deps: CommandDeps,
   calendar: CalendarRecord,
   eventId: string,
   originalDate: string,
 ): Promise<string> {
-  const [exception, shard, event] = await Promise.all([
+  const [exception, shard, event, exceptions, entry] = await Promise.all([
     tx.get(paths.exception(calendar.id, eventId, originalDate)),
     drawShard(tx, calendar.id),
     tx.get(paths.event(calendar.id, eventId)), // for the change feed, which shows the series
+    exceptionsOf(tx, deps, calendar.id, eventId, true),
+    readAlarmEntry(tx, calendar.id, eventId),
   ]);
   if (!exception) throw errors.notFound(`exception on ${originalDate}: this occurrence is as its series has it`);
   tx.delete(exception.path);
+  if (event) {
+    const before = exceptions.map((e) => e.data);
+    const after = before.filter((e) => e.original_date !== originalDate);
+    settleEventAlarms(tx, deps, shard, {
+      calendarId: calendar.id,
+      eventId,
+      entry,
+      before: { calendar, event: event.data, exceptions: before },
+      after: { calendar, event: event.data, exceptions: after },
+    });
+  }
   const change = { type: "exception.changed", id: eventId, event: event?.data, original_date: originalDate } as const;
   recordChange(tx, deps, calendar.id, shard, change);
   touchShard(tx, shard);

@@ -75,7 +75,7 @@ type Deliver = (commitError?: unknown) => void;
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Fields that queries compare with ranges; any other field still works, by a scan of its collection. */
-const RANGE_INDEXED_FIELDS = ["date", "original_date", "series_end", "sort_key"];
+const RANGE_INDEXED_FIELDS = ["date", "original_date", "series_end", "sort_key", "due_at"];
 /** Parsed documents kept for reuse (about 2 KB each with their text). */
 const PARSED_CACHE_SIZE = 5_000;
 /** Transactions sharing one COMMIT at most, so that a long queue is still acknowledged steadily. */

@@ -1,0 +1,83 @@
+/**
+ * A tick (docs/decisions/alarms.md): the queue entries due by now, earliest first, each settled
+ * in a transaction of its own. The query reads the due entries only (a range and an order on
+ * `due_at`, one single-field index), so a tick costs what is due, not what the store holds.
+ */
+import { setImmediate } from "node:timers";
+import type { Deps } from "../deps.js";
+import { paths } from "../paths.js";
+import { drawShard, touchShard } from "../revision.js";
+import { dueAlarms, readAlarmEntry, recordAlarms, scheduleNext, type AlarmEntry } from "./queue.js";
+
+/** Entries one query takes: a tick works through batches until one comes back short. */
+export const ALARM_BATCH = 100;
+/** Batches per tick: bounds its work to MAX_BATCHES x ALARM_BATCH events; the next tick goes on. */
+export const MAX_BATCHES = 10;
+/** Entries settled at once: on Firestore each is a few round trips, so they overlap. */
+const AT_ONCE = 8;
+
+export interface TickResult {
+  /** Entries taken up. */
+  due: number;
+  /** Alarm changes recorded. */
+  fired: number;
+  /** True when the last batch was full: more may be due, tick again at once. */
+  more: boolean;
+}
+
+type TickDeps = Pick<Deps, "store" | "clock">;
+
+/** Settles what is due at `now` (the clock's when absent). */
+export async function runAlarmTick(deps: TickDeps, now: Date = deps.clock()): Promise<TickResult> {
+  const result: TickResult = { due: 0, fired: 0, more: false };
+  for (let batch = 0; batch < MAX_BATCHES; batch++) {
+    const due = await deps.store.query(paths.alarmQueue(), {
+      where: [["due_at", "<=", now.toISOString()]],
+      orderBy: [["due_at", "asc"]],
+      limit: ALARM_BATCH,
+    });
+    for (let i = 0; i < due.length; i += AT_ONCE) {
+      const fired = await Promise.all(due.slice(i, i + AT_ONCE).map((entry) => settleDue(deps, entry, now)));
+      result.fired += fired.reduce((sum, n) => sum + n, 0);
+    }
+    result.due += due.length;
+    result.more = due.length === ALARM_BATCH;
+    if (!result.more) break;
+    // Let requests of this instance in between batches.
+    await new Promise((done) => setImmediate(done));
+  }
+  return result;
+}
+
+/** The earliest `due_at` in the queue, or null when it is empty: when a local timer next wakes. */
+export async function nextDue(deps: Pick<Deps, "store">): Promise<number | null> {
+  const [first] = await deps.store.query(paths.alarmQueue(), { orderBy: [["due_at", "asc"]], limit: 1 });
+  return first ? Date.parse(first.data.due_at) : null;
+}
+
+/** One entry: its alarms due by `now` recorded, its next one stored; answers how many fired. */
+async function settleDue(deps: TickDeps, seen: AlarmEntry, now: Date): Promise<number> {
+  const { calendar_id: calendarId, event_id: eventId } = seen.data;
+  return deps.store.runTransaction(async (tx) => {
+    const entry = await readAlarmEntry(tx, calendarId, eventId);
+    // Gone or moved since the query: another tick, or a write of the event, has settled it.
+    if (!entry || entry.data.due_at !== seen.data.due_at) return 0;
+    const [event, calendar, exceptions] = await Promise.all([
+      tx.get(paths.event(calendarId, eventId)),
+      tx.get(paths.calendar(calendarId)),
+      tx.query(paths.exceptions(calendarId), { where: [["event_id", "==", eventId]] }),
+    ]);
+    const source =
+      event && calendar
+        ? { calendar: calendar.data, event: event.data, exceptions: exceptions.map((e) => e.data) }
+        : null;
+    const alarms = dueAlarms(entry, source, now.getTime());
+    const shard = alarms.length > 0 ? await drawShard(tx, calendarId) : null;
+    if (shard) {
+      recordAlarms(tx, deps, calendarId, shard, alarms);
+      touchShard(tx, shard);
+    }
+    scheduleNext(tx, calendarId, eventId, entry, source, now);
+    return alarms.length;
+  });
+}
