@@ -6,6 +6,13 @@ import { TOOL_CATALOG, operationKey } from "../../functions/src/mcp/catalog.js";
 import { IDEMPOTENCY_ARGUMENT, buildTools } from "../../functions/src/mcp/tools.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, "")
+    .replace(/ /g, "-");
+
 const operations = apiRoutes.map((route) => operationKey(route.method, route.path));
 const tools = buildTools(apiRoutes);
 
@@ -36,25 +43,57 @@ describe("one MCP tool per API operation", () => {
     expect(byName("find_free_time")).toMatchObject({ method: "get", path: "/v1/freebusy/slots" });
   });
 
-  it("describes each tool by its route's summary, then when to use it", () => {
+  it("describes each tool by when to use it, ending with a link to its guide section", () => {
+    const docs = join(import.meta.dirname, "../../hosting/docs");
     for (const { listed, route } of tools) {
       const entry = TOOL_CATALOG[operationKey(route.method, route.path)];
-      expect(listed.description.startsWith(`${route.summary}.`), listed.name).toBe(true);
-      expect(listed.description, listed.name).toContain(entry.use);
+      expect(listed.description.startsWith(entry.use), listed.name).toBe(true);
       expect(entry.use, listed.name).toMatch(/^Use /);
+      expect(listed.description.endsWith(` Docs: /docs/${entry.docs}`), listed.name).toBe(true);
+      const [file, anchor] = entry.docs.split("#");
+      const anchors = readFileSync(join(docs, file), "utf8")
+        .split("\n")
+        .filter((line) => /^#{1,4} /.test(line))
+        .map((line) => slug(line.replace(/^#+ /, "")));
+      expect(anchors, `${listed.name}: ${entry.docs}`).toContain(anchor);
     }
   });
 
+  it("titles each tool as what it does, a verb first", () => {
+    for (const { listed } of tools) {
+      expect(listed.title, listed.name).toMatch(
+        /^(Mint|Get|List|Create|Revoke|Update|Delete|Change|Restore|Grant|Request|Resolve|Attach|Detach|Find|Rotate|Test) /,
+      );
+    }
+    const title = (name: string) => tools.find((tool) => tool.listed.name === name)!.listed.title;
+    expect(title("update_occurrence")).toBe("Change one occurrence");
+    expect(title("restore_occurrence")).toBe("Restore one occurrence");
+  });
+
+  it("gives every argument a one-line description, from the route's schema", () => {
+    for (const { listed } of tools) {
+      for (const [key, schema] of Object.entries(listed.inputSchema.properties)) {
+        expect(schema.description, `${listed.name}.${key}`).toMatch(/^[^\n]{3,100}$/);
+      }
+    }
+  });
+
+  it("names attach_layer's two calendars apart: the host `calendarId`, the attached `layer_calendar_id`", () => {
+    const attach = tools.find((tool) => tool.listed.name === "attach_layer")!;
+    expect(attach.listed.inputSchema.required).toEqual(["calendarId", "layer_calendar_id", "key"]);
+    expect(attach.listed.inputSchema.properties.calendarId.description).toMatch(/^Host calendar/);
+    expect(attach.bodyFields.get("layer_calendar_id")).toBe("calendar_id");
+  });
+
   it("flattens path parameters, query parameters and body fields into one argument object", () => {
-    for (const { listed, route, pathParams, queryKeys, bodyKeys } of tools) {
+    for (const { listed, route, pathParams, queryKeys, bodyFields } of tools) {
       const expected = [
         ...pathParams.map((p) => p.argument),
         ...queryKeys,
-        ...bodyKeys,
+        ...bodyFields.keys(),
         ...(route.method === "post" ? [IDEMPOTENCY_ARGUMENT] : []),
       ];
       expect(Object.keys(listed.inputSchema.properties).sort(), listed.name).toEqual([...expected].sort());
-      expect(listed.inputSchema.additionalProperties, listed.name).toBe(false);
       for (const { argument } of pathParams) expect(listed.inputSchema.required, listed.name).toContain(argument);
     }
     const createEvent = tools.find((tool) => tool.listed.name === "create_event")!.listed.inputSchema;
@@ -70,8 +109,11 @@ describe("one MCP tool per API operation", () => {
 
   it("marks reads read-only and deletions destructive", () => {
     for (const { listed, route } of tools) {
-      expect(listed.annotations.readOnlyHint, listed.name).toBe(route.method === "get");
-      expect(listed.annotations.destructiveHint, listed.name).toBe(route.method === "delete");
+      // A hint left out is MCP's default: not read-only, destructive, not idempotent.
+      const { readOnlyHint = false, destructiveHint = true, idempotentHint = false } = listed.annotations;
+      expect(readOnlyHint, listed.name).toBe(route.method === "get");
+      expect(!readOnlyHint && destructiveHint, listed.name).toBe(route.method === "delete");
+      if (!readOnlyHint) expect(idempotentHint, listed.name).toBe(route.method !== "post");
     }
   });
 

@@ -102,7 +102,8 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
         .sort(),
     );
     const createEvent = tools.find((tool) => tool.name === "create_event")!;
-    expect(createEvent.description).toMatch(/^Create an event/);
+    expect(createEvent.title).toBe("Create an event");
+    expect(createEvent.description).toMatch(/^Use to put something on a calendar.* Docs: \/docs\/events.md#fields$/);
     expect(createEvent.inputSchema.required).toEqual(["calendarId", "name"]);
     expect(tools.find((tool) => tool.name === "find_free_time")!.description).toMatch(/find_free_time|free/i);
     expect(client.getInstructions()).toContain("get_me");

@@ -73,8 +73,15 @@ function operationRequest(tool: Tool, args: Args, caller: Caller): OperationRequ
   const body: Args = {};
   for (const [key, value] of Object.entries(args)) {
     if (pathArguments.has(key) || key === IDEMPOTENCY_ARGUMENT) continue;
+    const field = tool.bodyFields.get(key);
     if (tool.queryKeys.has(key)) {
       if (value !== null && value !== undefined) query[key] = queryValue(value);
+    } else if (field !== undefined) {
+      body[field] = value;
+    } else if (renamedFields(tool).has(key)) {
+      // The REST name of a renamed field: refused, or `calendar_id` and `layer_calendar_id` could disagree.
+      const argument = [...tool.bodyFields].find(([, f]) => f === key)![0];
+      return argumentError(key, `\`${key}\` is \`${argument}\` in ${tool.listed.name}`);
     } else if (route.body) {
       // Unknown arguments go to the body too, so the operation names them exactly as REST would.
       body[key] = value;
@@ -125,5 +132,9 @@ function queryValue(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return JSON.stringify(value);
 }
+
+/** Body fields whose argument has another name (catalog.ts, `bodyArguments`). */
+const renamedFields = (tool: Tool): Set<string> =>
+  new Set([...tool.bodyFields].filter(([argument, field]) => argument !== field).map(([, field]) => field));
 
 const argumentError = (field: string, message: string) => new ApiError("invalid_request", message, { field });

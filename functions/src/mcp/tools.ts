@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { documentedScopes, type AnyRoute } from "../http/route.js";
 import { TOOL_CATALOG, operationKey, type ToolEntry } from "./catalog.js";
+import { listingSchema } from "./listing-schema.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -30,8 +31,15 @@ export interface ListedTool {
   title: string;
   description: string;
   inputSchema: ObjectSchema;
-  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
+  annotations: Annotations;
 }
+
+/**
+ * The hints whose value differs from MCP's default (readOnly false, destructive true,
+ * idempotent false, openWorld true): a missing hint means the default, and a read's other
+ * hints mean nothing. Every tool acts on Almanac's own records: openWorld is false.
+ */
+export type Annotations = { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true; openWorldHint: false };
 
 /** A tool and where each of its arguments goes in the REST request. */
 export interface Tool {
@@ -40,20 +48,17 @@ export interface Tool {
   /** Each path parameter and the argument that carries it (mostly the same name). */
   pathParams: Array<{ param: string; argument: string }>;
   queryKeys: ReadonlySet<string>;
-  bodyKeys: ReadonlySet<string>;
+  /** The body fields, by the argument that carries each (mostly the same name). */
+  bodyFields: ReadonlyMap<string, string>;
 }
 
 /** The argument of every POST tool that names its Idempotency-Key (mcp/idempotency.ts). */
 export const IDEMPOTENCY_ARGUMENT = "idempotency_key";
 
+// Once per POST tool, so one line; what a key without it is: docs/mcp.md#idempotency-key-per-call.
 const idempotencyArgument: JsonSchema = {
   type: "string",
-  minLength: 1,
-  maxLength: 200,
-  description:
-    "Optional. The Idempotency-Key of this write: send the same value again to retry safely after a lost answer " +
-    "(the first answer is replayed, nothing happens twice). Without it, a key is derived from this JSON-RPC " +
-    "request (its id and arguments), so only a resend of the very same request is a replay.",
+  description: "Retry key: the same key again replays the first answer",
 };
 
 /** The tools of these routes, in their order; routes without a catalog entry have none (a test fails). */
@@ -70,7 +75,8 @@ export function buildTools(routes: readonly AnyRoute[]): Tool[] {
   return tools;
 }
 
-function toolOf(route: AnyRoute, { name, use, pathArguments = {} }: ToolEntry): Tool {
+function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
+  const { name, pathArguments = {}, bodyArguments = {} } = entry;
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, param]) => ({
     param,
     argument: pathArguments[param] ?? param,
@@ -78,13 +84,16 @@ function toolOf(route: AnyRoute, { name, use, pathArguments = {} }: ToolEntry): 
   const params = objectSchema(route.params);
   const query = objectSchema(route.query);
   const body = objectSchema(route.body);
+  const bodyFields = new Map(
+    Object.keys(body?.properties ?? {}).map((field) => [bodyArguments[field] ?? field, field]),
+  );
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const add = (schemas: Record<string, JsonSchema>, isRequired: (key: string) => boolean) => {
     for (const [key, schema] of Object.entries(schemas)) {
       if (key in properties)
         throw new Error(`${name}: \`${key}\` is more than one of path parameter, query or body field`);
-      properties[key] = schema;
+      properties[key] = listingSchema(schema);
       if (isRequired(key)) required.push(key);
     }
   };
@@ -97,41 +106,51 @@ function toolOf(route: AnyRoute, { name, use, pathArguments = {} }: ToolEntry): 
   );
   add(query?.properties ?? {}, (key) => query?.required?.includes(key) ?? false);
   // A body the route lets the caller omit has no required field as a tool argument either.
-  add(body?.properties ?? {}, (key) => !route.bodyOptional && (body?.required?.includes(key) ?? false));
+  add(
+    Object.fromEntries([...bodyFields].map(([argument, field]) => [argument, body!.properties[field]])),
+    (argument) => !route.bodyOptional && (body?.required?.includes(bodyFields.get(argument)!) ?? false),
+  );
   if (route.method === "post") add({ [IDEMPOTENCY_ARGUMENT]: idempotencyArgument }, () => false);
 
-  const scopes = documentedScopes(route);
-  const description = [
-    `${route.summary}.`,
-    use,
-    scopes.length > 0 ? `Scope: ${scopes.join(", ")}.` : "",
-    route.auth === "optional" ? "No token needed for public and unlisted calendars." : "",
-  ]
-    .filter(Boolean)
-    .join(" ");
   return {
     listed: {
       name,
-      title: route.summary.split(/[:;(]/, 1)[0].trim(),
-      description,
+      title: entry.title,
+      description: describe(route, entry),
       inputSchema: {
         type: "object",
         properties,
+        // No `additionalProperties: false`: the operation refuses an unknown argument by name.
         ...(required.length > 0 ? { required } : {}),
-        additionalProperties: false,
       },
-      annotations: {
-        readOnlyHint: route.method === "get",
-        destructiveHint: route.method === "delete",
-        idempotentHint: route.method !== "post",
-        openWorldHint: false,
-      },
+      annotations: annotations(route.method),
     },
     route,
     pathParams,
     queryKeys: new Set(Object.keys(query?.properties ?? {})),
-    bodyKeys: new Set(Object.keys(body?.properties ?? {})),
+    bodyFields,
   };
+}
+
+/** When to use the tool, what it needs, and where the detail is. */
+function describe(route: AnyRoute, { use, docs }: ToolEntry): string {
+  const scopes = documentedScopes(route);
+  return [
+    use,
+    scopes.length > 0 ? `Scope: ${scopes.join(", ")}.` : "",
+    route.auth === "optional" ? "No token needed for public or unlisted calendars." : "",
+    `Docs: /docs/${docs}`,
+  ]
+    .filter(Boolean)
+    .join(" ");
+}
+
+function annotations(method: AnyRoute["method"]): Annotations {
+  const closed = { openWorldHint: false } as const;
+  if (method === "get") return { readOnlyHint: true, ...closed };
+  if (method === "post") return { destructiveHint: false, ...closed };
+  if (method === "patch") return { destructiveHint: false, idempotentHint: true, ...closed };
+  return { idempotentHint: true, ...closed };
 }
 
 /**

@@ -16,7 +16,7 @@ export const accessRequestRoutes = [
     auth: "required",
     calendar: "grants.manage",
     params: calendarParams,
-    query: z.object({ status: z.enum(ACCESS_REQUEST_STATUSES).optional(), ...pageQuery }),
+    query: z.object({ status: z.enum(ACCESS_REQUEST_STATUSES).optional().describe("Only this status"), ...pageQuery }),
     response: z.object({ access_requests: z.array(accessRequestRecord), next_cursor: z.string().nullable() }),
     errors: ["invalid_request", "unauthorized"],
     handler: async ({ deps, params, query }) => {
@@ -33,8 +33,8 @@ export const accessRequestRoutes = [
     calendar: "access.request",
     params: calendarParams,
     body: z.strictObject({
-      role: role.default("reader"),
-      message: freeText(1000).optional(),
+      role: role.default("reader").describe("Role wanted"),
+      message: freeText(1000).optional().describe("To the owners"),
     }),
     bodyOptional: true,
     response: accessRequestRecord,
@@ -54,8 +54,11 @@ export const accessRequestRoutes = [
     tags: ["access requests"],
     auth: "required",
     calendar: "grants.manage",
-    params: z.object({ calendarId: idOf("cal"), requestId: idOf("areq") }),
-    body: z.strictObject({ resolution: z.enum(["approve", "deny"]) }),
+    params: z.object({
+      calendarId: idOf("cal").describe("Calendar id"),
+      requestId: idOf("areq").describe("Access request id"),
+    }),
+    body: z.strictObject({ resolution: z.enum(["approve", "deny"]).describe("Your answer") }),
     response: accessRequestRecord,
     errors: ["invalid_request", "already_resolved", "unauthorized", "not_found"],
     handler: async ({ tx, deps, actor, params, body }) => {

@@ -11,16 +11,16 @@ const purpose = freeText(8192);
 const views = z.array(lens);
 
 const settings = {
-  timezone: timezone.optional(),
-  visibility: visibility.optional(),
-  slug: slug.optional(),
-  purpose: purpose.nullable().optional(),
-  default_view: lens.nullable().optional(),
-  views: views.nullable().optional(),
+  timezone: timezone.optional().describe("IANA zone; default UTC"),
+  visibility: visibility.optional().describe("Default unlisted"),
+  slug: slug.optional().describe("Page address /c/{slug}"),
+  purpose: purpose.nullable().optional().describe("What it is for"),
+  default_view: lens.nullable().optional().describe("Page's first lens"),
+  views: views.nullable().optional().describe("Page's lenses; null: all"),
 };
 
-const createBody = z.strictObject({ name: trimmedName(200), ...settings });
-const patchBody = z.strictObject({ name: trimmedName(200).optional(), ...settings });
+const createBody = z.strictObject({ name: trimmedName(200).describe("Calendar name"), ...settings });
+const patchBody = z.strictObject({ name: trimmedName(200).optional().describe("Calendar name"), ...settings });
 
 export const calendarRoutes = [
   defineRoute({

@@ -15,7 +15,8 @@ const changesQuery = z.strictObject({
     .int({ message: LIMIT })
     .min(1, { message: LIMIT })
     .max(1000, { message: LIMIT })
-    .default(100),
+    .default(100)
+    .describe("Most changes per answer"),
   wait: z.coerce
     .number({ message: WAIT })
     .min(0, { message: WAIT })

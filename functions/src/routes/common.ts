@@ -110,7 +110,7 @@ export const idOf = (prefix: IdPrefix) =>
     })
     .refine((value) => isIdOf(prefix, value), { message: "is longer than any id the API issues" });
 
-export const calendarParams = z.object({ calendarId: idOf("cal") });
+export const calendarParams = z.object({ calendarId: idOf("cal").describe("Calendar id") });
 
 /** `limit` and `cursor` of every list endpoint (docs/api.md#paging). */
 export const pageQuery = {
@@ -119,8 +119,9 @@ export const pageQuery = {
     .int({ message: "must be an integer from 1 to 1000" })
     .min(1, { message: "must be an integer from 1 to 1000" })
     .max(1000, { message: "must be an integer from 1 to 1000" })
-    .default(1000),
-  cursor: z.string().optional(),
+    .default(1000)
+    .describe("Page size"),
+  cursor: z.string().optional().describe("`next_cursor` of the previous page"),
 };
 
 export const deleted = z.object({ deleted: z.string() });

@@ -27,7 +27,7 @@ export const credentialRoutes = [
     tags: ["identity"],
     auth: "required",
     body: z.strictObject({
-      label: trimmedName(100).optional(),
+      label: trimmedName(100).optional().describe("What it is for"),
     }),
     bodyOptional: true,
     secretFields: ["token"],
@@ -44,7 +44,7 @@ export const credentialRoutes = [
     summary: "Revoke a credential of the calling agent; its token is refused at once",
     tags: ["identity"],
     auth: "required",
-    params: z.object({ credentialId: idOf("cred") }),
+    params: z.object({ credentialId: idOf("cred").describe("Credential id") }),
     response: z.object({ revoked: z.string() }),
     errors: ["unauthorized", "not_found", "last_credential"],
     handler: async ({ tx, deps, actor, params }) => {

@@ -20,19 +20,20 @@ import { eventRecord, occurrenceRecord } from "../presenters/schemas/events.js";
 const recur = z
   .strictObject(
     {
-      type: z.enum(RECUR_TYPES),
+      type: z.enum(RECUR_TYPES).describe("Period"),
       day: z
         .union([z.number(), z.array(z.number())], {
           error: "must be a number, or for a weekly rule a list of weekdays such as [1,3,5]",
         })
         .nullable()
-        .optional(),
-      week: z.number().nullable().optional(),
-      month: z.number().nullable().optional(),
-      interval: z.number().nullable().optional(),
-      starts: date.nullable().optional(),
-      until: date.nullable().optional(),
-      count: z.number().nullable().optional(),
+        .optional()
+        .describe("Weekday 0-7 (1 Monday) or a list; day of month 1-31, -1 last"),
+      week: z.number().nullable().optional().describe("Monthly: with a weekday `day`, week 1-5, -1 last"),
+      month: z.number().nullable().optional().describe("Yearly: month 1-12"),
+      interval: z.number().nullable().optional().describe("Every n-th period; default 1"),
+      starts: date.nullable().optional().describe("First date; default today in the calendar's timezone"),
+      until: date.nullable().optional().describe("Last date (not with count)"),
+      count: z.number().nullable().optional().describe("Number of occurrences (not with until)"),
     },
     {
       error: (issue) =>
@@ -70,26 +71,27 @@ const art = trimmedName(2048).refine(
 );
 
 const fields = {
-  date: date.nullable().optional(),
+  date: date.nullable().optional().describe("One-off date YYYY-MM-DD"),
   recur: recur.nullable().optional(),
-  start_time: time.nullable().optional(),
-  end_time: time.nullable().optional(),
-  category: trimmedName(64).nullable().optional(),
-  notes: freeText(10_000).nullable().optional(),
-  art: art.nullable().optional(),
+  start_time: time.nullable().optional().describe("HH:MM; none for all-day"),
+  end_time: time.nullable().optional().describe("HH:MM; before start_time ends next day"),
+  category: trimmedName(64).nullable().optional().describe("A label to filter by"),
+  notes: freeText(10_000).nullable().optional().describe("Free text"),
+  art: art.nullable().optional().describe("Emoji, short text or https image URL"),
   alarms: alarmList
     .nullable()
     .optional()
     .meta({
       description:
-        "Reminders, in minutes before each occurrence's start (an all-day one's: the start of its date in the " +
-        "calendar's timezone): up to 5 distinct whole numbers from 0 to 40320, kept largest first; null or [] for none. " +
+        "Reminders, minutes before each start. " +
+        "An all-day occurrence's start is the start of its date in the " +
+        "calendar's timezone: up to 5 distinct whole numbers from 0 to 40320, kept largest first; null or [] for none. " +
         "Written to the feeds as VALARMs (/docs/events.md#alarms)",
       examples: [[15], [1440, 60]],
     }),
 };
 
-const createBody = z.strictObject({ name: trimmedName(200), ...fields }).meta({
+const createBody = z.strictObject({ name: trimmedName(200).describe("Event name"), ...fields }).meta({
   examples: [
     {
       name: "Standup",
@@ -105,26 +107,33 @@ const createBody = z.strictObject({ name: trimmedName(200), ...fields }).meta({
     { name: "Public beta" },
   ],
 });
-const patchBody = z.strictObject({ name: trimmedName(200).optional(), ...fields });
+const patchBody = z.strictObject({ name: trimmedName(200).optional().describe("Event name"), ...fields });
 
-const eventParams = z.object({ calendarId: idOf("cal"), eventId: idOf("evt") });
+const eventParams = z.object({
+  calendarId: idOf("cal").describe("Calendar id"),
+  eventId: idOf("evt").describe("Event id"),
+});
 
 const notAfter = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
 const rangeMessage = { message: "must not be before `from`", path: ["to"] };
 
 const listQuery = z
   .strictObject({
-    from: date.optional(),
-    to: date.optional(),
-    category: z.string().optional(),
-    kind: z.enum(EVENT_KINDS).optional(),
-    layers: z.enum(["main", "all"]).default("main"),
+    from: date.optional().describe("First date YYYY-MM-DD"),
+    to: date.optional().describe("Last date YYYY-MM-DD"),
+    category: z.string().optional().describe("Only this category"),
+    kind: z.enum(EVENT_KINDS).optional().describe("Only this kind"),
+    layers: z.enum(["main", "all"]).default("main").describe("`all` adds layers' events"),
     ...pageQuery,
   })
   .refine(notAfter, rangeMessage);
 
 const occurrencesQuery = z
-  .strictObject({ from: date, to: date, ...pageQuery })
+  .strictObject({
+    from: date.describe("First date YYYY-MM-DD"),
+    to: date.describe(`Last date, at most ${MAX_OCCURRENCE_DAYS} days on`),
+    ...pageQuery,
+  })
   .refine(notAfter, rangeMessage)
   // Refinements run even when a field failed: check the dates before counting days.
   .refine((q) => !isValidDate(q.from) || !isValidDate(q.to) || daysBetween(q.from, q.to) < MAX_OCCURRENCE_DAYS, {

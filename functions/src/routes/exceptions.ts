@@ -7,8 +7,8 @@ import { exceptionRecord } from "../presenters/schemas/events.js";
 
 /** One occurrence of a series, named by its original date (docs/api.md#exceptions). */
 const occurrenceParams = z.object({
-  calendarId: idOf("cal"),
-  eventId: idOf("evt"),
+  calendarId: idOf("cal").describe("Calendar id"),
+  eventId: idOf("evt").describe("Event id"),
   date: date.describe("The occurrence's original date, as `original_date` in GET .../occurrences"),
 });
 
@@ -21,15 +21,15 @@ const patchBody = z
       .nullable()
       .optional()
       .describe("Earlier than start_time: ends the next day (overnight), as for events"),
-    name: trimmedName(200).optional(),
-    category: trimmedName(64).nullable().optional(),
-    notes: freeText(10_000).nullable().optional(),
+    name: trimmedName(200).optional().describe("Its name"),
+    category: trimmedName(64).nullable().optional().describe("Its category"),
+    notes: freeText(10_000).nullable().optional().describe("Its notes"),
     alarms: alarmList
       .nullable()
       .optional()
       .describe(
-        "This occurrence's own alarms, as an event's (minutes before its start; [] for none); " +
-          "null makes it follow the event's alarms again",
+        "This occurrence's own alarms; null follows the event's. " +
+          "As an event's: minutes before its start; [] for none",
       ),
   })
   .meta({

@@ -33,7 +33,7 @@ export const grantRoutes = [
     // counts for the last-owner rule (docs/api.md#grants-and-access-requests): the same transaction, the same answer.
     calendar: "grants.manage",
     params: calendarParams,
-    body: z.strictObject({ agent_id: idOf("agt"), role }),
+    body: z.strictObject({ agent_id: idOf("agt").describe("Agent id"), role: role.describe("Role to hold") }),
     response: grantRecord,
     errors: ["invalid_request", "last_owner", "unauthorized"],
     handler: async ({ tx, deps, actor, params, body }) =>
@@ -46,7 +46,7 @@ export const grantRoutes = [
     tags: ["grants"],
     auth: "required",
     calendar: "grants.manage",
-    params: z.object({ calendarId: idOf("cal"), grantId: idOf("grt") }),
+    params: z.object({ calendarId: idOf("cal").describe("Calendar id"), grantId: idOf("grt").describe("Grant id") }),
     response: deleted,
     errors: ["last_owner", "unauthorized", "not_found"],
     handler: async ({ tx, deps, actor, params }) => {

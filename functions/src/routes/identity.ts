@@ -10,9 +10,15 @@ import { calendarRecord } from "../presenters/schemas/calendars.js";
 import { agentRecord, credentialRecord, heldGrantRecord, meAgentRecord } from "../presenters/schemas/identity.js";
 
 const mintBody = z.strictObject({
-  name: trimmedName(200),
-  calendar: z.strictObject({ name: trimmedName(200).optional(), timezone: timezone.optional() }).optional(),
-  onboard_token: z.string().optional(),
+  name: trimmedName(200).describe("Agent name"),
+  calendar: z
+    .strictObject({
+      name: trimmedName(200).optional().describe("Default: the agent's name"),
+      timezone: timezone.optional().describe("IANA zone; default UTC"),
+    })
+    .optional()
+    .describe("The first calendar"),
+  onboard_token: z.string().optional().describe("From your human, to link you to them"),
 });
 
 const claimUrl = (deps: Deps, claimToken: string | null) => (claimToken ? `${deps.baseUrl}/claim/${claimToken}` : null);

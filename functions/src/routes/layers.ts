@@ -41,8 +41,11 @@ export const layerRoutes = [
     tags: ["layers"],
     auth: "required",
     calendar: "layers.manage",
-    params: calendarParams,
-    body: z.strictObject({ calendar_id: idOf("cal"), key: layerKey }),
+    params: z.object({ calendarId: idOf("cal").describe("Host calendar id: the one that shows the layer") }),
+    body: z.strictObject({
+      calendar_id: idOf("cal").describe("Id of the calendar to attach"),
+      key: layerKey.describe("Layer name, a-z 0-9 -"),
+    }),
     response: layerRecord,
     // The attached calendar's refusals (not_found, insufficient_scope) are the host's codes too.
     errors: ["invalid_request", "layer_depth", "layer_limit", "unauthorized", "key_taken"],
@@ -61,7 +64,7 @@ export const layerRoutes = [
     tags: ["layers"],
     auth: "required",
     calendar: "layers.manage",
-    params: z.object({ calendarId: idOf("cal"), layerId: idOf("lyr") }),
+    params: z.object({ calendarId: idOf("cal").describe("Calendar id"), layerId: idOf("lyr").describe("Layer id") }),
     response: deleted,
     errors: ["unauthorized", "not_found"],
     handler: async ({ tx, deps, params }) => {

@@ -19,34 +19,40 @@ const viewFilter = z
       .array(z.string().regex(LAYER_KEY, { message: "must be `main` or a layer key" }))
       .min(1, { message: "must name at least one layer key (`main` is the calendar's own); send null for all layers" })
       .nullable()
-      .optional(),
+      .optional()
+      .describe("Layer keys, `main` own; default all"),
     categories: z
       .array(trimmedName(64))
       .min(1, { message: "must name at least one category; send null for all categories" })
       .nullable()
-      .optional(),
-    from: date.nullable().optional(),
-    to: date.nullable().optional(),
-    include_someday: z.boolean().optional(),
-    include_recurring: z.boolean().optional(),
+      .optional()
+      .describe("Default all"),
+    from: date.nullable().optional().describe("First date shown"),
+    to: date.nullable().optional().describe("Last date shown"),
+    include_someday: z.boolean().optional().describe("Default true"),
+    include_recurring: z.boolean().optional().describe("Default true"),
   })
   .refine((f) => !f.from || !f.to || f.from <= f.to, { message: "must not be before `from`", path: ["to"] });
 
 const viewDisplay = z
   .strictObject({
-    default_view: lens.nullable().optional(),
+    default_view: lens.nullable().optional().describe("First lens"),
     views: z
       .array(lens)
       .refine((views) => new Set(views).size === views.length, { message: "must list distinct lenses" })
       .nullable()
-      .optional(),
+      .optional()
+      .describe("Lenses; null: all"),
   })
   .refine((d) => !d.default_view || !d.views || d.views.length === 0 || d.views.includes(d.default_view), {
     message: "must be one of `views`",
     path: ["default_view"],
   });
 
-const viewParams = z.object({ calendarId: idOf("cal"), viewId: idOf("viw") });
+const viewParams = z.object({
+  calendarId: idOf("cal").describe("Calendar id"),
+  viewId: idOf("viw").describe("View id"),
+});
 
 /** Views expose a calendar to anyone holding the URL: owner and calendar:write for every operation. */
 export const viewRoutes = [
@@ -75,13 +81,14 @@ export const viewRoutes = [
     calendar: "views.manage",
     params: calendarParams,
     body: z.strictObject({
-      name: trimmedName(200),
+      name: trimmedName(200).describe("View name"),
       slug: z
         .string()
         .regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphens" })
-        .optional(),
-      filter: viewFilter.optional(),
-      display: viewDisplay.optional(),
+        .optional()
+        .describe("Address /v/{slug}; default random"),
+      filter: viewFilter.optional().describe("What it shows; default all"),
+      display: viewDisplay.optional().describe("Page lenses"),
     }),
     response: viewRecord,
     errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
@@ -97,15 +104,16 @@ export const viewRoutes = [
     calendar: "views.manage",
     params: viewParams,
     body: z.strictObject({
-      name: trimmedName(200).optional(),
+      name: trimmedName(200).optional().describe("View name"),
       slug: z
         .unknown()
         .refine(() => false, {
           message: "cannot change: a view's address is fixed; create a new view (and revoke this one) for a new slug",
         })
-        .optional(),
-      filter: viewFilter.optional(),
-      display: viewDisplay.optional(),
+        .optional()
+        .describe("Fixed: cannot change"),
+      filter: viewFilter.optional().describe("Replaces the whole filter"),
+      display: viewDisplay.optional().describe("Replaces the display"),
     }),
     response: viewRecord,
     errors: ["invalid_request", "unauthorized", "not_found"],
