@@ -5,13 +5,12 @@
 // so the queue is what the API would have left.
 //   npm run build && node bench/alarm-tick.mjs
 // BENCH_LIB points at another build of functions/src (default functions/lib).
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { transform } from "esbuild";
+import { countingStore } from "./counting-store.mjs";
 
-const HERE = fileURLToPath(new URL(".", import.meta.url));
 const LIB = process.env.BENCH_LIB ?? fileURLToPath(new URL("../functions/lib", import.meta.url));
 const EVENTS = 10_000;
 const CALENDARS = 10;
@@ -20,13 +19,6 @@ const START = Date.parse("2027-01-04T06:00:00.000Z");
 const MINUTE = 60_000;
 
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
-
-/** The tests' CountingStore, its types stripped by esbuild (it imports node:timers only). */
-async function countingStore() {
-  const source = readFileSync(join(HERE, "../test/helpers/counting-store.ts"), "utf8");
-  const { code } = await transform(source, { loader: "ts", format: "esm" });
-  return import(`data:text/javascript,${encodeURIComponent(code)}`);
-}
 
 const [{ SqliteStore }, { LAYOUT, paths }, { newId }, { createEvent }, { runAlarmTick }, { CountingStore }] =
   await Promise.all([

@@ -7,30 +7,22 @@
 // Needs the build (`npm run build`); BENCH_LIB=<dir> reads another build, as in run.mjs.
 // WAITERS=50 and SECONDS=10 (the window measured) may be set.
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { transform } from "esbuild";
+import { countingStore } from "./counting-store.mjs";
 
 process.env.RATE_LIMITS ??= "off";
-const HERE = fileURLToPath(new URL(".", import.meta.url));
 const LIB = process.env.BENCH_LIB ?? fileURLToPath(new URL("../functions/lib", import.meta.url));
 const WAITERS = Number(process.env.WAITERS ?? 50);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const SHARDS = 8;
 
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
-
-/** The tests' CountingStore, its types stripped by esbuild (it imports node:timers only). */
-async function countingStore() {
-  const source = readFileSync(join(HERE, "../test/helpers/counting-store.ts"), "utf8");
-  const { code } = await transform(source, { loader: "ts", format: "esm" });
-  return import(`data:text/javascript,${encodeURIComponent(code)}`);
-}
 
 const [
   { createApiApp },

@@ -9,26 +9,17 @@
 //   GOOGLE_APPLICATION_CREDENTIALS=key.json GCLOUD_PROJECT=<id> node bench/firestore-load.mjs
 //   WRITERS=50 DURATION_S=10 ALMANAC_REVISION_SHARDS=8 (the deployment setting under test)
 // Needs the build (`npm run build`). Writes to the project: use one made for testing.
-import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { transform } from "esbuild";
+import { countingStore } from "./counting-store.mjs";
 
 process.env.RATE_LIMITS ??= "off";
 process.env.QUOTA_EVENTS_PER_CALENDAR ??= "1000000";
 const WRITERS = Number(process.env.WRITERS ?? 50);
 const DURATION_S = Number(process.env.DURATION_S ?? 10);
-const HERE = fileURLToPath(new URL(".", import.meta.url));
 const LIB = fileURLToPath(new URL("../functions/lib", import.meta.url));
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
-
-/** The tests' CountingStore, its types stripped by esbuild (bench/round-trips.mjs does the same). */
-async function countingStore() {
-  const source = readFileSync(join(HERE, "../test/helpers/counting-store.ts"), "utf8");
-  const { code } = await transform(source, { loader: "ts", format: "esm" });
-  return import(`data:text/javascript,${encodeURIComponent(code)}`);
-}
 
 /** The store with every transaction's attempts counted: firebase-admin runs the function again after ABORTED. */
 function countingAttempts(store) {

@@ -14,8 +14,8 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { transform } from "esbuild";
 import { seed } from "./seed.mjs";
+import { countingStore } from "./counting-store.mjs";
 
 process.env.RATE_LIMITS ??= "off";
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -24,13 +24,6 @@ const PAGING_EVENTS = 2500;
 const PAGING_LIMIT = 100;
 
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
-
-/** The tests' CountingStore, its types stripped by esbuild (it imports node:timers only). */
-async function countingStore() {
-  const source = readFileSync(join(HERE, "../test/helpers/counting-store.ts"), "utf8");
-  const { code } = await transform(source, { loader: "ts", format: "esm" });
-  return import(`data:text/javascript,${encodeURIComponent(code)}`);
-}
 
 /** The API and the pages apps in this process on one SQLite file, the store wrapped in the counter. */
 async function startApps(dataDir) {

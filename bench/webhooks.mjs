@@ -5,26 +5,19 @@
 // Two figures: a backlog (CHANGES written while delivery is stopped, then delivered by passes)
 // and live (the same number written by 4 writers while the runner delivers, as `npm start` does).
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { transform } from "esbuild";
+import { countingStore } from "./counting-store.mjs";
 
 process.env.RATE_LIMITS ??= "off";
 process.env.WEBHOOKS_ALLOW_LOOPBACK = "on";
-const HERE = fileURLToPath(new URL(".", import.meta.url));
 const LIB = process.env.BENCH_LIB ?? fileURLToPath(new URL("../functions/lib", import.meta.url));
 const CHANGES = Number(process.env.CHANGES ?? 2000);
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
-
-async function countingStore() {
-  const source = readFileSync(join(HERE, "../test/helpers/counting-store.ts"), "utf8");
-  const { code } = await transform(source, { loader: "ts", format: "esm" });
-  return import(`data:text/javascript,${encodeURIComponent(code)}`);
-}
 
 const [{ createApiApp }, { ResponseCache }, { SqliteStore }, { LAYOUT }, delivery, { CountingStore }] =
   await Promise.all([
