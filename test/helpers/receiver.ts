@@ -10,8 +10,8 @@ export interface Received {
 export interface Receiver {
   url: string;
   received: Received[];
-  /** The status (and headers) of the next answers; 204 by default. */
-  answer: (req: Received) => { status: number; headers?: Record<string, string> };
+  /** The status (and headers) of the next answers, after `delayMs` if given; 204 by default. */
+  answer: (req: Received) => { status: number; headers?: Record<string, string>; delayMs?: number };
   close: () => Promise<void>;
 }
 
@@ -31,8 +31,8 @@ export async function startReceiver(path = "/hooks"): Promise<Receiver> {
     req.on("end", () => {
       const got = { headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
       receiver.received.push(got);
-      const { status, headers } = receiver.answer(got);
-      res.writeHead(status, headers).end();
+      const { status, headers, delayMs = 0 } = receiver.answer(got);
+      setTimeout(() => res.writeHead(status, headers).end(), delayMs);
     });
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));

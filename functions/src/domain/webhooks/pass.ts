@@ -40,7 +40,7 @@ export async function runDeliveryPass(ctx: DeliveryContext): Promise<PassResult>
   const behind = streams.filter(({ stream }) =>
     (counters.get(stream.calendar_id) ?? []).some((c, n) => c > (stream.positions[n] ?? 0)),
   );
-  const due = behind.filter(({ stream }) => isDue(stream, ctx.holder, now));
+  const due = behind.filter(({ stream }) => isDue(stream, ctx.holder, now, Boolean(ctx.deps.store.singleProcess)));
   const retries = behind
     .filter(({ stream }) => !due.some((d) => d.stream === stream))
     .map(({ stream }) => Date.parse(stream.next_attempt_at));

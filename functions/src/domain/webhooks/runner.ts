@@ -5,13 +5,12 @@
  * only, and the scheduled function drains for up to ~50 s a minute.
  */
 import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
 import { clearInterval, setInterval, setTimeout } from "node:timers";
 import { onAnyChangeSignal } from "../change-signals.js";
 import type { Deps } from "../deps.js";
 import { runDeliveryPass, type PassResult } from "./pass.js";
 import { webhookSettings, type WebhookSettings } from "./settings.js";
-import type { DeliveryContext, PresentChange } from "./stream.js";
+import { THIS_PROCESS, type DeliveryContext, type PresentChange } from "./stream.js";
 
 /** A pass stops starting new batches this long after it began, so it ends within its caller's time. */
 const PASS_MS = 30_000;
@@ -34,7 +33,7 @@ export interface WebhookRunner {
   stop(): Promise<void>;
 }
 
-export const newHolder = (): string => `${hostname()}-${process.pid}-${randomBytes(6).toString("hex")}`;
+export const newHolder = (): string => `${THIS_PROCESS}${randomBytes(6).toString("hex")}`;
 
 export function deliveryContext(
   deps: Pick<Deps, "store" | "clock" | "log">,

@@ -5,7 +5,9 @@
  * positions move only after its 2xx (or when the webhook's `types` leave it out), so a crash
  * between a write and its delivery, or in the middle of a batch, only delays or repeats it.
  */
+import { randomBytes } from "node:crypto";
 import type { LookupFunction } from "node:net";
+import { hostname } from "node:os";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import type { ChangeRecord } from "../records.js";
@@ -41,14 +43,19 @@ export interface StreamOutcome {
 export const deliveryId = (webhookId: string, calendarId: string, change: Pick<ChangeRecord, "shard" | "seq">) =>
   `${webhookId}_${calendarId}_${change.shard}_${change.seq}`;
 
-const leaseFree = (stream: WebhookStreamRecord, holder: string, now: Date): boolean =>
+/** The head of this process's lease holders: on a store one process owns, another's lease is dead. */
+export const THIS_PROCESS = `${hostname()}-${process.pid}-${randomBytes(4).toString("hex")}-`;
+
+const leaseFree = (stream: WebhookStreamRecord, holder: string, now: Date, singleProcess: boolean): boolean =>
   !stream.lease_holder ||
   stream.lease_holder === holder ||
   !stream.lease_expires_at ||
-  Date.parse(stream.lease_expires_at) <= now.getTime();
+  Date.parse(stream.lease_expires_at) <= now.getTime() ||
+  // A process that died (SIGKILL, a crash) left it: the store's one owner now is this process.
+  (singleProcess && !stream.lease_holder.startsWith(THIS_PROCESS));
 
-export const isDue = (stream: WebhookStreamRecord, holder: string, now: Date): boolean =>
-  Date.parse(stream.next_attempt_at) <= now.getTime() && leaseFree(stream, holder, now);
+export const isDue = (stream: WebhookStreamRecord, holder: string, now: Date, singleProcess = false): boolean =>
+  Date.parse(stream.next_attempt_at) <= now.getTime() && leaseFree(stream, holder, now, singleProcess);
 
 /** The stream, leased to this instance; null when it is gone, not due, or another instance holds it. */
 async function takeLease(ctx: DeliveryContext, webhookId: string, calendarId: string) {
@@ -56,7 +63,7 @@ async function takeLease(ctx: DeliveryContext, webhookId: string, calendarId: st
   return store.runTransaction(async (tx) => {
     const doc = await tx.get(paths.webhookStream(webhookId, calendarId));
     const now = clock();
-    if (!doc || !isDue(doc.data, ctx.holder, now)) return null;
+    if (!doc || !isDue(doc.data, ctx.holder, now, Boolean(store.singleProcess))) return null;
     const lease = {
       lease_holder: ctx.holder,
       lease_expires_at: new Date(now.getTime() + ctx.settings.leaseMs).toISOString(),
