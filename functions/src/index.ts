@@ -125,13 +125,31 @@ function lazyApp(
   });
 }
 
+/**
+ * Webhook passes shortly after each write of this instance; the scheduled function covers the
+ * rest. The delivery code loads with the instance's first write, so a first request that only
+ * reads does not pay for it.
+ */
+async function deliverAfterWrites(deps: HttpDeps): Promise<void> {
+  const { onAnyChangeSignal } = await import("./domain/change-signals.js");
+  const stopWaiting = onAnyChangeSignal(() => {
+    stopWaiting();
+    import("./webhook-delivery.js").then(
+      ({ startWebhookDelivery }) => {
+        const runner = startWebhookDelivery(deps, { intervalMs: null });
+        // This first write signalled before the runner listened: its changes get a pass too.
+        setTimeout(() => runner.kick(), 150).unref();
+      },
+      (err: unknown) => cloudLog(`webhook delivery did not start: ${String(err)}`, { severity: "ERROR" }),
+    );
+  });
+}
+
 export const api = lazyApp(
   async () => {
     const { createApiApp } = await import("./app.js");
     const deps = await productionDeps();
-    // A pass shortly after each write of this instance; the scheduled function covers the rest.
-    const { startWebhookDelivery } = await import("./webhook-delivery.js");
-    startWebhookDelivery(deps, { intervalMs: null });
+    await deliverAfterWrites(deps);
     // Behind Hosting: the client address for rate limits is in X-Forwarded-For (http/rate-limit.ts).
     return createApiApp(deps, undefined, { behindProxy: true });
   },
