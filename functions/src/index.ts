@@ -1,7 +1,7 @@
 /**
  * The deployed Cloud Functions, and nothing else: `api` (/v1 and /openapi.json) and `pages`
  * (/c/... and /v/..., feeds included), as firebase.json's Hosting rewrites route them, and
- * the scheduled `alarms` and `webhooks`. The apps and the Firestore client load on
+ * the scheduled `alarms`, `webhooks` and `purges`. The apps and the Firestore client load on
  * the first request (or run), so that importing this module (the cold start, and
  * `firebase deploy` reading the function list) stays cheap.
  */
@@ -214,4 +214,25 @@ export const webhooks = onSchedule(EVERY_MINUTE, async () => {
   const { drainWebhookDeliveries } = await import("./webhook-delivery.js");
   const result = await drainWebhookDeliveries(await productionDeps(), WEBHOOK_DRAIN_MS);
   if (result.delivered > 0) cloudLog(`webhooks: ${result.delivered} delivered in ${result.passes} passes`);
+});
+
+/** How long one scheduled run purges, within its 60 s timeout. */
+const PURGE_RUN_MS = 45_000;
+
+/**
+ * Deleted calendars' documents (docs/decisions/calendar-deletion.md): passes of bounded batches,
+ * repeated while work is left for up to ~45 s a minute. The queue lives in Firestore, so a
+ * purge cut short by a deploy or a crash goes on at the next run.
+ */
+export const purges = onSchedule(EVERY_MINUTE, async () => {
+  const { purgeDeletedCalendars } = await import("./domain/purge/calendars.js");
+  const deps = await productionDeps();
+  const started = Date.now();
+  let purged = 0;
+  for (;;) {
+    const result = await purgeDeletedCalendars(deps);
+    purged += result.purged;
+    if (!result.more || Date.now() - started > PURGE_RUN_MS) break;
+  }
+  if (purged > 0) cloudLog(`purges: ${purged} deleted calendars purged`);
 });

@@ -68,7 +68,7 @@ export async function startLocalServer(
     cache: new ResponseCache(),
   };
   const stopSweeper = startSweeper(store, EXPIRING, deps.clock, deps.log);
-  // Webhook deliveries and alarms run in the background, each loaded with its first run.
+  // Webhook deliveries, alarms and the purge of deleted calendars run in the background, each loaded with its first run.
   const stopWebhooks = startLater(
     WEBHOOK_PASS_MS,
     async () => (await import("./webhook-delivery.js")).startWebhookDelivery(deps, { intervalMs: WEBHOOK_PASS_MS }),
@@ -77,6 +77,11 @@ export async function startLocalServer(
   const stopAlarms = startLater(
     ALARMS_AFTER_MS,
     async () => (await import("./domain/alarms/timer.js")).startAlarmTimer(deps),
+    deps.log,
+  );
+  const stopPurge = startLater(
+    PURGE_AFTER_MS,
+    async () => (await import("./domain/purge/timer.js")).startPurgeTimer(deps),
     deps.log,
   );
   // Each app is built, with its modules, by the first request for it: the process starts with
@@ -103,7 +108,7 @@ export async function startLocalServer(
   await new Promise<void>((done) => server.listen(options.port, done));
   const close = async () => {
     stopSweeper();
-    await Promise.all([stopWebhooks(), stopAlarms()]);
+    await Promise.all([stopWebhooks(), stopAlarms(), stopPurge()]);
     await new Promise<void>((done) => server.close(() => done()));
     await store.close();
   };
@@ -112,6 +117,9 @@ export async function startLocalServer(
 
 /** When the alarm timer starts; it then wakes at each alarm due and at least every second. */
 const ALARMS_AFTER_MS = 1_000;
+
+/** When the purge of deleted calendars starts: after the first answers, which it must not slow. */
+const PURGE_AFTER_MS = 2_000;
 
 /**
  * Work that starts `delayMs` after the server and loads its code then; the stop waits for it.

@@ -16,6 +16,8 @@ const ROOT = join(import.meta.dirname, "../..");
 const readJson = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8"));
 const requireTool = createRequire(import.meta.url);
 const run = promisify(execFile);
+/** The scheduled functions: every minute, one instance at a time. */
+const SCHEDULED = ["alarms", "purges", "webhooks"];
 
 interface FieldOverride {
   collectionGroup: string;
@@ -113,9 +115,8 @@ describe("the deployed functions' options", () => {
 
   it("sets region, memory, cpu, concurrency, timeout and instance bounds on api and pages from functions/.env", async () => {
     const endpoints = await resolve(loadEnv());
-    expect(endpoints.map((e) => e.id).sort()).toEqual(["alarms", "api", "pages", "webhooks"]);
-    const scheduled = ["alarms", "webhooks"];
-    for (const endpoint of endpoints.filter((e) => scheduled.includes(String(e.id)))) {
+    expect(endpoints.map((e) => e.id).sort()).toEqual(["alarms", "api", "pages", "purges", "webhooks"]);
+    for (const endpoint of endpoints.filter((e) => SCHEDULED.includes(String(e.id)))) {
       // Every minute, one instance at a time, in the functions' region.
       expect(endpoint, String(endpoint.id)).toMatchObject({
         region: "us-central1",
@@ -124,7 +125,7 @@ describe("the deployed functions' options", () => {
         scheduleTrigger: { schedule: "every 1 minutes" },
       });
     }
-    for (const endpoint of endpoints.filter((e) => !scheduled.includes(String(e.id)))) {
+    for (const endpoint of endpoints.filter((e) => !SCHEDULED.includes(String(e.id)))) {
       expect(endpoint, String(endpoint.id)).toMatchObject({
         platform: "gcfv2",
         region: "us-central1",
@@ -149,9 +150,8 @@ describe("the deployed functions' options", () => {
     };
     for (const endpoint of await resolve(env)) {
       // The scheduled functions take the region and memory; their instances stay one at a time.
-      const scheduled = endpoint.id === "alarms" || endpoint.id === "webhooks";
       expect(endpoint, String(endpoint.id)).toMatchObject(
-        scheduled
+        SCHEDULED.includes(String(endpoint.id))
           ? { region: "europe-west1", availableMemoryMb: 1024, maxInstances: 1 }
           : { region: "europe-west1", availableMemoryMb: 1024, cpu: 2, minInstances: 1, maxInstances: 5 },
       );

@@ -5,6 +5,7 @@ import type {
   AccessRequestRecord,
   AgentRecord,
   AlarmQueueRecord,
+  CalendarPurgeRecord,
   ChangeRecord,
   CalendarRecord,
   ClaimRecord,
@@ -65,6 +66,7 @@ export interface RecordIn {
   "calendars/shards": ShardRecord;
   "calendars/shards/changes": ChangeRecord;
   alarm_queue: AlarmQueueRecord;
+  calendar_purges: CalendarPurgeRecord;
   server_secrets: ServerSecretRecord;
   webhooks: WebhookRecord;
   "webhooks/streams": WebhookStreamRecord;
@@ -94,6 +96,7 @@ const SHAPES = {
   "calendars/shards": true,
   "calendars/shards/changes": true,
   alarm_queue: true,
+  calendar_purges: true,
   server_secrets: true,
   webhooks: true,
   "webhooks/streams": true,
@@ -191,6 +194,7 @@ export const paths = {
   accessRequests: (calendarId: string) => collection("calendars/access_requests", id("cal", calendarId)),
   accessRequest: (calendarId: string, requestId: string) =>
     doc("calendars/access_requests", id("cal", calendarId), id("areq", requestId)),
+  pendingRequests: (calendarId: string) => collection("calendars/pending_requests", id("cal", calendarId)),
   pendingRequest: (calendarId: string, agentId: string) =>
     doc("calendars/pending_requests", id("cal", calendarId), id("agt", agentId)),
   views: (calendarId: string) => collection("calendars/views", id("cal", calendarId)),
@@ -213,6 +217,9 @@ export const paths = {
   alarmQueue: () => collection("alarm_queue"),
   alarmQueueEntry: (calendarId: string, eventId: string) =>
     doc("alarm_queue", `${id("cal", calendarId)}-${id("evt", eventId)}`),
+  /** Deleted calendars whose documents are still to be removed (domain/purge/). */
+  calendarPurges: () => collection("calendar_purges"),
+  calendarPurge: (calendarId: string) => doc("calendar_purges", id("cal", calendarId)),
   /** A key the service signs with, by what it signs (records.ts ServerSecretRecord). */
   serverSecret: (name: "change_cursors") => doc("server_secrets", name),
   /** Every agent's webhooks, top-level: a delivery pass finds the enabled ones with one query. */

@@ -12,6 +12,7 @@ import type { Role, Scope } from "./types.js";
 export type CalendarAction =
   | "calendar.read"
   | "calendar.update"
+  | "calendar.delete"
   | "event.write"
   | "grants.manage"
   | "access.request"
@@ -27,6 +28,7 @@ interface Rule {
 export const RULES: Record<CalendarAction, Rule> = {
   "calendar.read": { scope: "calendar:read", minRole: null },
   "calendar.update": { scope: "calendar:write", minRole: "owner" },
+  "calendar.delete": { scope: "calendar:write", minRole: "owner" },
   "event.write": { scope: "calendar:write", minRole: "writer" },
   "grants.manage": { scope: "grants:manage", minRole: "owner" },
   "access.request": { scope: "calendar:read", minRole: null },

@@ -62,6 +62,16 @@ export interface TokenRecord {
 }
 
 /**
+ * calendar_purges/{calendarId}: a deleted calendar whose documents are still to be removed
+ * (domain/purge/). Written by the DELETE that removes the calendar record, removed by the purge's
+ * last batch: while it exists, a purge pass has work. Internal.
+ */
+export interface CalendarPurgeRecord {
+  calendar_id: string;
+  deleted_at: string;
+}
+
+/**
  * server_secrets/{name}: a random key the service signs with (`change_cursors`: the change
  * feed's cursors, domain/cursor-key.ts), made by the first instance that needs it. Internal.
  */
@@ -123,6 +133,8 @@ export interface CalendarRecord extends CalendarCounters {
   views: Lens[] | null;
   created_at: string;
   updated_at: string;
+  /** The agent that created it, whose calendar quota it takes until it is deleted; internal (absent on older calendars). */
+  created_by?: string;
   /** Changes with every write to what the calendar shows (see domain/revision.ts); internal. */
   revision: string;
   /** Every event of the calendar stores `sort_key` (calendars created since issue 10; queries/events.ts); internal. */

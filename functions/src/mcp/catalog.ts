@@ -78,8 +78,14 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "PATCH /v1/calendars/{calendarId}": {
     name: "update_calendar",
     title: "Update a calendar",
-    use: "Use to change a calendar's name, timezone, visibility, purpose or page (owner). Send only what changes; null clears.",
+    use: "Use to change a calendar's settings (owner). Send only what changes; null clears.",
     docs: "start.md#calendars",
+  },
+  "DELETE /v1/calendars/{calendarId}": {
+    name: "delete_calendar",
+    title: "Delete a calendar",
+    use: "Use when a calendar is no longer wanted (owner): gone for everyone; its address stays reserved.",
+    docs: "start.md#deleting-a-calendar",
   },
   "GET /v1/calendars/{calendarId}/events": {
     name: "list_events",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { createCalendar, updateCalendar } from "../domain/commands/calendars.js";
+import { createCalendar, deleteCalendar, updateCalendar } from "../domain/commands/calendars.js";
 import { SLUG_PATTERN } from "../domain/slugs.js";
 import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
-import { calendarParams, freeText, lens, timezone, trimmedName, visibility } from "./common.js";
+import { calendarParams, deleted, freeText, lens, timezone, trimmedName, visibility } from "./common.js";
 import { calendarRecord } from "../presenters/schemas/calendars.js";
 
 const slug = z.string().regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphen" });
@@ -62,5 +62,22 @@ export const calendarRoutes = [
     errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
     handler: async ({ tx, deps, calendar: { role }, params, body }) =>
       presentCalendar(await updateCalendar(tx, deps, params.calendarId, body), role, deps.baseUrl),
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/v1/calendars/{calendarId}",
+    summary:
+      "Delete a calendar (owner): from now on it is 404 everywhere, its slugs stay reserved, its quota slot is " +
+      "freed, and its events, grants, views and changes are purged soon after",
+    tags: ["calendars"],
+    auth: "required",
+    calendar: "calendar.delete",
+    params: calendarParams,
+    response: deleted,
+    errors: ["unauthorized"],
+    handler: async ({ tx, deps, params }) => {
+      await deleteCalendar(tx, deps, params.calendarId);
+      return { deleted: params.calendarId };
+    },
   }),
 ];

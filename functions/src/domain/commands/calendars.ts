@@ -2,7 +2,7 @@ import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { paths } from "../paths.js";
-import { takeQuota, writeCounter } from "../quotas.js";
+import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { drawShard, newRevision, touchShard } from "../revision.js";
 import { claimSlug } from "../slugs.js";
 import type { CalendarRecord } from "../records.js";
@@ -98,4 +98,27 @@ export async function updateCalendar(
   recordChange(tx, deps, calendarId, shard, { type: "calendar.updated", id: calendarId });
   touchShard(tx, shard);
   return next;
+}
+
+/**
+ * DELETE /v1/calendars/{id} (owner; checked by the route): removes the calendar record, so every
+ * read that starts from it (API, pages, feeds, share views, hosts' layers) finds nothing from
+ * this commit on, and queues the rest of its documents for the purge (domain/purge/). Its slug
+ * documents stay: an old address never reaches another calendar. Its creator's calendar slot
+ * comes back at once (on calendars older than `created_by`, the first grant's agent).
+ */
+export async function deleteCalendar(tx: Transaction, deps: CommandDeps, calendarId: string): Promise<void> {
+  const calendar = await tx.get(paths.calendar(calendarId));
+  if (!calendar) throw errors.notFound("calendar");
+  const creatorId = calendar.data.created_by ?? (await firstGrantee(tx, calendarId));
+  const creator = creatorId ? await tx.get(paths.agent(creatorId)) : null;
+  tx.delete(calendar.path);
+  tx.create(paths.calendarPurge(calendarId), { calendar_id: calendarId, deleted_at: deps.clock().toISOString() });
+  if (creator) writeCounter(tx, creator.path, releaseQuota("calendars_per_agent", creator));
+}
+
+/** The agent of a calendar's first grant: its creator's owner grant, written with it. */
+async function firstGrantee(tx: Transaction, calendarId: string): Promise<string | undefined> {
+  const [first] = await tx.query(paths.grants(calendarId), { orderBy: [["created_at", "asc"]], limit: 1 });
+  return first?.data.agent_id;
 }

@@ -43,6 +43,7 @@ export async function createCalendarInTx(
     views,
     created_at: now,
     updated_at: now,
+    created_by: owner.agentId,
     revision: newRevision(),
   };
   const grant: GrantRecord = {
