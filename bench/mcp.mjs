@@ -1,11 +1,14 @@
 // The MCP case of the bench (issue 14): `tools/call list_occurrences` over POST /mcp, one
 // JSON-RPC request per HTTP request with the bearer token, as an MCP client sends it once
-// initialized (the server is stateless). bench/run.mjs measures it beside the other cases;
-// `node bench/mcp.mjs` measures it alone (with an adjacent Express baseline and the same
-// read over REST, and the MCP layer alone over a stand-in API answering the same bytes),
-// without touching bench/results.json. Needs the build, like run.mjs.
-//   BENCH_DURATION=10 seconds per case, BENCH_CONNECTIONS=32, BENCH_LIB=<dir> as in run.mjs.
+// initialized (the server is stateless), beside the same read over REST
+// (`GET /v1/calendars/{id}/occurrences`, a month). bench/run.mjs measures it with the other
+// cases; `node bench/mcp.mjs` measures it alone, without touching bench/results.json: the p50
+// latency of each on one connection, then each one's req/s at 32 connections as a share of an
+// Express hello measured just before it, and the MCP layer alone over a stand-in API answering
+// the same bytes. Needs the build, like run.mjs.
+//   BENCH_DURATION=10 seconds per case, BENCH_LIB=<dir> as in run.mjs.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +17,8 @@ import { seed } from "./seed.mjs";
 
 /** A month of the read calendar: 200 events, a fifth of them weekly. */
 const RANGE = { from: process.env.MCP_FROM ?? "2027-03-01", to: process.env.MCP_TO ?? "2027-03-31" };
+/** The throughput cases' load, as the issue states it. */
+const CONNECTIONS = 32;
 
 function callMessage(data) {
   return {
@@ -62,6 +67,52 @@ export const restListOccurrences = (origin, data) => ({
   headers: { authorization: `Bearer ${data.token}` },
 });
 
+/** Requests of each kind on one connection: enough for a steady median, a few seconds in all. */
+const LATENCY_SAMPLES = Number(process.env.MCP_LATENCY_SAMPLES ?? 2000);
+
+/**
+ * The p50 latency of the MCP call and of the same REST read, in ms, on one keep-alive
+ * connection, the two alternating so that the machine's drift hits both alike. Timed here
+ * rather than by autocannon, whose latencies are whole milliseconds.
+ */
+export async function mcpLatencyBesideRest(origin, data, samples = LATENCY_SAMPLES) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const mcp = mcpListOccurrences(origin, data).requests[0];
+  const rest = restListOccurrences(origin, data);
+  const calls = {
+    mcp: () => timed(agent, `${origin}/mcp`, { method: "POST", headers: mcp.headers }, mcp.body),
+    rest: () => timed(agent, rest.url, { method: "GET", headers: rest.headers }),
+  };
+  const times = { mcp: [], rest: [] };
+  try {
+    for (let i = 0; i < samples / 10; i++) for (const call of Object.values(calls)) await call();
+    for (let i = 0; i < samples; i++) for (const [kind, call] of Object.entries(calls)) times[kind].push(await call());
+  } finally {
+    agent.destroy();
+  }
+  return { mcp_p50_ms: median(times.mcp), rest_p50_ms: median(times.rest), samples };
+}
+
+/** Milliseconds from sending a request to its answer's last byte; anything but 200 fails. */
+function timed(agent, url, options, body) {
+  return new Promise((done, fail) => {
+    const start = performance.now();
+    const req = request(url, { ...options, agent }, (res) => {
+      res.on("data", () => {});
+      res.on("end", () =>
+        res.statusCode === 200 ? done(performance.now() - start) : fail(new Error(`${url} answered ${res.statusCode}`)),
+      );
+    });
+    req.on("error", fail);
+    req.end(body);
+  });
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] * 100) / 100;
+};
+
 // Alone: `node bench/mcp.mjs`.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   process.env.RATE_LIMITS ??= "off";
@@ -72,13 +123,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     const data = await seed(almanac.origin);
     await expectMcpOk(almanac.origin, data);
+    const span = `${RANGE.from} to ${RANGE.to}`;
+    const latency = await mcpLatencyBesideRest(almanac.origin, data);
+    console.log(
+      `1 connection, p50 of ${latency.samples} each: MCP tools/call list_occurrences ${latency.mcp_p50_ms} ms, ` +
+        `REST GET occurrences ${latency.rest_p50_ms} ms (${span}): ` +
+        `MCP +${(latency.mcp_p50_ms - latency.rest_p50_ms).toFixed(2)} ms`,
+    );
     // The MCP layer alone, over the very bytes REST answers: the most the tool call can reach.
     const rest = restListOccurrences(almanac.origin, data);
     const answerFile = join(dataDir, "rest-answer.json");
     writeFileSync(answerFile, Buffer.from(await (await fetch(rest.url, { headers: rest.headers })).arrayBuffer()));
     layer = await startServer("mcp-layer", { MCP_LAYER_ANSWER: answerFile });
-    const rows = [];
-    const span = `${RANGE.from} to ${RANGE.to}`;
     for (const [name, options] of [
       [`REST GET occurrences, ${span} (token)`, rest],
       [`MCP tools/call list_occurrences, ${span} (token)`, mcpListOccurrences(almanac.origin, data)],
@@ -87,15 +143,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         mcpListOccurrences(layer.origin, data),
       ],
     ]) {
-      const baseline = await measureAlone("express hello", { url: `${express.origin}/` });
-      const row = await measureAlone(name, options);
-      rows.push({ ...row, express_now_per_s: baseline.requests_per_s });
-    }
-    for (const r of rows) {
-      const share = Math.round((r.requests_per_s / r.express_now_per_s) * 100);
+      const baseline = await measureAlone("express hello", { url: `${express.origin}/`, connections: CONNECTIONS });
+      const row = await measureAlone(name, { ...options, connections: CONNECTIONS });
+      const share = Math.round((row.requests_per_s / baseline.requests_per_s) * 100);
       console.log(
-        `${r.name}: ${r.requests_per_s} req/s, p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms; ` +
-          `Express hello then ${r.express_now_per_s} req/s: ${share}%`,
+        `${CONNECTIONS} connections, ${name}: ${row.requests_per_s} req/s, p50 ${row.p50_ms} ms, ` +
+          `p99 ${row.p99_ms} ms; Express hello just before ${baseline.requests_per_s} req/s: ${share}%`,
       );
     }
   } finally {

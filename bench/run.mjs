@@ -19,7 +19,7 @@ import { benchDeployedColdStart } from "./deployed-cold-start.mjs";
 import { benchFeedRender } from "./feed-render.mjs";
 import { benchMemory } from "./memory.mjs";
 import { expectFreeBusyOk, seedFreeBusy } from "./freebusy.mjs";
-import { expectMcpOk, mcpListOccurrences } from "./mcp.mjs";
+import { expectMcpOk, mcpLatencyBesideRest, mcpListOccurrences } from "./mcp.mjs";
 import { benchOccurrencePages } from "./occurrence-pages.mjs";
 import { benchRoundTrips, printRoundTrips } from "./round-trips.mjs";
 import { benchOccurrences } from "./occurrences.mjs";
@@ -178,9 +178,12 @@ async function run() {
 
     if (wanted("mcp")) {
       await expectMcpOk(origin, data);
-      cases.push(
-        await measureCase("MCP tools/call list_occurrences (a month, token)", mcpListOccurrences(origin, data)),
+      const mcp = await measureCase(
+        "MCP tools/call list_occurrences (a month, token)",
+        mcpListOccurrences(origin, data),
       );
+      // And on one connection, beside the same read over REST (p50 of each, alternating).
+      cases.push({ ...mcp, ...(await mcpLatencyBesideRest(origin, data)) });
     }
 
     if (wanted("feed")) {
@@ -293,6 +296,12 @@ function report({ cases, occurrences, occurrencePages, feedRender, deployed, fir
     // The two above again by the server's CPU time per answer, which the machine's other work moves less.
     ["free/busy >= 30% of Express, by CPU per answer", byName("GET /v1/freebusy").vs_express_cpu, ">=", 0.3],
     ["MCP list_occurrences >= 20% of Express, by CPU per answer", byName("MCP tools/call").vs_express_cpu, ">=", 0.2],
+    [
+      "MCP tools/call p50 within 1 ms of the same REST read (1 connection)",
+      mcpOverRestMs(byName("MCP tools/call")),
+      "<=",
+      1,
+    ],
     ["occurrences (1,000 rules x 366 days) < 50 ms", occurrences.median_ms, "<", 50],
     [
       "occurrence page (20 layers x 1,000 daily series, a year, limit 1,000) < 100 ms",
@@ -326,6 +335,9 @@ function report({ cases, occurrences, occurrencePages, feedRender, deployed, fir
     ["case", "req/s", "p50 ms", "p99 ms", "Express req/s then", "vs Express", "CPU µs/answer", "vs Express (CPU)"],
     rows,
   );
+  const mcp = byName("MCP tools/call");
+  if (mcp.mcp_p50_ms !== undefined)
+    console.log(`\n1 connection, p50: MCP tools/call ${mcp.mcp_p50_ms} ms, the same REST read ${mcp.rest_p50_ms} ms`);
   console.log(
     [
       `\noccurrences: ${occurrences.median_ms} ms`,
@@ -377,6 +389,10 @@ function report({ cases, occurrences, occurrencePages, feedRender, deployed, fir
   printRoundTrips(roundTrips, BASELINE_ROUND_TRIPS);
   console.log("\nwrote bench/results.json");
 }
+
+/** How much longer the MCP call's p50 is than REST's, on one connection (bench/mcp.mjs). */
+const mcpOverRestMs = (c) =>
+  c.mcp_p50_ms === undefined ? undefined : Math.round((c.mcp_p50_ms - c.rest_p50_ms) * 100) / 100;
 
 const PASSES = { "<": (v, l) => v < l, "<=": (v, l) => v <= l, ">=": (v, l) => v >= l };
 const byNamePrefix = (cases, prefix) => cases.find((c) => c.name.startsWith(prefix));

@@ -11,7 +11,7 @@ export interface ToolEntry {
   /** What the tool does, for people choosing or approving it: a verb and its object. */
   title: string;
   /**
-   * What the tool does and when to reach for it (and when for another), in a sentence or two:
+   * What the tool does and when to reach for it (and when for another), in one short sentence:
    * tools/list repeats it for every session, the detail is in the guide.
    */
   use: string;
@@ -34,39 +34,37 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "POST /v1/mint": {
     name: "mint_agent",
     title: "Mint an agent",
-    use:
-      "Use only when you have no token yet: creates an agent, its token and a calendar. The `token` is " +
-      "shown once: send it as `Authorization: Bearer <token>`.",
+    use: "Use only without a token: makes an agent, a calendar and a token (shown once).",
     docs: "start.md#mint",
   },
   "GET /v1/me": {
     name: "get_me",
     title: "Get the calling agent",
-    use: "Use first: who you are and the calendars you hold a role on (their ids for the other tools).",
+    use: "Use first: who you are and the calendars you hold a role on.",
     docs: "start.md#who-am-i",
   },
   "GET /v1/agent-credentials": {
     name: "list_credentials",
     title: "List credentials",
-    use: "Use to audit your tokens (labels, scopes, expiry, revocation); tokens are never shown again.",
+    use: "Use to audit your tokens (labels, scopes, expiry).",
     docs: "start.md#credentials",
   },
   "POST /v1/agent-credentials": {
     name: "create_credential",
     title: "Create a credential",
-    use: "Use to give another process its own revocable token; the `token` is shown once.",
+    use: "Use to give another process its own token (shown once).",
     docs: "start.md#credentials",
   },
   "DELETE /v1/agent-credentials/{credentialId}": {
     name: "revoke_credential",
     title: "Revoke a credential",
-    use: "Use when a token leaked or is no longer needed; it is refused at once.",
+    use: "Use when a token leaked or is no longer needed.",
     docs: "start.md#credentials",
   },
   "POST /v1/calendars": {
     name: "create_calendar",
     title: "Create a calendar",
-    use: "Use for a new context (a project, a team) that deserves its own calendar; you become its owner.",
+    use: "Use for a new context (a project, a team); you become its owner.",
     docs: "start.md#calendars",
   },
   "GET /v1/calendars/{calendarId}": {
@@ -90,16 +88,13 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "GET /v1/calendars/{calendarId}/events": {
     name: "list_events",
     title: "List events",
-    use: "Use to find events as defined (one per series) and their ids; for what happens on which dates, use list_occurrences.",
+    use: "Use to find events (one per series) and their ids; for dates, use list_occurrences.",
     docs: "events.md#listing-events",
   },
   "POST /v1/calendars/{calendarId}/events": {
     name: "create_event",
     title: "Create an event",
-    use:
-      "Use to put something on a calendar: `date` for one day, `recur` for a series, neither for " +
-      "someday. Times are HH:MM in the calendar's timezone; check find_free_time first when others are " +
-      "involved.",
+    use: "Use to put something on a calendar: `date` for one day, `recur` for a series, neither for someday.",
     docs: "events.md#fields",
   },
   "GET /v1/calendars/{calendarId}/events/{eventId}": {
@@ -111,9 +106,7 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "PATCH /v1/calendars/{calendarId}/events/{eventId}": {
     name: "update_event",
     title: "Update an event or series",
-    use:
-      "Use to change a whole event or series, keeping its id. Send only what changes; null clears a " +
-      "field, `recur` replaces `date` and back.",
+    use: "Use to change a whole event or series. Send only what changes; null clears.",
     docs: "events.md#changing-an-event-patch",
   },
   "DELETE /v1/calendars/{calendarId}/events/{eventId}": {
@@ -125,40 +118,38 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "GET /v1/calendars/{calendarId}/occurrences": {
     name: "list_occurrences",
     title: "List occurrences",
-    use: "Use to answer what is on between two dates: series expanded, layers included, sorted by start.",
+    use: "Use to answer what is on between two dates: series expanded, layers included.",
     docs: "events.md#occurrences-what-happens-when",
   },
   "GET /v1/calendars/{calendarId}/changes": {
     name: "list_changes",
     title: "List changes",
-    use:
-      "Use to learn what changed since `cursor`: call once without it for the current cursor, then " +
-      "pass each answer's `cursor`.",
+    use: "Use to follow changes: start without `cursor`, then pass each answer's `cursor`.",
     docs: "events.md#following-changes",
   },
   "GET /v1/freebusy": {
     name: "get_free_busy",
     title: "Get busy times",
-    use: "Use to see when calendars are busy without seeing their events; for meeting proposals, use find_free_time.",
+    use: "Use to see when calendars are busy without seeing their events.",
     docs: "events.md#freebusy-and-free-slots",
   },
   "GET /v1/freebusy/slots": {
     name: "find_free_time",
     title: "Find free time",
-    use: "Use before create_event when a time must suit several calendars: the earliest free stretches within working hours.",
+    use: "Use before scheduling with others: the earliest free slots in working hours.",
     docs: "events.md#freebusy-and-free-slots",
   },
   "PATCH /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
     name: "update_occurrence",
     title: "Change one occurrence",
-    use: "Use to cancel, move or change one date of a series; to change every date, use update_event.",
+    use: "Use to cancel, move or change one date of a series (every date: update_event).",
     docs: "events.md#one-occurrence-cancel-move-or-change",
     pathArguments: { date: "original_date" },
   },
   "DELETE /v1/calendars/{calendarId}/events/{eventId}/occurrences/{date}": {
     name: "restore_occurrence",
     title: "Restore one occurrence",
-    use: "Use to undo update_occurrence: that date goes back to what the series says.",
+    use: "Use to undo update_occurrence on that date.",
     docs: "events.md#one-occurrence-cancel-move-or-change",
     pathArguments: { date: "original_date" },
   },
@@ -177,25 +168,25 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "DELETE /v1/calendars/{calendarId}/grants/{grantId}": {
     name: "revoke_grant",
     title: "Revoke a grant",
-    use: "Use to take an agent's role away; grant ids are in list_grants.",
+    use: "Use to take an agent's role away (grant ids: list_grants).",
     docs: "sharing.md#grants",
   },
   "GET /v1/calendars/{calendarId}/access-requests": {
     name: "list_access_requests",
     title: "List access requests",
-    use: "Use to see which agents asked for a role on a calendar you own.",
+    use: "Use to see who asked for a role on a calendar you own.",
     docs: "sharing.md#access-requests",
   },
   "POST /v1/calendars/{calendarId}/access-requests": {
     name: "request_access",
     title: "Request access",
-    use: "Use when your role on a calendar is too low (`forbidden`): asks its owners for one.",
+    use: "Use when your role on a calendar is too low (`forbidden`): asks its owners.",
     docs: "sharing.md#access-requests",
   },
   "POST /v1/calendars/{calendarId}/access-requests/{requestId}": {
     name: "resolve_access_request",
     title: "Resolve an access request",
-    use: "Use to approve or deny a pending access request on a calendar you own.",
+    use: "Use to approve or deny an access request.",
     docs: "sharing.md#access-requests",
   },
   "GET /v1/calendars/{calendarId}/views": {
@@ -207,19 +198,19 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "POST /v1/calendars/{calendarId}/views": {
     name: "create_view",
     title: "Create a share view",
-    use: "Use to give humans a read-only page and feed of part of a calendar without sharing it.",
+    use: "Use to show humans part of a calendar: a read-only page and feed.",
     docs: "views-and-layers.md#share-views",
   },
   "PATCH /v1/calendars/{calendarId}/views/{viewId}": {
     name: "update_view",
     title: "Update a share view",
-    use: "Use to rename a share view or replace its filter or display; its address stays.",
+    use: "Use to rename a share view or replace its filter or display.",
     docs: "views-and-layers.md#share-views",
   },
   "DELETE /v1/calendars/{calendarId}/views/{viewId}": {
     name: "revoke_view",
     title: "Revoke a share view",
-    use: "Use to take a share view's page and feed offline at once.",
+    use: "Use to take a share view's page and feed offline.",
     docs: "views-and-layers.md#share-views",
   },
   "GET /v1/calendars/{calendarId}/layers": {
@@ -231,28 +222,26 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "POST /v1/calendars/{calendarId}/layers": {
     name: "attach_layer",
     title: "Attach a calendar as a layer",
-    use: "Use to show another calendar's events inside one you own; list_occurrences then includes them.",
+    use: "Use to show another calendar's events inside one you own.",
     docs: "views-and-layers.md#layers",
     bodyArguments: { calendar_id: "layer_calendar_id" },
   },
   "DELETE /v1/calendars/{calendarId}/layers/{layerId}": {
     name: "detach_layer",
     title: "Detach a layer",
-    use: "Use to stop showing an attached calendar; that calendar is untouched.",
+    use: "Use to stop showing an attached calendar (it is untouched).",
     docs: "views-and-layers.md#layers",
   },
   "GET /v1/webhooks": {
     name: "list_webhooks",
     title: "List webhooks",
-    use: "Use to see which URLs receive your calendars' changes, and which were disabled.",
+    use: "Use to see which URLs get your calendars' changes.",
     docs: "webhooks.md#checking-on-it",
   },
   "POST /v1/webhooks": {
     name: "create_webhook",
     title: "Create a webhook",
-    use:
-      "Use when a service with a public HTTPS URL should get each change as it happens (else " +
-      "list_changes). The `secret` is shown once.",
+    use: "Use to push each change to a public HTTPS URL (else list_changes); secret shown once.",
     docs: "webhooks.md#subscribe",
   },
   "GET /v1/webhooks/{webhookId}": {
@@ -264,25 +253,25 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "PATCH /v1/webhooks/{webhookId}": {
     name: "update_webhook",
     title: "Update a webhook",
-    use: "Use to change what a webhook delivers where, or to pause or resume it.",
+    use: "Use to change a webhook, or to pause or resume it.",
     docs: "webhooks.md#subscribe",
   },
   "DELETE /v1/webhooks/{webhookId}": {
     name: "delete_webhook",
     title: "Delete a webhook",
-    use: "Use when a receiver is gone for good; to pause, use update_webhook.",
+    use: "Use when a receiver is gone for good (to pause: update_webhook).",
     docs: "webhooks.md#subscribe",
   },
   "POST /v1/webhooks/{webhookId}/rotate-secret": {
     name: "rotate_webhook_secret",
     title: "Rotate a webhook secret",
-    use: "Use when a secret may have leaked; the old one also signs for 24 hours.",
+    use: "Use when a secret may have leaked; the old one signs for 24 h more.",
     docs: "webhooks.md#rotating-the-secret",
   },
   "POST /v1/webhooks/{webhookId}/test": {
     name: "test_webhook",
     title: "Test a webhook",
-    use: "Use after setting up a receiver: sends a signed ping now and tells how it went.",
+    use: "Use to send a signed ping now and see how it went.",
     docs: "webhooks.md#checking-on-it",
   },
   "GET /v1/webhooks/{webhookId}/deliveries": {

@@ -26,19 +26,52 @@ const DROPPED = new Set([
 /** zod's bounds of a plain integer, which say nothing. */
 const SAFE_INTEGER = Number.MAX_SAFE_INTEGER;
 
+/** Between the fields of an object argument's line; a nested field's description never holds it. */
+export const FIELD_SEPARATOR = "; ";
+
+/** An argument's schema as tools/list shows it; an object argument's fields become its description. */
 export function listingSchema(schema: Json): Json {
   const merged = Array.isArray(schema.anyOf) ? mergeUnion(schema) : schema;
+  if (typeof merged.properties !== "object") return shortForm(merged);
+  const { properties, required, ...rest } = merged;
+  return { ...shortForm(rest), description: objectLine(merged, properties as Record<string, Json>, required) };
+}
+
+function shortForm(schema: Json): Json {
   const out: Json = {};
-  for (const [key, value] of Object.entries(merged)) {
+  for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key)) continue;
     if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === SAFE_INTEGER) continue;
-    if (key === "description") out[key] = firstSentence(value as string);
-    else if (key === "properties") out[key] = mapValues(value as Record<string, Json>, listingSchema);
-    else if (key === "items" || key === "anyOf") out[key] = mapJson(value, listingSchema);
+    if (key === "items" || key === "anyOf") out[key] = mapJson(value, (item) => shortForm(mergeUnion(item)));
     else out[key] = value;
   }
   return out;
 }
+
+/**
+ * An object argument (`recur`, a view's `filter`) in one line: its description, then each field
+ * as `name: description`, `?` after the name of an optional one, its enum and default after:
+ * `The rule of a series: {type: Period (daily|weekly|monthly|yearly); interval?: Every n-th
+ * period, default 1; ...}`. A field's JSON Schema costs more than its text; the model reads the
+ * line as well, and a wrong field is refused by REST with what to send.
+ */
+function objectLine(schema: Json, properties: Record<string, Json>, required: unknown): string {
+  const mandatory = new Set(Array.isArray(required) ? (required as string[]) : []);
+  const fields = Object.entries(properties).map(([name, field]) => {
+    const merged = mergeUnion(field);
+    const items = merged.items as Json | undefined;
+    const values = enumText(merged.enum) ?? enumText(items?.enum, "list of ");
+    return [
+      `${name}${mandatory.has(name) ? "" : "?"}: ${String(merged.description)}`,
+      values ? ` (${values})` : "",
+      merged.default !== undefined ? `, default ${JSON.stringify(merged.default)}` : "",
+    ].join("");
+  });
+  return `${String(schema.description)}: {${fields.join(FIELD_SEPARATOR)}}`;
+}
+
+const enumText = (values: unknown, prefix = ""): string | undefined =>
+  Array.isArray(values) ? prefix + values.filter((value) => value !== null).join("|") : undefined;
 
 /**
  * `anyOf` of branches with a plain `type` each (zod's `.nullable()` is `anyOf: [X, {type:
@@ -48,6 +81,7 @@ export function listingSchema(schema: Json): Json {
  * with different values stays an `anyOf`.
  */
 function mergeUnion(schema: Json): Json {
+  if (!Array.isArray(schema.anyOf)) return schema;
   const { anyOf, ...rest } = schema;
   const branches = flatten(anyOf as Json[]);
   const types: string[] = [];
@@ -70,16 +104,7 @@ const flatten = (branches: Json[]): Json[] =>
     Array.isArray(branch.anyOf) && Object.keys(branch).length === 1 ? flatten(branch.anyOf as Json[]) : [branch],
   );
 
-/**
- * The first sentence of a description: a field's description in the route may go on for
- * /openapi.json's readers; tools/list carries its first line.
- */
-export const firstSentence = (text: string): string => text.split(/(?<=[.!?])\s+(?=[A-Z`(])/, 1)[0].replace(/\.$/, "");
-
 function mapJson(value: unknown, f: (schema: Json) => Json): unknown {
   if (Array.isArray(value)) return value.map((item) => mapJson(item, f));
   return typeof value === "object" && value !== null ? f(value as Json) : value;
 }
-
-const mapValues = (record: Record<string, Json>, f: (schema: Json) => Json): Record<string, Json> =>
-  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, f(value)]));

@@ -53,8 +53,9 @@ const INSTRUCTIONS = [
   "Almanac: calendars for agents. Each tool is one operation of the Almanac REST API (/openapi.json) and answers",
   "its JSON. Start with get_me: it lists the calendars you hold a role on. Dates are YYYY-MM-DD, times HH:MM in",
   "the calendar's timezone. Read what happens when with list_occurrences; look for a free slot with",
-  "find_free_time before you schedule with others. An error answers `{error: {code, message}}`: the message",
-  "says what to do next. Docs: /llms.txt and /docs/mcp.md.",
+  "find_free_time before you schedule with others. Reading a public or unlisted calendar (settings, events,",
+  "occurrences, changes, layers, free/busy) needs no token. An error answers `{error: {code, message}}`: the",
+  "message says what to do next (a missing scope is named). Docs: /llms.txt and /docs/mcp.md.",
 ].join(" ");
 
 /**

@@ -11,7 +11,7 @@
  * measured at about a third of a list_occurrences call's CPU time.
  */
 import { z } from "zod";
-import { documentedScopes, type AnyRoute } from "../http/route.js";
+import type { AnyRoute } from "../http/route.js";
 import { TOOL_CATALOG, operationKey, type ToolEntry } from "./catalog.js";
 import { listingSchema } from "./listing-schema.js";
 
@@ -37,9 +37,10 @@ export interface ListedTool {
 /**
  * The hints whose value differs from MCP's default (readOnly false, destructive true,
  * idempotent false, openWorld true): a missing hint means the default, and a read's other
- * hints mean nothing. Every tool acts on Almanac's own records: openWorld is false.
+ * hints mean nothing. openWorld keeps its default: what the tools write is read by other
+ * agents, public pages, feeds and webhook receivers, and the webhook tools call outside URLs.
  */
-export type Annotations = { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true; openWorldHint: false };
+export type Annotations = { readOnlyHint?: true; destructiveHint?: false; idempotentHint?: true };
 
 /** A tool and where each of its arguments goes in the REST request. */
 export interface Tool {
@@ -58,7 +59,7 @@ export const IDEMPOTENCY_ARGUMENT = "idempotency_key";
 // Once per POST tool, so one line; what a key without it is: docs/mcp.md#idempotency-key-per-call.
 const idempotencyArgument: JsonSchema = {
   type: "string",
-  description: "Retry key: the same key again replays the first answer",
+  description: "Retry key: replays the first answer",
 };
 
 /** The tools of these routes, in their order; routes without a catalog entry have none (a test fails). */
@@ -116,7 +117,7 @@ function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
     listed: {
       name,
       title: entry.title,
-      description: describe(route, entry),
+      description: describe(entry),
       inputSchema: {
         type: "object",
         properties,
@@ -132,25 +133,18 @@ function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
   };
 }
 
-/** When to use the tool, what it needs, and where the detail is. */
-function describe(route: AnyRoute, { use, docs }: ToolEntry): string {
-  const scopes = documentedScopes(route);
-  return [
-    use,
-    scopes.length > 0 ? `Scope: ${scopes.join(", ")}.` : "",
-    route.auth === "optional" ? "No token needed for public or unlisted calendars." : "",
-    `Docs: /docs/${docs}`,
-  ]
-    .filter(Boolean)
-    .join(" ");
-}
+/**
+ * When to use the tool and where the detail is. Scopes and the reads that need no token are
+ * not repeated per tool: a model cannot change the token its client sends, a refusal names
+ * the scope it lacks, and the server's instructions say which reads are open (mcp/server.ts).
+ */
+const describe = ({ use, docs }: ToolEntry): string => `${use} Docs: /docs/${docs}`;
 
 function annotations(method: AnyRoute["method"]): Annotations {
-  const closed = { openWorldHint: false } as const;
-  if (method === "get") return { readOnlyHint: true, ...closed };
-  if (method === "post") return { destructiveHint: false, ...closed };
-  if (method === "patch") return { destructiveHint: false, idempotentHint: true, ...closed };
-  return { idempotentHint: true, ...closed };
+  if (method === "get") return { readOnlyHint: true };
+  if (method === "post") return { destructiveHint: false };
+  if (method === "patch") return { destructiveHint: false, idempotentHint: true };
+  return { idempotentHint: true };
 }
 
 /**

@@ -9,7 +9,7 @@ const LIMIT = "must be an integer from 1 to 1000";
 const WAIT = `must be a number of seconds from 0 to ${MAX_WAIT_SECONDS}`;
 
 const changesQuery = z.strictObject({
-  cursor: z.string().optional().meta({ description: "The `cursor` of the previous answer; omit it to start from now" }),
+  cursor: z.string().optional().describe("Previous answer's `cursor`; none: from now"),
   limit: z.coerce
     .number({ message: LIMIT })
     .int({ message: LIMIT })
@@ -22,7 +22,7 @@ const changesQuery = z.strictObject({
     .min(0, { message: WAIT })
     .max(MAX_WAIT_SECONDS, { message: WAIT })
     .default(0)
-    .meta({ description: "Seconds to hold the answer until a change arrives (long-poll); 0 answers at once" }),
+    .describe("Long-poll: seconds to wait for a change"),
 });
 
 export const changeRoutes = [

@@ -27,11 +27,11 @@ const recur = z
         })
         .nullable()
         .optional()
-        .describe("Weekday 0-7 (1 Monday) or a list; day of month 1-31, -1 last"),
-      week: z.number().nullable().optional().describe("Monthly: with a weekday `day`, week 1-5, -1 last"),
+        .describe("Weekday 0-7 (1 Monday, 0 or 7 Sunday) or a list of them, or day of month 1-31 (-1 last)"),
+      week: z.number().nullable().optional().describe("Monthly, with a weekday `day`: week 1-5 (-1 last)"),
       month: z.number().nullable().optional().describe("Yearly: month 1-12"),
-      interval: z.number().nullable().optional().describe("Every n-th period; default 1"),
-      starts: date.nullable().optional().describe("First date; default today in the calendar's timezone"),
+      interval: z.number().nullable().optional().describe("Every n-th period, default 1"),
+      starts: date.nullable().optional().describe("First date, default the creation day (calendar's timezone)"),
       until: date.nullable().optional().describe("Last date (not with count)"),
       count: z.number().nullable().optional().describe("Number of occurrences (not with until)"),
     },
@@ -44,11 +44,7 @@ const recur = z
     },
   )
   .meta({
-    description:
-      "The rule of a recurring event (/docs/events.md#recurrence). `day`: weekly a weekday 0..7 (Monday = 1, " +
-      "0 and 7 Sunday) or a list of them; monthly 1..31 or -1 (last day), or with `week` (1..5, -1 last) a weekday; " +
-      "yearly 1..31 with `month`. `interval` every n-th period from `starts`; the series ends on `until` " +
-      "or after `count` occurrences (not both).",
+    description: "Rule of a series (/docs/events.md#recurrence)",
     examples: [
       { type: "weekly", day: [1, 2, 3, 4, 5] },
       { type: "monthly", week: 2, day: 2 },
@@ -75,18 +71,14 @@ const fields = {
   recur: recur.nullable().optional(),
   start_time: time.nullable().optional().describe("HH:MM; none for all-day"),
   end_time: time.nullable().optional().describe("HH:MM; before start_time ends next day"),
-  category: trimmedName(64).nullable().optional().describe("A label to filter by"),
+  category: trimmedName(64).nullable().optional().describe("Label to filter by"),
   notes: freeText(10_000).nullable().optional().describe("Free text"),
   art: art.nullable().optional().describe("Emoji, short text or https image URL"),
   alarms: alarmList
     .nullable()
     .optional()
     .meta({
-      description:
-        "Reminders, minutes before each start. " +
-        "An all-day occurrence's start is the start of its date in the " +
-        "calendar's timezone: up to 5 distinct whole numbers from 0 to 40320, kept largest first; null or [] for none. " +
-        "Written to the feeds as VALARMs (/docs/events.md#alarms)",
+      description: "Reminders, minutes before each start; [] for none",
       examples: [[15], [1440, 60]],
     }),
 };

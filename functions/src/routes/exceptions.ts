@@ -9,28 +9,19 @@ import { exceptionRecord } from "../presenters/schemas/events.js";
 const occurrenceParams = z.object({
   calendarId: idOf("cal").describe("Calendar id"),
   eventId: idOf("evt").describe("Event id"),
-  date: date.describe("The occurrence's original date, as `original_date` in GET .../occurrences"),
+  date: date.describe("The occurrence's `original_date`"),
 });
 
 const patchBody = z
   .strictObject({
-    cancelled: z.boolean().optional().describe("true cancels this one occurrence; send it alone"),
-    date: date.optional().describe("Moves the occurrence to this date"),
-    start_time: time.nullable().optional().describe("null makes this occurrence all-day"),
-    end_time: time
-      .nullable()
-      .optional()
-      .describe("Earlier than start_time: ends the next day (overnight), as for events"),
+    cancelled: z.boolean().optional().describe("true cancels it; send it alone"),
+    date: date.optional().describe("New date: moves it"),
+    start_time: time.nullable().optional().describe("HH:MM; null makes it all-day"),
+    end_time: time.nullable().optional().describe("HH:MM; before start_time ends next day"),
     name: trimmedName(200).optional().describe("Its name"),
     category: trimmedName(64).nullable().optional().describe("Its category"),
     notes: freeText(10_000).nullable().optional().describe("Its notes"),
-    alarms: alarmList
-      .nullable()
-      .optional()
-      .describe(
-        "This occurrence's own alarms; null follows the event's. " +
-          "As an event's: minutes before its start; [] for none",
-      ),
+    alarms: alarmList.nullable().optional().describe("Its own alarms; null follows the event's"),
   })
   .meta({
     description:

@@ -45,9 +45,7 @@ const calendars = z
   .refine((list) => calendarIds(list).length <= MAX_FREEBUSY_CALENDARS, {
     message: `must name at most ${MAX_FREEBUSY_CALENDARS} calendars; split the request`,
   })
-  .describe(
-    `Calendar ids (at most ${MAX_FREEBUSY_CALENDARS}) separated by commas, e.g. \`cal_a,cal_b\`, or a JSON list \`["cal_a","cal_b"]\``,
-  );
+  .describe(`Calendar ids separated by commas, at most ${MAX_FREEBUSY_CALENDARS}`);
 
 const BOUND_MESSAGE =
   "must be a date (`2026-07-06`) or an instant with its UTC offset (`2026-07-06T09:00:00+02:00` or `...Z`)";
@@ -59,8 +57,8 @@ const bound = (description: string) =>
 
 const rangeFields = {
   calendars,
-  from: bound("Start: an instant with offset, or a date (its first instant in `timezone`)"),
-  to: bound(`End, at most ${MAX_RANGE_DAYS} days after \`from\`: an instant with offset, or a date (inclusive)`),
+  from: bound("Start: a date, or an instant with offset"),
+  to: bound(`End: a date (included), or an instant; at most ${MAX_RANGE_DAYS} days on`),
 };
 
 /** The 62-day rule, once both ends read as dates or instants. */
@@ -74,9 +72,7 @@ const checkRange = (query: { from: string; to: string }, ctx: z.RefinementCtx) =
 const freeBusyQuery = z
   .strictObject({
     ...rangeFields,
-    timezone: timezone
-      .optional()
-      .describe("IANA zone that dates are read in and merged intervals written in; default the first calendar's"),
+    timezone: timezone.optional().describe("IANA zone of dates and answer; default the first calendar's"),
   })
   .superRefine(checkRange);
 
@@ -88,7 +84,7 @@ const slotsQuery = z
       .int({ message: "must be a whole number of minutes from 1 to 1440" })
       .min(1, { message: "must be a whole number of minutes from 1 to 1440" })
       .max(1440, { message: "must be a whole number of minutes from 1 to 1440" })
-      .describe("Shortest free stretch wanted, in minutes (1 to 1440): the length of the meeting"),
+      .describe("Meeting length, minutes"),
     hours: z
       .string()
       .refine((text) => parseHours(text) !== null, {
@@ -97,7 +93,7 @@ const slotsQuery = z
           "an end before the start runs past midnight: `22:00-06:00`)",
       })
       .default("09:00-17:00")
-      .describe("Working hours, local wall-clock time in `timezone`: `HH:MM-HH:MM`, default `09:00-17:00`"),
+      .describe("Working hours HH:MM-HH:MM in `timezone`"),
     days: z
       .string()
       .refine((text) => parseDays(text) !== null, {
@@ -105,17 +101,15 @@ const slotsQuery = z
           "must be ISO weekdays (Monday = 1, Sunday = 7 or 0) as a list and upward ranges: `1-5`, `1,3,5`, `1-3,6`",
       })
       .default("1-5")
-      .describe("Working days, ISO weekdays (Monday = 1, Sunday = 7 or 0): `1-5` (default), `1,3,5`, `1-3,6`"),
-    timezone: timezone
-      .optional()
-      .describe("IANA zone of the working hours, the dates and the answer; default the first calendar's timezone"),
+      .describe("Working days (1 Monday, 7 Sunday): `1-5`, `1,3,5`"),
+    timezone: timezone.optional().describe("IANA zone of hours, dates and answer; default the first calendar's"),
     limit: z.coerce
       .number({ message: `must be an integer from 1 to ${MAX_SLOTS}` })
       .int({ message: `must be an integer from 1 to ${MAX_SLOTS}` })
       .min(1, { message: `must be an integer from 1 to ${MAX_SLOTS}` })
       .max(MAX_SLOTS, { message: `must be an integer from 1 to ${MAX_SLOTS}` })
       .default(MAX_SLOTS)
-      .describe(`Most slots to return, earliest first (1 to ${MAX_SLOTS}, default ${MAX_SLOTS})`),
+      .describe("Most slots, earliest first"),
   })
   .superRefine(checkRange);
 

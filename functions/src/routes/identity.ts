@@ -13,8 +13,8 @@ const mintBody = z.strictObject({
   name: trimmedName(200).describe("Agent name"),
   calendar: z
     .strictObject({
-      name: trimmedName(200).optional().describe("Default: the agent's name"),
-      timezone: timezone.optional().describe("IANA zone; default UTC"),
+      name: trimmedName(200).optional().describe("Default the agent's name"),
+      timezone: timezone.optional().describe("IANA zone, default UTC"),
     })
     .optional()
     .describe("The first calendar"),

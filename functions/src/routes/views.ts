@@ -20,7 +20,7 @@ const viewFilter = z
       .min(1, { message: "must name at least one layer key (`main` is the calendar's own); send null for all layers" })
       .nullable()
       .optional()
-      .describe("Layer keys, `main` own; default all"),
+      .describe("Layer keys (`main`: its own), default all"),
     categories: z
       .array(trimmedName(64))
       .min(1, { message: "must name at least one category; send null for all categories" })
@@ -42,7 +42,7 @@ const viewDisplay = z
       .refine((views) => new Set(views).size === views.length, { message: "must list distinct lenses" })
       .nullable()
       .optional()
-      .describe("Lenses; null: all"),
+      .describe("Lenses, null for all"),
   })
   .refine((d) => !d.default_view || !d.views || d.views.length === 0 || d.views.includes(d.default_view), {
     message: "must be one of `views`",
@@ -87,7 +87,7 @@ export const viewRoutes = [
         .regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphens" })
         .optional()
         .describe("Address /v/{slug}; default random"),
-      filter: viewFilter.optional().describe("What it shows; default all"),
+      filter: viewFilter.optional().describe("What it shows, default all"),
       display: viewDisplay.optional().describe("Page lenses"),
     }),
     response: viewRecord,
