@@ -6,12 +6,13 @@
  *   1. mint anonymously;
  *   2. open claim_url, sign in (an email link: the emulator keeps it, the page shows it), confirm;
  *   3. /account lists the agent;
- *   4. create an onboard token there, mint with it: linked at once (claim_url null, listed);
- *   5. revoke the first agent from /account: its token answers 401;
- *   6. a second account sees none of it;
- *   7. the claim link again: 410.
- * The claim and account pages pass axe (no serious or critical violations) at desktop and
- * phone widths in light and dark; screenshots go to test/.artifacts/screenshots/ (to
+ *   4. the agent keeps a private calendar: its link on /account opens it, in each lens;
+ *   5. create an onboard token there, mint with it: linked at once (claim_url null, listed);
+ *   6. revoke the first agent from /account: its token answers 401;
+ *   7. a second account sees none of it, nor the private calendar;
+ *   8. the claim link again: 410.
+ * The claim and account pages, and the private calendar's, pass axe (no serious or critical
+ * violations) at desktop and phone widths in light and dark; screenshots go to test/.artifacts/screenshots/ (to
  * docs/screenshots/, which the README shows, with UPDATE_SCREENSHOTS=1).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -199,8 +200,69 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
       expect(await alicePage.locator(".agent .calendars").innerText()).toContain("Scout's plans");
     });
 
+    let diaryPath: string;
+    it(
+      "4. the agent's private calendar: the account page links it, in each lens",
+      { timeout: AUDITED_STEP },
+      async () => {
+        const diary = await api("/v1/calendars", {
+          token: first.token,
+          body: { name: "Scout's diary", visibility: "private" },
+        });
+        expect(diary.status).toBe(200);
+        // Days from today in UTC, the calendar's timezone: every lens opens on a period that holds today.
+        const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+        const events = [
+          { name: "Dentist", date: day(0), start_time: "15:00", end_time: "16:00", category: "health" },
+          { name: "Team dinner", date: day(2), start_time: "19:30", end_time: "22:00", category: "social" },
+          {
+            name: "Piano lesson",
+            recur: { type: "weekly", day: 3, starts: day(-28) },
+            start_time: "17:00",
+            end_time: "18:00",
+          },
+          { name: "Plan the trip" },
+        ];
+        for (const event of events) {
+          const made = await api(`/v1/calendars/${diary.body.id}/events`, { token: first.token, body: event });
+          expect(made.status).toBe(200);
+        }
+        diaryPath = `/account/agents/${first.agentId}/calendars/${diary.body.id}`;
+
+        await alicePage.goto(`${origin}/account`);
+        const listed = alicePage.locator(".calendars li", { hasText: "Scout's diary" });
+        await listed.getByRole("link", { name: "private page" }).click();
+        await alicePage.waitForURL(`${origin}${diaryPath}`);
+        expect(await alicePage.locator("h1").innerText()).toBe("Scout's diary");
+        const lenses = {
+          Month: ["Dentist", "Piano lesson"],
+          Week: ["Dentist", "Piano lesson"],
+          Schedule: ["Dentist", "Team dinner", "Piano lesson", "Plan the trip"],
+          Timeline: ["Dentist", "Team dinner", "Piano lesson", "Plan the trip"],
+        };
+        for (const [lens, names] of Object.entries(lenses)) {
+          await alicePage.locator("nav.lenses").getByRole("link", { name: lens, exact: true }).click();
+          await alicePage.waitForURL(new RegExp(`\\?view=${lens.toLowerCase()}&`));
+          const shown = await alicePage.locator("main").innerText();
+          for (const name of names) expect(shown, `${lens}: ${name}`).toContain(name);
+        }
+        await audit(alice, diaryPath, "account-calendar");
+        await alicePage.goto(`${origin}/account`);
+
+        // Signed out, the same address is a 404 that shows nothing of it.
+        const stranger = await context("desktop", "light");
+        try {
+          const page = await stranger.newPage();
+          expect((await page.goto(`${origin}${diaryPath}`))?.status()).toBe(404);
+          expect(await page.locator("main").innerText()).not.toContain("Dentist");
+        } finally {
+          await stranger.close();
+        }
+      },
+    );
+
     let second: { token: string; agentId: string };
-    it("4. creates an onboard token; minting with it links the agent at once", { timeout: AUDITED_STEP }, async () => {
+    it("5. creates an onboard token; minting with it links the agent at once", { timeout: AUDITED_STEP }, async () => {
       await alicePage.getByRole("button", { name: "Create an onboard token" }).click();
       const onboard = (await alicePage.locator("#onboard-token").innerText()).trim();
       expect(onboard).toMatch(/^svc_onboard_[0-9A-Za-z]{43}$/);
@@ -214,7 +276,7 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
       await audit(alice, "/account", "account");
     });
 
-    it("5. revokes the first agent from /account: its token answers 401", { timeout: AUDITED_STEP }, async () => {
+    it("6. revokes the first agent from /account: its token answers 401", { timeout: AUDITED_STEP }, async () => {
       await alicePage.getByRole("button", { name: "Revoke Scout" }).click();
       await alicePage.waitForURL(`${origin}/account?revoked=${first.agentId}`);
       expect(await alicePage.locator(".notice").innerText()).toBe("Scout is revoked: its tokens no longer work.");
@@ -224,7 +286,7 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
       expect(refused, refused.join("\n")).toEqual([]);
     });
 
-    it("6. a second account sees none of it", { timeout: STEP }, async () => {
+    it("7. a second account sees none of it, nor the private calendar", { timeout: STEP }, async () => {
       const bob = await context("phone", "dark");
       try {
         const page = await bob.newPage();
@@ -234,13 +296,14 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
         const text = await page.locator("main").innerText();
         for (const secret of ["Scout", "Helper", first.agentId, second.agentId]) expect(text).not.toContain(secret);
         expect(await page.locator(".agent").count()).toBe(0);
+        expect((await page.goto(`${origin}${diaryPath}`))?.status()).toBe(404);
         expect(bobRefused).toEqual([]);
       } finally {
         await bob.close();
       }
     });
 
-    it("7. the claim link a second time: 410", { timeout: STEP }, async () => {
+    it("8. the claim link a second time: 410", { timeout: STEP }, async () => {
       const res = await alicePage.goto(first.claimUrl);
       expect(res?.status()).toBe(410);
       expect(await alicePage.locator("h1").innerText()).toBe("This claim link was used");

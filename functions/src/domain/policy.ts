@@ -1,6 +1,6 @@
 import { errors } from "./errors.js";
 import type { Actor } from "./actor.js";
-import type { CalendarRecord } from "./records.js";
+import type { AgentRecord, CalendarRecord } from "./records.js";
 import type { Role, Scope } from "./types.js";
 
 /**
@@ -85,3 +85,12 @@ export function authorizeRole(role: Role | null, action: CalendarAction): void {
     throw errors.forbidden(minRole === "owner" ? "the owner role" : "a writer or owner role");
   }
 }
+
+/**
+ * Whether a signed-in human may read a calendar through one of their agents (the account
+ * page, read-only): the agent is claimed by this account and holds a live role on the calendar,
+ * any role, whatever the calendar's visibility: what the agent reads it could tell its human
+ * anyway (docs/decisions/accounts.md). A revoked agent keeps its claim and its grants.
+ */
+export const accountMayRead = (agent: AgentRecord | null, userId: string, agentRole: Role | null): boolean =>
+  agent !== null && agent.owner_user_id === userId && agentRole !== null;

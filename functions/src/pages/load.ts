@@ -1,8 +1,9 @@
 /**
  * Builds page models from the store through the domain queries: the calendar's (or view's)
  * event sources, their events read once, occurrences expanded for the lens's period only.
- * Pages are anonymous: a calendar page shows the layers it publishes (publishedSources); a
- * view page shows what its filter lets through of those.
+ * A calendar page shows the layers it publishes (publishedSources), to anyone at /c/{slug}, or
+ * to the human of one of its agents at the account's address; a view page shows what its filter
+ * lets through of those.
  */
 import type { Deps } from "../domain/deps.js";
 import { loadOccurring, loadSomeday, readNotes } from "../domain/queries/occurring.js";
@@ -164,12 +165,7 @@ export async function prepareCalendarPage(
   query: PageQuery,
 ): Promise<PreparedPage> {
   const sources = await publishedSources(deps, calendar);
-  const settings = {
-    timezone: calendar.timezone,
-    views: calendar.views,
-    defaultView: calendar.default_view,
-    filter: null,
-  };
+  const settings = calendarSettings(calendar);
   const at = coordinates(deps, settings, query);
   return {
     key: answerKey("page|c", calendar.slug, await revisionsKey(deps, sources), at.key),
@@ -186,6 +182,36 @@ export async function prepareCalendarPage(
       noindex: calendar.visibility !== "public",
       ...(await loadShown(deps, sources, settings, at)),
     }),
+  };
+}
+
+const calendarSettings = (calendar: CalendarRecord): Settings => ({
+  timezone: calendar.timezone,
+  views: calendar.views,
+  defaultView: calendar.default_view,
+  filter: null,
+});
+
+/**
+ * A calendar of one of a signed-in human's agents, private ones included (pages/humans/calendars.ts):
+ * what its `/c/{slug}` page shows, in the same lenses. It links nothing a private calendar
+ * answers 404 at (feed, purpose.md, the API), and has no key: it is never cached.
+ */
+export async function loadAccountCalendarPage(
+  deps: Deps,
+  calendar: CalendarRecord,
+  query: PageQuery,
+): Promise<PageModel> {
+  const sources = await publishedSources(deps, calendar);
+  const settings = calendarSettings(calendar);
+  const at = coordinates(deps, settings, query);
+  return {
+    kind: "calendar",
+    title: calendar.name,
+    purpose: calendar.purpose,
+    links: { purposeMarkdown: null, feed: null, subscribe: null, occurrencesApi: null },
+    noindex: true,
+    ...(await loadShown(deps, sources, settings, at)),
   };
 }
 

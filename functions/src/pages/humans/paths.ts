@@ -5,3 +5,7 @@
  */
 export const isHumansPath = (path: string): boolean =>
   path === "/account" || path.startsWith("/account/") || path.startsWith("/claim/");
+
+/** Where the account page opens a calendar of one of the account's agents (humans/calendars.ts). */
+export const accountCalendarPath = (agentId: string, calendarId: string): string =>
+  `/account/agents/${agentId}/calendars/${calendarId}`;

@@ -7,6 +7,8 @@
  *   POST /account/sign-out                 ends the session, everywhere
  *   POST /account/onboard-tokens           a new onboard token, shown once
  *   POST /account/agents/{agentId}/revoke  revokes every credential of one of the account's agents
+ *   GET  /account/agents/{agentId}/calendars/{calendarId}
+ *                                          a calendar of one of the account's agents, read-only (calendars.ts)
  *   GET  /account/_assets/{file}           the stylesheet and the sign-in module
  * Every POST needs the form's `csrf` (http/session.ts) before anything else, then a session.
  */
@@ -36,6 +38,7 @@ import {
   type BrowserAuthConfig,
 } from "../../http/session.js";
 import { ASSETS_PATH, clientBundle, HUMANS_STYLESHEET, HUMANS_STYLESHEET_NAME } from "./assets.js";
+import { ACCOUNT_CALENDAR_ROUTE, accountCalendarPage } from "./calendars.js";
 import {
   renderAccountPage,
   renderClaimPage,
@@ -145,6 +148,8 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
     res.redirect(303, `/account?revoked=${req.params.agentId}`);
   });
 
+  router.get(ACCOUNT_CALENDAR_ROUTE, accountCalendarPage(deps, accounts));
+
   const methods: Array<[string, string]> = [
     ["/claim/:token", "GET, HEAD, POST"],
     ["/account", "GET, HEAD"],
@@ -153,6 +158,7 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
     ["/account/sign-out", "POST"],
     ["/account/onboard-tokens", "POST"],
     ["/account/agents/:agentId/revoke", "POST"],
+    [ACCOUNT_CALENDAR_ROUTE, "GET, HEAD"],
   ];
   for (const [path, allow] of methods) {
     router.all(path, (req, res, next) => {
@@ -266,8 +272,11 @@ function humansErrorPage(deps: Pick<Deps, "log">): ErrorRequestHandler {
     const apiError = asApiError(err);
     if (apiError?.status === 404)
       return sendHumanError(res, 404, "Not found", "There is nothing of yours at this address. Check the link.");
-    if (apiError && apiError.status < 500)
+    if (apiError && apiError.status < 500) {
+      // Retry-After of a 429 (too many expensive reads at once), for one.
+      for (const [name, value] of Object.entries(apiError.headers)) res.setHeader(name, value);
       return sendHumanError(res, apiError.status, "This cannot be done", apiError.message);
+    }
     if (isTransientStoreError(err)) {
       res.setHeader("Retry-After", "1");
       return sendHumanError(res, 503, "Busy for a moment", "The service is busy. Reload the page in a moment.");

@@ -6,6 +6,7 @@ import type { Account, BrowserAuthConfig } from "../../http/session.js";
 import { html, type SafeHtml } from "../html.js";
 import { requestIdNote } from "../layout.js";
 import { ASSETS_PATH, HUMANS_STYLESHEET_NAME } from "./assets.js";
+import { accountCalendarPath } from "./paths.js";
 
 /** What every page with a form needs: the CSRF value, and the sign-in module's name (null when not built). */
 export interface PageContext {
@@ -101,13 +102,19 @@ ${emulator}<div class="actions"><button class="button" type="button" id="signin-
 </section>`;
 }
 
-function calendarList(grants: HeldGrant[]): SafeHtml {
+/**
+ * An agent's calendars and their pages: a visible calendar's public page; a private one's page
+ * on the account (`privatePage`), once the agent is claimed.
+ */
+function calendarList(grants: HeldGrant[], privatePage: ((calendarId: string) => string) | null): SafeHtml {
   if (grants.length === 0) return html`<p class="empty-state">No calendars.</p>`;
   const items = grants.map(({ calendar, role }) => {
     const page =
-      calendar.visibility === "private"
-        ? html`<span class="role">private: no page</span>`
-        : html`<a href="/c/${calendar.slug}">/c/${calendar.slug}</a>`;
+      calendar.visibility !== "private"
+        ? html`<a href="/c/${calendar.slug}">/c/${calendar.slug}</a>`
+        : privatePage
+          ? html`<a href="${privatePage(calendar.id)}">private page</a>`
+          : html`<span class="role">private: no page</span>`;
     return html`<li><strong>${calendar.name}</strong> ${page} <span class="role">${role}</span></li>`;
   });
   return html`<ul class="calendars">${items}</ul>`;
@@ -131,7 +138,7 @@ ${signedInAs({ ...ctx, account: ctx.account })}
     : signInPanel(ctx, `Sign in to link ${agent.name} to your account.`);
   const main = html`<section class="panel" aria-labelledby="calendars-heading">
 <h2 id="calendars-heading">Its calendars</h2>
-${calendarList(claim.grants)}
+${calendarList(claim.grants, null)}
 </section>
 ${confirm}
 <p class="who">This link works once, until ${when(claim.expiresAt)}.</p>`;
@@ -153,7 +160,7 @@ function agentCard(ctx: PageContext, { agent, grants, revoked }: AccountAgent): 
   return html`<li class="agent">
 <h3>${agent.name}${state}</h3>
 <p class="meta"><code>${agent.id}</code><span>Created ${when(agent.created_at)}</span></p>
-${calendarList(grants)}
+${calendarList(grants, (calendarId) => accountCalendarPath(agent.id, calendarId))}
 ${revoke}
 </li>`;
 }

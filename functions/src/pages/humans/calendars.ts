@@ -1,0 +1,60 @@
+/**
+ * `GET /account/agents/{agentId}/calendars/{calendarId}`: a calendar of one of the signed-in
+ * account's agents, private ones included, read-only, in the lenses of its public page (one
+ * renderer for both: pages/load.ts, pages/layout.ts). The policy decides (`accountMayRead`);
+ * whoever it refuses, signed in or not, gets the same 404. The answer depends on the session, so
+ * it is never cached: `private, no-store` (the router's, on every /account answer), no ETag,
+ * nothing in the shared page cache.
+ */
+import type { Request, Response } from "express";
+import type { Deps } from "../../domain/deps.js";
+import { loadAccountCalendar } from "../../domain/queries/account-calendars.js";
+import { expensiveReads } from "../../http/expensive-reads.js";
+import { requestIdOf } from "../../http/request-id.js";
+import { readSession, type AccountAuth } from "../../http/session.js";
+import { renderPage } from "../layout.js";
+import { loadAccountCalendarPage } from "../load.js";
+import { renderHumanError } from "./views.js";
+
+export const ACCOUNT_CALENDAR_ROUTE = "/account/agents/:agentId/calendars/:calendarId";
+
+type CalendarRequest = Request<{ agentId: string; calendarId: string }>;
+
+/**
+ * The public pages' policy (pages/app.ts), not the account pages': this page runs no script,
+ * and an event's art may be any https image.
+ */
+const CALENDAR_PAGE_CSP = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self' https:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join(";");
+
+export function accountCalendarPage(deps: Deps, accounts: AccountAuth) {
+  return async (req: CalendarRequest, res: Response): Promise<void> => {
+    const { account } = await readSession(req, res, accounts, deps.baseUrl);
+    const { agentId, calendarId } = req.params;
+    const seen = account ? await loadAccountCalendar(deps, account.uid, agentId, calendarId) : null;
+    if (!seen) return calendarNotFound(res);
+    const query = { view: req.query.view, date: req.query.date };
+    // Nothing is cached, so every request computes: it takes a place as an anonymous page does.
+    const body = await expensiveReads()(true, async () =>
+      renderPage(await loadAccountCalendarPage(deps, seen.calendar, query)),
+    );
+    res.setHeader("Content-Security-Policy", CALENDAR_PAGE_CSP);
+    res.status(200).type("text/html; charset=utf-8").send(body);
+  };
+}
+
+/** One answer for every refusal: it tells nobody whether the calendar, or the agent, exists. */
+function calendarNotFound(res: Response): void {
+  const message =
+    "There is no calendar of your agents at this address. Check the link, and that you are signed in on your account page.";
+  res
+    .status(404)
+    .type("text/html; charset=utf-8")
+    .send(renderHumanError(404, "Calendar not found", message, requestIdOf(res)));
+}
