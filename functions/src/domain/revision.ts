@@ -10,7 +10,7 @@
  * revision token and its share of the calendar's event count. Concurrent writes to one calendar meet on a document only when they
  * draw the same shard. A calendar's full revision is its own plus its shards'.
  */
-import type { DocRef, Store, Transaction } from "../storage/port.js";
+import type { DocRef, Store, Transaction, TransactionReads } from "../storage/port.js";
 import type { Deps } from "./deps.js";
 import { randomString, sha256 } from "./ids.js";
 import { paths } from "./paths.js";
@@ -56,10 +56,13 @@ export interface DrawnShard {
 }
 
 /** Draws the shard an event write lands on and reads it in the write's transaction (reads come first). */
-export async function drawShard(tx: Transaction, calendarId: string): Promise<DrawnShard> {
-  const index = Math.floor(Math.random() * SHARDS);
+export const drawShard = (tx: Transaction, calendarId: string): Promise<DrawnShard> =>
+  readShard(tx, calendarId, Math.floor(Math.random() * SHARDS));
+
+/** Reads shard `index` of a calendar in a transaction, for a write to land on it. */
+export async function readShard(reads: TransactionReads, calendarId: string, index: number): Promise<DrawnShard> {
   const path = paths.shard(calendarId, index);
-  const stored = await tx.get(path);
+  const stored = await reads.get(path);
   return { path, index, count: stored?.data.event_count ?? 0, changeSeq: stored?.data.change_seq ?? 0 };
 }
 

@@ -9,16 +9,17 @@
  * its instant, and settling records them and moves `fired_through` to now in one transaction.
  * Two settlings of one entry meet on the entry document, so the store serializes them and the
  * second finds the window empty. An alarm added in the past lies before `fired_through`: it
- * never fires.
+ * never fires. A tick records an event's alarms on one shard of its own (`readAlarmShard`), which
+ * keeps them once on a store that does not serialize transactions too (tick.ts).
  */
-import type { StoredDoc, Transaction } from "../../storage/port.js";
+import type { StoredDoc, Transaction, TransactionReads } from "../../storage/port.js";
 import { recordChange } from "../commands/changes.js";
 import type { Deps } from "../deps.js";
 import { sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import type { AlarmQueueRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
-import type { DrawnShard } from "../revision.js";
+import { readShard, SHARDS, type DrawnShard } from "../revision.js";
 import { alarmsBetween, nextAlarmAfter, type Alarm, type AlarmSource } from "./schedule.js";
 
 export type AlarmEntry = StoredDoc<AlarmQueueRecord>;
@@ -37,6 +38,14 @@ export function dueAlarms(entry: AlarmEntry | null, source: AlarmSource | null, 
   const after = Math.max(Date.parse(entry.data.fired_through), nowMs - CHANGE_RETENTION_MS);
   return alarmsBetween(source, after, nowMs);
 }
+
+/**
+ * The shard a tick records the event's alarms on, read in its transaction: always the same
+ * one for an event (a hash of its id), so two settlings of one entry draw the same change
+ * numbers. The event's alarms still spread over the calendar's shards with its other events.
+ */
+export const readAlarmShard = (reads: TransactionReads, calendarId: string, eventId: string): Promise<DrawnShard> =>
+  readShard(reads, calendarId, Number.parseInt(sha256(eventId).slice(0, 8), 16) % SHARDS);
 
 /** A change id per (event, occurrence, offset): the same whichever instance records it. */
 export const alarmChangeId = (a: Pick<Alarm, "event_id" | "original_date" | "minutes_before">): string =>
@@ -60,7 +69,10 @@ export function recordAlarms(
   }
 }
 
-/** Stores the next alarm of `source` after now, or removes the entry when there is none (or no event). */
+/**
+ * Stores the next alarm of `source` after now (or after `fired_through`, should this clock be
+ * behind), or removes the entry when there is none (or no event).
+ */
 export function scheduleNext(
   tx: Transaction,
   calendarId: string,
@@ -69,14 +81,17 @@ export function scheduleNext(
   source: AlarmSource | null,
   now: Date,
 ): void {
-  const next = source ? nextAlarmAfter(source, now.getTime()) : null;
+  // Never back: a writer whose clock is behind the last settling's must not open again a window
+  // already settled (its alarms would be recorded twice).
+  const through = Math.max(now.getTime(), entry ? Date.parse(entry.data.fired_through) : -Infinity);
+  const next = source ? nextAlarmAfter(source, through) : null;
   const ref = paths.alarmQueueEntry(calendarId, eventId);
   if (next !== null) {
     const record: AlarmQueueRecord = {
       calendar_id: calendarId,
       event_id: eventId,
       due_at: new Date(next).toISOString(),
-      fired_through: now.toISOString(),
+      fired_through: new Date(through).toISOString(),
     };
     tx.set(ref, record);
   } else if (entry) tx.delete(ref);

@@ -1,0 +1,32 @@
+/**
+ * One process's alarm ticks, for test/api/alarm-two-processes.test.ts (bundled by it with
+ * esbuild and run with node): the Firestore adapter on FIRESTORE_EMULATOR_HOST, project
+ * GCLOUD_PROJECT. It says `ready` once its client has reached the store, waits for a line on
+ * stdin, ticks at ALARM_TICK_AT until a tick leaves nothing to do, then prints its totals as JSON.
+ */
+import { once } from "node:events";
+import { runAlarmTick } from "../../functions/src/domain/alarms/tick.js";
+import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
+import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
+
+const now = new Date(process.env.ALARM_TICK_AT ?? "");
+if (Number.isNaN(now.getTime())) throw new Error("ALARM_TICK_AT must be an instant");
+
+const store = FirestoreStore.fromEnvironment(LAYOUT);
+const deps = { store, clock: () => now };
+// Connected before the start: both processes then begin their first query together.
+await store.query(paths.alarmQueue(), { limit: 1 });
+process.stdout.write("ready\n");
+await once(process.stdin, "data");
+
+const totals = { ticks: 0, due: 0, fired: 0, conflicts: 0 };
+for (;;) {
+  const result = await runAlarmTick(deps, now);
+  totals.ticks += 1;
+  totals.due += result.due;
+  totals.fired += result.fired;
+  totals.conflicts += result.conflicts;
+  if (!result.more) break;
+}
+process.stdout.write(`${JSON.stringify(totals)}\n`);
+await store.close();
