@@ -28,10 +28,10 @@ import { nextChange, readCounters } from "../change-watch.js";
 import { changeCursorKey } from "../cursor-key.js";
 import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
-import { paths } from "../paths.js";
 import type { ChangeRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
 import { SHARDS } from "../revision.js";
+import { readChangesAfter } from "./change-reader.js";
 
 export { CHANGE_POLL_MS } from "../change-watch.js";
 
@@ -173,7 +173,7 @@ export function changeFeedLimits(env: NodeJS.ProcessEnv = process.env): ChangeFe
 /**
  * One consistent cut: the counters, then on each shard the changes after the reader's
  * position up to its counter (at most `limit`), merged by time (then shard) keeping each
- * shard's order, and the first `limit` taken.
+ * shard's order, and the first `limit` taken (change-reader.ts).
  */
 async function readPage(
   reads: TransactionReads,
@@ -186,39 +186,18 @@ async function readPage(
   const counters = await readCounters(reads, calendarId);
   if (counters.some((c, n) => c < from.positions[n])) throw errors.badChangeCursor(); // ahead of the calendar: not given out here
   const now = deps.clock();
-  const perShard = await Promise.all(
-    counters.map(async (counter, n) => {
-      const after = from.positions[n];
-      const want = Math.min(limit, counter - after);
-      if (want === 0) return [];
-      const docs = await reads.query(paths.changes(calendarId, n), {
-        orderBy: [["seq", "asc"]],
-        startAfter: after,
-        limit: want,
-      });
-      // Numbers have no gaps: a missing one was purged before this reader saw it.
-      if (docs.length !== want || docs.some((d, i) => d.data.seq !== after + 1 + i)) throw errors.cursorExpired();
-      if (docs[0].data.purge_at.getTime() <= now.getTime()) throw errors.cursorExpired();
-      return docs.map((d) => d.data);
-    }),
-  );
-
-  const positions = [...from.positions];
-  let seq = positions.reduce((a, b) => a + b, 0);
-  const changes: ChangePage["changes"] = [];
-  const heads = perShard.map(() => 0);
-  while (changes.length < limit) {
-    let pick = -1;
-    for (let n = 0; n < SHARDS; n++) {
-      const head = perShard[n][heads[n]];
-      if (head && (pick < 0 || head.at < perShard[pick][heads[pick]].at)) pick = n;
-    }
-    if (pick < 0) break;
-    const change = perShard[pick][heads[pick]++];
-    positions[pick] = change.seq;
-    changes.push({ seq: ++seq, change });
-  }
-  return { changes, cursor: encodeCursor({ calendarId, issued: now.getTime(), positions }, key) };
+  const read = await readChangesAfter(reads, calendarId, {
+    counters,
+    positions: from.positions,
+    limit,
+    perShard: limit,
+    now,
+  });
+  if (!read) throw errors.cursorExpired();
+  return {
+    changes: read.changes,
+    cursor: encodeCursor({ calendarId, issued: now.getTime(), positions: read.positions }, key),
+  };
 }
 
 /** base64url of the tag, then the JSON `[calendarId, issued, positions]`: opaque to clients. */
