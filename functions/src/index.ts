@@ -183,23 +183,31 @@ const EVERY_MINUTE = {
   retryCount: 0,
 };
 
-/** How long one scheduled run ticks at most: a full batch is followed by the next at once. */
-const ALARM_TICKS_MS = 45_000;
+/**
+ * Runs `pass` again while it reports work left, for up to `budgetMs` of a scheduled run's 60 s;
+ * the sum of what the passes counted.
+ */
+async function passesWithin(budgetMs: number, pass: () => Promise<{ count: number; more: boolean }>): Promise<number> {
+  const started = Date.now();
+  let total = 0;
+  for (;;) {
+    const { count, more } = await pass();
+    total += count;
+    if (!more || Date.now() - started > budgetMs) return total;
+  }
+}
 
 /**
  * Alarms coming due (docs/decisions/alarms.md): one tick a minute, and more while a batch
- * comes back full, so an alarm is recorded within the minute after its instant.
+ * comes back full, for up to 45 s, so an alarm is recorded within the minute after its instant.
  */
 export const alarms = onSchedule(EVERY_MINUTE, async () => {
   const { runAlarmTick } = await import("./domain/alarms/tick.js");
   const deps = await productionDeps();
-  const started = Date.now();
-  let fired = 0;
-  for (;;) {
-    const result = await runAlarmTick(deps);
-    fired += result.fired;
-    if (!result.more || Date.now() - started > ALARM_TICKS_MS) break;
-  }
+  const fired = await passesWithin(45_000, async () => {
+    const { fired, more } = await runAlarmTick(deps);
+    return { count: fired, more };
+  });
   if (fired > 0) cloudLog(`alarms: ${fired} fired`);
 });
 
@@ -216,23 +224,17 @@ export const webhooks = onSchedule(EVERY_MINUTE, async () => {
   if (result.delivered > 0) cloudLog(`webhooks: ${result.delivered} delivered in ${result.passes} passes`);
 });
 
-/** How long one scheduled run purges, within its 60 s timeout. */
-const PURGE_RUN_MS = 45_000;
-
 /**
- * Deleted calendars' documents (docs/decisions/calendar-deletion.md): passes of bounded batches,
- * repeated while work is left for up to ~45 s a minute. The queue lives in Firestore, so a
- * purge cut short by a deploy or a crash goes on at the next run.
+ * Deleted calendars' documents (docs/decisions/calendar-deletion.md): passes of bounded batches
+ * while work is left, for up to 45 s a minute. The queue lives in Firestore, so a purge cut
+ * short by a deploy or a crash goes on at the next run.
  */
 export const purges = onSchedule(EVERY_MINUTE, async () => {
   const { purgeDeletedCalendars } = await import("./domain/purge/calendars.js");
   const deps = await productionDeps();
-  const started = Date.now();
-  let purged = 0;
-  for (;;) {
-    const result = await purgeDeletedCalendars(deps);
-    purged += result.purged;
-    if (!result.more || Date.now() - started > PURGE_RUN_MS) break;
-  }
+  const purged = await passesWithin(45_000, async () => {
+    const { purged, more } = await purgeDeletedCalendars(deps);
+    return { count: purged, more };
+  });
   if (purged > 0) cloudLog(`purges: ${purged} deleted calendars purged`);
 });
