@@ -5,7 +5,9 @@
  * functions/dist, what `firebase deploy` uploads; `api` and `pages`) on the Firestore adapter, against
  * @firestore-emulator/server started here (FIRESTORE_EMULATOR_HOST is passed down to the
  * functions). Every request goes through the Hosting port, so firebase.json's rewrites are
- * what is tested.
+ * what is tested. The scheduled functions, which the emulator does not fire, are run from the same
+ * bundle in a process of their own (test/e2e/run-scheduled.mjs) on the same store: an alarm
+ * reaches a webhook receiver here, signed.
  *
  * ALMANAC_E2E_FIRESTORE=emulator runs the same test on the full emulator suite instead
  * (`--only functions,hosting,firestore`: Firebase's own Firestore emulator, which needs Java 21);
@@ -18,8 +20,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { FirestoreServer } from "@firestore-emulator/server";
 import ical, { type VEvent } from "node-ical";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports.js";
+import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
@@ -33,6 +37,8 @@ const STEP = { timeout: 120_000 };
 let HOSTING = "";
 /** The Auth emulator's origin. */
 let AUTH = "";
+/** The Firestore the functions use (the stand-in, or the suite's emulator): host:port. */
+let FIRESTORE_HOST = "";
 /** firebase.json with free ports, beside it in the repository (the CLI takes paths relative to its config file). */
 let configFile: string | undefined;
 
@@ -41,8 +47,10 @@ let emulators: ChildProcess | undefined;
 let exited: Promise<number | null> | undefined;
 let signalDir: string;
 let output = "";
+let receiver: Receiver | undefined;
 
 const run = promisify(execFile);
+const MINUTE = 60_000;
 
 /** Distinct ports free right now. */
 async function freePorts(count: number): Promise<number[]> {
@@ -72,6 +80,7 @@ async function writeEmulatorConfig(): Promise<string> {
   };
   HOSTING = `http://127.0.0.1:${hosting}`;
   AUTH = `http://127.0.0.1:${auth}`;
+  FIRESTORE_HOST = `127.0.0.1:${firestorePort}`;
   const file = join(ROOT, `firebase.e2e-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
@@ -98,15 +107,23 @@ beforeAll(async () => {
   configFile = await writeEmulatorConfig();
   await run("npm", ["run", "build"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
 
+  receiver = await startReceiver();
   // The functions emulator passes its environment on to the functions it runs; with the
-  // Firestore emulator in the suite, it points them at that one itself.
-  const env: NodeJS.ProcessEnv = { ...process.env, PUBLIC_BASE_URL: HOSTING, NO_UPDATE_NOTIFIER: "1" };
+  // Firestore emulator in the suite, it points them at that one itself. Loopback receivers
+  // are allowed: the test's webhook receiver listens on 127.0.0.1.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PUBLIC_BASE_URL: HOSTING,
+    NO_UPDATE_NOTIFIER: "1",
+    WEBHOOKS_ALLOW_LOOPBACK: "on",
+  };
   delete env.FIRESTORE_EMULATOR_HOST;
   if (!REAL_FIRESTORE) {
     const port = await freePort();
     firestore = new FirestoreServer();
     await firestore.start(port);
-    env.FIRESTORE_EMULATOR_HOST = `127.0.0.1:${port}`;
+    FIRESTORE_HOST = `127.0.0.1:${port}`;
+    env.FIRESTORE_EMULATOR_HOST = FIRESTORE_HOST;
   }
 
   signalDir = mkdtempSync(join(tmpdir(), "almanac-e2e-"));
@@ -135,6 +152,7 @@ afterAll(async () => {
     if (!stopped && emulators.pid) process.kill(-emulators.pid, "SIGTERM");
   }
   firestore?.stop();
+  await receiver?.close();
   if (signalDir) rmSync(signalDir, { recursive: true, force: true });
   if (configFile) rmSync(configFile, { force: true });
 }, 90_000);
@@ -169,6 +187,8 @@ describe.skipIf(!HAS_FIREBASE)(
     let calendarId: string;
     let slug: string;
     let standupId: string;
+    /** The alarm that the webhook step waits for, and the webhook it goes to. */
+    let alarm: { at: number; calendarId: string; eventId: string; webhookId: string; secret: string };
 
     it("loads the functions from the bundle that `firebase deploy` uploads", STEP, () => {
       const main = (JSON.parse(readFileSync(join(ROOT, "functions/package.json"), "utf8")) as { main: string }).main;
@@ -201,6 +221,25 @@ describe.skipIf(!HAS_FIREBASE)(
       const me = await json(await http("/v1/me", { headers: { Authorization: `Bearer ${token}` } }));
       expect(me.agent.id).toBe(minted.agent.id);
       expect(me.grants.map((g: { calendar_id: string }) => g.calendar_id)).toContain(calendarId);
+    });
+
+    it("subscribes a webhook to alarms, then writes an event whose alarm falls a few seconds ahead", STEP, async () => {
+      const calendar = await json(await postJson("/v1/calendars", { name: "E2E alarms", timezone: "UTC" }, token));
+      const hook = await json(
+        await postJson("/v1/webhooks", { url: receiver!.url, calendars: [calendar.id], types: ["alarm"] }, token),
+      );
+      expect(hook.secret).toMatch(/^whsec_/);
+      // Alarm instants are whole minutes: the first at least 10 s ahead, a minute before the start.
+      const at = Math.ceil((Date.now() + 10_000) / MINUTE) * MINUTE;
+      const start = new Date(at + MINUTE).toISOString();
+      const event = await json(
+        await postJson(
+          `/v1/calendars/${calendar.id}/events`,
+          { name: "E2E alarm", date: start.slice(0, 10), start_time: start.slice(11, 16), alarms: [1] },
+          token,
+        ),
+      );
+      alarm = { at, calendarId: calendar.id, eventId: event.id, webhookId: hook.webhook.id, secret: hook.secret };
     });
 
     it("answers API errors with the JSON envelope where the app sees the request", STEP, async () => {
@@ -444,6 +483,64 @@ describe.skipIf(!HAS_FIREBASE)(
       ]);
     });
 
+    it("delivers the alarm to the webhook, signed, when the bundle's scheduled functions run", STEP, async () => {
+      const wait = alarm.at + 1_000 - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // In a process of its own, as the functions run, and not blocking this one: the store and
+      // the receiver live here.
+      const { stdout } = await run(process.execPath, ["test/e2e/run-scheduled.mjs", "alarms", "webhooks"], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
+          GCLOUD_PROJECT: "demo-almanac",
+          WEBHOOKS_ALLOW_LOOPBACK: "on",
+        },
+      });
+      console.log(stdout.trim());
+      expect(stdout).toContain("alarms: 1 fired");
+      expect(stdout).toContain("webhooks: 1 delivered");
+
+      expect(receiver!.received).toHaveLength(1);
+      const [delivery] = receiver!.received;
+      const headers = delivery.headers as Record<string, string>;
+      const verified = new Webhook(alarm.secret).verify(delivery.body, headers);
+      expect(verified).toMatchObject({
+        type: "alarm",
+        calendar_id: alarm.calendarId,
+        data: {
+          type: "alarm",
+          event_id: alarm.eventId,
+          minutes_before: 1,
+          name: "E2E alarm",
+          due_at: new Date(alarm.at).toISOString(),
+        },
+      });
+      expect(headers["webhook-id"]).toMatch(new RegExp(`^${alarm.webhookId}_${alarm.calendarId}_\\d+_\\d+$`));
+      const log = await json(
+        await http(`/v1/webhooks/${alarm.webhookId}/deliveries`, { headers: { Authorization: `Bearer ${token}` } }),
+      );
+      expect(log.deliveries).toEqual([
+        expect.objectContaining({ change_id: headers["webhook-id"], type: "alarm", status: 204, attempt: 1 }),
+      ]);
+    });
+
+    it("deletes a calendar through the api function, and the scheduled purges remove the rest", STEP, async () => {
+      const auth = { Authorization: `Bearer ${token}` };
+      const doomed = await json(await postJson("/v1/calendars", { name: "E2E doomed", visibility: "public" }, token));
+      await json(await postJson(`/v1/calendars/${doomed.id}/events`, { name: "E2E doomed event" }, token));
+      expect((await http(`/c/${doomed.slug}`)).status).toBe(200);
+      const deleted = await json(await http(`/v1/calendars/${doomed.id}`, { method: "DELETE", headers: auth }));
+      expect(deleted).toEqual({ deleted: doomed.id });
+      expect((await http(`/c/${doomed.slug}`)).status).toBe(404);
+      expect((await http(`/v1/calendars/${doomed.id}/events`, { headers: auth })).status).toBe(404);
+      const { stdout } = await run(process.execPath, ["test/e2e/run-scheduled.mjs", "purges"], {
+        cwd: ROOT,
+        env: { ...process.env, FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, GCLOUD_PROJECT: "demo-almanac" },
+      });
+      expect(stdout).toContain("purges: 1 deleted calendars purged");
+    });
+
     it("serves /openapi.json through the api function", STEP, async () => {
       const doc = await json(await http("/openapi.json"));
       expect(doc.openapi).toMatch(/^3\.1/);
@@ -454,8 +551,10 @@ describe.skipIf(!HAS_FIREBASE)(
       writeFileSync(join(signalDir, "done"), "");
       const code = await exited!;
       expect(code, tail()).toBe(0);
-      // The scheduled alarms and webhooks are listed; without a Pub/Sub emulator they are not run here.
-      expect(output).toContain("Loaded functions definitions from source: alarms, api, pages, webhooks");
+      // The scheduled alarms and webhooks are listed; without a Pub/Sub emulator the emulator does
+      // not run them (the webhook step runs them from the bundle).
+      const listed = /Loaded functions definitions from source: ([^.\n]*)/.exec(output)?.[1].split(", ");
+      expect(listed?.sort()).toEqual(["alarms", "api", "pages", "purges", "webhooks"]);
     });
   },
 );
