@@ -186,6 +186,15 @@ const freshGrant = async (w: World, calId: string) =>
   (await grantRole(w.t, owner(w), calId, (await seedAgent(w)).id, "reader")).id;
 const freshRequest = async (w: World, calId: string) => seedRequest(w, calId, await seedAgent(w));
 
+/** A calendar of `visibility` with the fixtures' writer, reader and pending request around it. */
+async function freshCalendar(w: World, visibility: Visibility): Promise<string> {
+  const { id } = await newCalendar(w.t, w.agents.owner, { name: unique("Doomed "), visibility });
+  await grantRole(w.t, owner(w), id, w.agents.writer.agentId, "writer");
+  await grantRole(w.t, owner(w), id, w.agents.reader.agentId, "reader");
+  await seedRequest(w, id, { id: w.agents.pending.agentId, name: w.agents.pending.agentName });
+  return id;
+}
+
 /** A calendar with one child of each kind and a pending request of the pending caller. */
 async function fixture(w: World, { id, name }: Calendar, visibility: Visibility): Promise<Fixture> {
   const pending = w.agents.pending;
@@ -231,6 +240,11 @@ const ROWS: Record<string, Row> = {
   "PATCH /v1/calendars/{calendarId}": {
     access: "owner",
     cell: async (_w, cal) => ({ body: { name: onCal(cal).name } }),
+  },
+  "DELETE /v1/calendars/{calendarId}": {
+    access: "owner",
+    // Each caller deletes a calendar of its own: one like the fixture, with the same roles around it.
+    cell: async (w, cal) => ({ params: { calendarId: await freshCalendar(w, onCal(cal).visibility) } }),
   },
 
   // Events
@@ -526,9 +540,12 @@ describe("access matrix: ids that are paths", () => {
       for (const visibility of VISIBILITIES) {
         const cal = world.calendars[visibility];
         // One cell per calendar: no trick reaches a command, so nothing it names is consumed.
-        const cell = await ROWS[key].cell(world, cal, "owner");
+        const rowCell = await ROWS[key].cell(world, cal, "owner");
+        const { calendarId: _ownCalendar, ...params } = rowCell.params ?? {};
+        const cell = { ...rowCell, params };
         for (const caller of ["owner", "stranger", "anonymous"] as const) {
           for (const calendarId of tricks(cal)) {
+            // The trick stands where the calendar id goes, whatever calendar the row's cell names.
             const res = await send(world, route, { ...cal, id: calendarId }, world.auth[caller], cell);
             const expected =
               caller === "anonymous" && route.auth === "required" ? [401, "unauthorized"] : [404, "not_found"];
