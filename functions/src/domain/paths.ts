@@ -5,6 +5,7 @@ import type {
   AccessRequestRecord,
   AgentRecord,
   AlarmQueueRecord,
+  AlarmRequeueRecord,
   CalendarPurgeRecord,
   ChangeRecord,
   CalendarRecord,
@@ -66,6 +67,7 @@ export interface RecordIn {
   "calendars/shards": ShardRecord;
   "calendars/shards/changes": ChangeRecord;
   alarm_queue: AlarmQueueRecord;
+  alarm_requeues: AlarmRequeueRecord;
   calendar_purges: CalendarPurgeRecord;
   server_secrets: ServerSecretRecord;
   webhooks: WebhookRecord;
@@ -96,6 +98,7 @@ const SHAPES = {
   "calendars/shards": true,
   "calendars/shards/changes": true,
   alarm_queue: true,
+  alarm_requeues: true,
   calendar_purges: true,
   server_secrets: true,
   webhooks: true,
@@ -217,6 +220,9 @@ export const paths = {
   alarmQueue: () => collection("alarm_queue"),
   alarmQueueEntry: (calendarId: string, eventId: string) =>
     doc("alarm_queue", `${id("cal", calendarId)}-${id("evt", eventId)}`),
+  /** Calendars whose timezone changed: their alarm queue entries are due again (domain/alarms/requeue.ts). */
+  alarmRequeues: () => collection("alarm_requeues"),
+  alarmRequeue: (calendarId: string) => doc("alarm_requeues", id("cal", calendarId)),
   /** Deleted calendars whose documents are still to be removed (domain/purge/). */
   calendarPurges: () => collection("calendar_purges"),
   calendarPurge: (calendarId: string) => doc("calendar_purges", id("cal", calendarId)),

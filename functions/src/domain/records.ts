@@ -62,6 +62,18 @@ export interface TokenRecord {
 }
 
 /**
+ * alarm_requeues/{calendarId}: a calendar whose timezone changed, so the queued instants of its
+ * events' alarms are stale (domain/alarms/requeue.ts). Internal.
+ */
+export interface AlarmRequeueRecord {
+  calendar_id: string;
+  /** When the timezone changed; a later change starts the requeue over. */
+  requested_at: string;
+  /** The last event whose entry was requeued (entries go in `event_id` order), or null. */
+  after_event_id: string | null;
+}
+
+/**
  * calendar_purges/{calendarId}: a deleted calendar whose documents are still to be removed
  * (domain/purge/). Written by the DELETE that removes the calendar record, removed by the purge's
  * last batch: while it exists, a purge pass has work. Internal.

@@ -15,6 +15,7 @@ import { DocumentExistsError, type Transaction } from "../../storage/port.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import { touchShard } from "../revision.js";
+import { requeueMovedAlarms } from "./requeue.js";
 import { dueAlarms, readAlarmEntry, readAlarmShard, recordAlarms, scheduleNext, type AlarmEntry } from "./queue.js";
 
 /** Entries one query takes: a tick works through batches until one comes back short. */
@@ -41,9 +42,16 @@ export interface TickResult {
 
 type TickDeps = Pick<Deps, "store" | "clock">;
 
+/** Batches of requeued entries a tick makes due before it settles (requeue.ts); the next tick goes on. */
+const REQUEUE_BATCHES = 5;
+
 /** Settles what is due at `now` (the clock's when absent). */
 export async function runAlarmTick(deps: TickDeps, now: Date = deps.clock()): Promise<TickResult> {
   const result: TickResult = { due: 0, fired: 0, conflicts: 0, more: false };
+  // Entries of calendars whose timezone changed are made due first, so this tick settles them.
+  for (let batch = 0; batch < REQUEUE_BATCHES; batch++) {
+    if (!(await requeueMovedAlarms(deps, now)).more) break;
+  }
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
     const due = await deps.store.query(paths.alarmQueue(), {
       where: [["due_at", "<=", now.toISOString()]],

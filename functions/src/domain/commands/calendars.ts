@@ -95,6 +95,10 @@ export async function updateCalendar(
   next.revision = newRevision();
   tx.set(doc.path, next);
   if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id });
+  // Every alarm instant moves with the zone: the queued ones are recomputed (domain/alarms/requeue.ts).
+  if (next.timezone !== current.timezone) {
+    tx.set(paths.alarmRequeue(calendarId), { calendar_id: calendarId, requested_at: nowIso, after_event_id: null });
+  }
   recordChange(tx, deps, calendarId, shard, { type: "calendar.updated", id: calendarId });
   touchShard(tx, shard);
   return next;
