@@ -170,6 +170,9 @@ describe("a claimed agent's private calendar, from the account", () => {
       expect(link).not.toContain("webcal:");
     }
     expect(page.text).toContain('href="?view=week&amp;date=2026-11-22"');
+    // It leads back to the account page, and does not pass for a published page.
+    expect(page.text).toContain(`<a href="/account">Your account · Scout&#39;s calendar</a>`);
+    expect(page.text).not.toContain("Published with");
     // The next month, through the same address: the weekly lesson on Wednesday 2 December.
     const december = await alice.get(`${path}?view=schedule&date=2026-12-01`);
     expect(december.status).toBe(200);

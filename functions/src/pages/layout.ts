@@ -70,12 +70,18 @@ function masthead(model: PageModel): SafeHtml {
       : "",
   ];
   return html`<header class="masthead"><div class="wrap">
-<p class="eyebrow">${model.kind === "calendar" ? "Calendar" : "Shared calendar"}</p>
+<p class="eyebrow">${eyebrow(model)}</p>
 <h1>${model.title}</h1>
 ${model.purpose ? html`<div class="purpose">${renderMarkdown(model.purpose)}</div>` : ""}
 <ul class="facts">${facts}</ul>
 </div></header>`;
 }
+
+const eyebrow = (model: PageModel): SafeHtml | string => {
+  const back = model.links.back;
+  if (back) return html`<a href="${back.href}">${back.label}</a>`;
+  return model.kind === "calendar" ? "Calendar" : "Shared calendar";
+};
 
 function lensTabs(model: PageModel): SafeHtml | string {
   if (model.lenses.length < 2) return "";
@@ -148,7 +154,8 @@ export function renderPage(model: PageModel): string {
   const feedLink = model.links.feed
     ? html`<link rel="alternate" type="text/calendar" title="${model.title}" href="${model.links.feed}">\n`
     : "";
-  const credit = model.kind === "calendar" ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : "";
+  const published = model.kind === "calendar" && !model.links.back;
+  const credit = published ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : "";
   const body = html`${masthead(model)}
 <div class="wrap">
 ${lensTabs(model)}

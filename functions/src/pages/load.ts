@@ -201,6 +201,7 @@ export async function loadAccountCalendarPage(
   deps: Deps,
   calendar: CalendarRecord,
   query: PageQuery,
+  back: { href: string; label: string },
 ): Promise<PageModel> {
   const sources = await publishedSources(deps, calendar);
   const settings = calendarSettings(calendar);
@@ -209,7 +210,7 @@ export async function loadAccountCalendarPage(
     kind: "calendar",
     title: calendar.name,
     purpose: calendar.purpose,
-    links: { purposeMarkdown: null, feed: null, subscribe: null, occurrencesApi: null },
+    links: { purposeMarkdown: null, feed: null, subscribe: null, occurrencesApi: null, back },
     noindex: true,
     ...(await loadShown(deps, sources, settings, at)),
   };

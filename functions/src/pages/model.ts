@@ -63,6 +63,8 @@ export interface PageModel {
     /** Calendar apps' ways to subscribe to the feed (pages/links.ts). */
     subscribe: { webcal: string; google: string } | null;
     occurrencesApi: string | null;
+    /** Where a signed-in human came from (an agent's calendar opened from the account page). */
+    back?: { href: string; label: string };
   };
   timezone: string;
   lens: Lens;

@@ -42,7 +42,12 @@ export function accountCalendarPage(deps: Deps, accounts: AccountAuth) {
     const query = { view: req.query.view, date: req.query.date };
     // Nothing is cached, so every request computes: it takes a place as an anonymous page does.
     const body = await expensiveReads()(true, async () =>
-      renderPage(await loadAccountCalendarPage(deps, seen.calendar, query)),
+      renderPage(
+        await loadAccountCalendarPage(deps, seen.calendar, query, {
+          href: "/account",
+          label: `Your account · ${seen.agent.name}'s calendar`,
+        }),
+      ),
     );
     res.setHeader("Content-Security-Policy", CALENDAR_PAGE_CSP);
     res.status(200).type("text/html; charset=utf-8").send(body);
