@@ -11,7 +11,6 @@ import express, {
   type RequestHandler,
   type Response,
 } from "express";
-import helmet from "helmet";
 import type { Deps } from "../domain/deps.js";
 import type { HttpDeps } from "../http/deps.js";
 import { resolveViewSlug } from "../domain/queries/views.js";
@@ -35,6 +34,7 @@ import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
 import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
 import { humansRouter } from "./humans/router.js";
+import { pageHeaders } from "./page-headers.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 import { STYLESHEET, STYLESHEET_NAME } from "./style.js";
 
@@ -117,26 +117,6 @@ export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): E
 }
 
 const pageQuery = (req: Request): PageQuery => ({ view: req.query.view, date: req.query.date });
-
-/**
- * No script at all, styles only from our own stylesheet, images from https (event art),
- * forms only to ourselves (the date picker), no framing, no referrer (a share view's address
- * is its capability).
- */
-const pageHeaders = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'none'"],
-      styleSrc: ["'self'"],
-      imgSrc: ["'self'", "https:"],
-      formAction: ["'self'"],
-      baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
-    },
-  },
-  referrerPolicy: { policy: "no-referrer" },
-});
 
 /**
  * The page's HTML, rendered once per revision of what it shows, and not at all for a client

@@ -20,19 +20,6 @@ export const ACCOUNT_CALENDAR_ROUTE = "/account/agents/:agentId/calendars/:calen
 
 type CalendarRequest = Request<{ agentId: string; calendarId: string }>;
 
-/**
- * The public pages' policy (pages/app.ts), not the account pages': this page runs no script,
- * and an event's art may be any https image.
- */
-const CALENDAR_PAGE_CSP = [
-  "default-src 'none'",
-  "style-src 'self'",
-  "img-src 'self' https:",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join(";");
-
 export function accountCalendarPage(deps: Deps, accounts: AccountAuth) {
   return async (req: CalendarRequest, res: Response): Promise<void> => {
     const { account } = await readSession(req, res, accounts, deps.baseUrl);
@@ -49,7 +36,6 @@ export function accountCalendarPage(deps: Deps, accounts: AccountAuth) {
         }),
       ),
     );
-    res.setHeader("Content-Security-Policy", CALENDAR_PAGE_CSP);
     res.status(200).type("text/html; charset=utf-8").send(body);
   };
 }

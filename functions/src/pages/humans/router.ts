@@ -39,6 +39,7 @@ import {
 } from "../../http/session.js";
 import { ASSETS_PATH, clientBundle, HUMANS_STYLESHEET, HUMANS_STYLESHEET_NAME } from "./assets.js";
 import { ACCOUNT_CALENDAR_ROUTE, accountCalendarPage } from "./calendars.js";
+import { pageHeaders } from "../page-headers.js";
 import {
   renderAccountPage,
   renderClaimPage,
@@ -148,7 +149,8 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
     res.redirect(303, `/account?revoked=${req.params.agentId}`);
   });
 
-  router.get(ACCOUNT_CALENDAR_ROUTE, accountCalendarPage(deps, accounts));
+  // The calendar pages' headers, not the account pages': no script runs there, and event art may be any https image.
+  router.get(ACCOUNT_CALENDAR_ROUTE, pageHeaders, accountCalendarPage(deps, accounts));
 
   const methods: Array<[string, string]> = [
     ["/claim/:token", "GET, HEAD, POST"],
