@@ -1,6 +1,6 @@
 // The attacker's host: a public calendar with 20 public layers of 1,000 events each (one-offs
-// over the year and weekly series), every event with 10,000 characters of notes: 21,000
-// writes, within the quotas. Then, anonymously and with the default rate limits:
+// over the year and weekly series), every event with 10,000 characters of notes (Markdown with
+// links and lists, its own text): 21,000 writes, within the quotas. Then, anonymously and with the default rate limits:
 //   1. each expensive read once, uncached: its time, size, the server's RSS growth and the
 //      longest stretch it held the event loop;
 //   2. 16 such reads at once (distinct, so none is cached) while /openapi.json is asked every
@@ -60,7 +60,9 @@ async function serve() {
     minted.token,
     "view",
   );
-  const notes = "Lorem ipsum dolor sit amet. ".repeat(Math.ceil(NOTES / 28)).slice(0, NOTES);
+  // Markdown with links and lists, a different text per event (a page cannot reuse one rendering).
+  const body = "**Agenda** with [a link](https://example.com/agenda) and a list:\n\n- one\n- two\n\n";
+  const notesOf = (l, i) => `Event ${l}-${i}. ${body.repeat(Math.ceil(NOTES / body.length))}`.slice(0, NOTES);
   const pad = (n) => String(n).padStart(2, "0");
   const now = new Date().toISOString();
   for (let l = 0; l < LAYERS; l++) {
@@ -88,7 +90,7 @@ async function serve() {
           start_time: `${pad(8 + (i % 10))}:${pad((i * 5) % 60)}`,
           end_time: `${pad(9 + (i % 10))}:00`,
           category: `c${i % 4}`,
-          notes,
+          notes: notesOf(l, i),
           art: null,
           created_by: { id: minted.agent.id, name: "Heavy" },
           created_at: now,

@@ -28,3 +28,11 @@ export const FEED_EVENT_BUDGET = 1000;
 
 /** Characters of an event's notes a feed carries (the rest is on the page): 1,000 events stay under about 2 MB. */
 export const FEED_NOTE_CHARACTERS = 1_500;
+
+/**
+ * Characters of notes one page renders as Markdown. Markdown with links and lists costs about
+ * 0.4 ms per thousand characters, so a page of 1,000 events with 10,000 characters each would
+ * hold the process for seconds; within this budget it is about 40 ms. Past it, notes show as
+ * plain text, cut (pages/lenses/schedule.ts).
+ */
+export const PAGE_NOTES_MARKDOWN_BUDGET = 100_000;
