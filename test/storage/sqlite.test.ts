@@ -168,3 +168,26 @@ describe("SqliteStore exclusive", () => {
     }
   });
 });
+
+/** Reads are synchronous on SQLite: a long getAll lets other work run between its parts. */
+describe("SqliteStore getAll of many documents", () => {
+  it("answers every document in order, letting the event loop turn while it reads", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "almanac-getall-"));
+    const store: UncheckedStore = new SqliteStore(join(dir, "store.db"), { layout: new Set(["c"]) });
+    try {
+      const ids = Array.from({ length: 1_000 }, (_, i) => `d${i}`);
+      await store.runTransaction(async (tx) => {
+        for (const id of ids) tx.set(`c/${id}`, { n: id, text: "x".repeat(2_000) });
+      });
+      let turns = 0;
+      const counting = setInterval(() => (turns += 1), 0);
+      const paths = [...ids.map((id) => `c/${id}`), "c/missing"];
+      const docs = await store.getAll(paths).finally(() => clearInterval(counting));
+      expect(docs.map((d) => d?.data.n ?? null)).toEqual([...ids, null]);
+      expect(turns).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

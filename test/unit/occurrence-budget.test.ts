@@ -1,7 +1,11 @@
 /** The budgets of pages and feeds (issue 9): counting without expanding, cutting by events. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { budgetedOccurrences, pageOccurrences } from "../../functions/src/domain/queries/occurrences.js";
+import {
+  budgetedOccurrences,
+  pageOccurrences,
+  pageOccurrencesInTurns,
+} from "../../functions/src/domain/queries/occurrences.js";
 import { addDays, countOccurrences, expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
 import type { Recur } from "../../functions/src/domain/types.js";
@@ -127,5 +131,24 @@ describe("withinFeedBudget", () => {
     expect(keep(3).sources[0].events.map((e) => e.name)).toEqual(["soon", "running", "later"]);
     expect(keep(3).omitted).toBe(3);
     expect(keep(5).sources[0].events.map((e) => e.name)).toEqual(["past", "ended series", "soon", "running", "later"]);
+  });
+});
+
+describe("pageOccurrencesInTurns", () => {
+  it("answers what pageOccurrences answers, letting other work run while thousands of streams start", async () => {
+    const events = Array.from({ length: 5_000 }, (_, i) =>
+      event({ name: `daily ${i}`, recur: { type: "daily", starts: "2026-01-01" }, start_time: "09:00" }),
+    );
+    const sources = [{ layer: "main", calendar, events, exceptions: [] }];
+    const options = { from: "2026-03-01", to: "2026-03-31", limit: 1000 };
+    let turns = 0;
+    const counting = setInterval(() => (turns += 1), 0);
+    try {
+      const inTurns = await pageOccurrencesInTurns(sources, options);
+      expect(inTurns).toEqual(pageOccurrences(sources, options));
+    } finally {
+      clearInterval(counting);
+    }
+    expect(turns).toBeGreaterThan(0);
   });
 });

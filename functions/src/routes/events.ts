@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createEvent, deleteEvent, updateEvent } from "../domain/commands/events.js";
 import { getEvent, listEvents, startSourceReads } from "../domain/queries/events.js";
 import { loadOccurring } from "../domain/queries/occurring.js";
-import { MAX_OCCURRENCE_DAYS, pageOccurrences } from "../domain/queries/occurrences.js";
+import { MAX_OCCURRENCE_DAYS, pageOccurrencesInTurns } from "../domain/queries/occurrences.js";
 import { eventSources } from "../domain/queries/sources.js";
 import { eventUsage } from "../domain/quotas.js";
 import { revisionsKey } from "../domain/revision.js";
@@ -242,7 +242,7 @@ export const eventRoutes = [
       const canonical = [query.from, query.to, query.limit, query.cursor];
       return deps.cache.json(answerKey("occurrences", await revisionsKey(deps, sources), canonical), () =>
         expensiveReads()(actor === null, async () => {
-          const page = pageOccurrences(await loadOccurring(deps, sources, query), query);
+          const page = await pageOccurrencesInTurns(await loadOccurring(deps, sources, query), query);
           return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
         }),
       );

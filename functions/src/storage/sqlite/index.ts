@@ -98,6 +98,9 @@ const MAX_BATCH = 64;
  * so they may see a write a few milliseconds before its writer is acknowledged (or, should
  * that COMMIT fail, a write that never lands).
  */
+/** Documents a non-transactional getAll reads between two turns of the event loop. */
+const READS_PER_TURN = 100;
+
 export class SqliteStore implements Store {
   readonly singleProcess = true;
   private readonly db: Database.Database;
@@ -157,8 +160,19 @@ export class SqliteStore implements Store {
     return this.read<T>(path);
   }
 
+  /**
+   * Reads are synchronous here: a page's or a feed's thousand events with their notes (10 MB of
+   * JSON) would hold the process in one piece, so other requests run every READS_PER_TURN
+   * documents. Outside a transaction nothing promises one snapshot (Firestore's getAll does,
+   * but no reader outside a transaction relies on it).
+   */
   async getAll<T = DocData>(paths: readonly string[]): Promise<Array<StoredDoc<T> | null>> {
-    return paths.map((p) => this.read<T>(p));
+    const docs: Array<StoredDoc<T> | null> = [];
+    for (let i = 0; i < paths.length; i += READS_PER_TURN) {
+      if (i > 0) await new Promise((next) => setImmediate(next));
+      for (const p of paths.slice(i, i + READS_PER_TURN)) docs.push(this.read<T>(p));
+    }
+    return docs;
   }
 
   async query<T = DocData>(collection: string, spec: QuerySpec = {}): Promise<StoredDoc<T>[]> {
