@@ -30,7 +30,7 @@ export interface PurgeResult {
   more: boolean;
 }
 
-/** Purges queued calendars, oldest deletion first, within `budget` transactions. */
+/** Purges queued calendars, oldest deletion first, within `budget` batches that delete something. */
 export async function purgeDeletedCalendars(deps: PurgeDeps, budget = PURGE_PASS_BATCHES): Promise<PurgeResult> {
   const result: PurgeResult = { purged: 0, documents: 0, more: false };
   let left = budget;
