@@ -7,12 +7,13 @@
  * The server runs from its own build (functions/.crash-build), so that other tests building
  * functions/lib at the same time cannot hand it half-written files.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../helpers/ports.js";
+import { sleep, startServerProcess } from "../helpers/server-process.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const BUILD_DIR = join(ROOT, "functions/.crash-build");
@@ -33,23 +34,8 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function startServer(port: number): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [SERVER], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, RATE_LIMITS: "off" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/openapi.json`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return proc;
-    await sleep(50);
-  }
-  throw new Error("the server did not start");
-}
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+const startServer = (port: number): Promise<ChildProcess> =>
+  startServerProcess(SERVER, port, { DATA_DIR: dataDir, RATE_LIMITS: "off" });
 
 interface Write {
   key: string;

@@ -4,13 +4,14 @@
  * change of every acknowledged write reaches the receiver, at least once, and in feed order
  * once deduplicated by `webhook-id` (the change feed is the outbox; docs/decisions/webhooks.md).
  */
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort } from "../helpers/ports.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { sleep, startServerProcess } from "../helpers/server-process.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 // Its own bundle: other tests building at the same time cannot hand it half-written files.
@@ -32,30 +33,13 @@ afterAll(async () => {
   rmSync(OUT, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-async function startServer(port: number): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [join(OUT, "server.cjs")], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      RATE_LIMITS: "off",
-      WEBHOOKS_ALLOW_LOOPBACK: "on",
-      ALMANAC_AUTH_EMULATOR: "off",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
+const startServer = (port: number): Promise<ChildProcess> =>
+  startServerProcess(join(OUT, "server.cjs"), port, {
+    DATA_DIR: dataDir,
+    RATE_LIMITS: "off",
+    WEBHOOKS_ALLOW_LOOPBACK: "on",
+    ALMANAC_AUTH_EMULATOR: "off",
   });
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/openapi.json`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return proc;
-    await sleep(50);
-  }
-  throw new Error("the server did not start");
-}
 
 async function post(origin: string, path: string, body: unknown, token?: string): Promise<Response> {
   return fetch(`${origin}${path}`, {
