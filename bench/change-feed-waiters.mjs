@@ -6,7 +6,6 @@
 //   node bench/change-feed-waiters.mjs     prints the figure; touches no results file
 // Needs the build (`npm run build`); BENCH_LIB=<dir> reads another build, as in run.mjs.
 // WAITERS=50 and SECONDS=10 (the window measured) may be set.
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -15,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { countingStore } from "./counting-store.mjs";
+import { apiClient } from "./api-client.mjs";
 
 process.env.RATE_LIMITS ??= "off";
 const LIB = process.env.BENCH_LIB ?? fileURLToPath(new URL("../functions/lib", import.meta.url));
@@ -56,15 +56,7 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 const waiting = new AbortController();
 
 try {
-  const call = async (method, path, { token, body } = {}) => {
-    const headers = {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { "content-type": "application/json", "idempotency-key": randomUUID() } : {}),
-    };
-    const res = await fetch(`${origin}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-    if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-    return res.json();
-  };
+  const call = apiClient(origin);
   const minted = await call("POST", "/v1/mint", { body: { name: "Change feed bench" } });
   const { token } = minted;
   const calendarId = minted.calendar.id;

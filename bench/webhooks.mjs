@@ -4,7 +4,6 @@
 //   npm run build && node bench/webhooks.mjs      (CHANGES=2000)
 // Two figures: a backlog (CHANGES written while delivery is stopped, then delivered by passes)
 // and live (the same number written by 4 writers while the runner delivers, as `npm start` does).
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -12,6 +11,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { countingStore } from "./counting-store.mjs";
+import { apiClient } from "./api-client.mjs";
 
 process.env.RATE_LIMITS ??= "off";
 process.env.WEBHOOKS_ALLOW_LOOPBACK = "on";
@@ -56,15 +56,7 @@ const receiver = createServer((req, res) => {
 await new Promise((done) => receiver.listen(0, "127.0.0.1", done));
 const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 
-const call = async (method, path, { token, body } = {}) => {
-  const headers = {
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-    ...(body ? { "content-type": "application/json", "idempotency-key": randomUUID() } : {}),
-  };
-  const res = await fetch(`${origin}${path}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-  return res.json();
-};
+const call = apiClient(origin);
 
 async function write(token, calendarId, n, writers = 4) {
   let next = 0;
