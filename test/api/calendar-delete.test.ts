@@ -182,6 +182,17 @@ describe("the purge of a deleted calendar", () => {
     expect(feed.body.changes.map((c: { type: string }) => c.type)).toEqual(["layer.detached"]);
   });
 
+  it("purges a layer and its host deleted together, whichever goes first", async () => {
+    const { owner } = world;
+    const host = await newCalendar(t, owner, { name: "Host" });
+    await attachLayer(t, owner, host.id, doomed.id, "doomed");
+    expect((await del(t, `/v1/calendars/${host.id}`, owner.auth)).status).toBe(200);
+    expect((await remove()).status).toBe(200);
+    expect(await purgeDeletedCalendars(t.deps)).toMatchObject({ purged: 2, more: false });
+    expect(await t.deps.store.query(paths.hosts(doomed.id))).toEqual([]);
+    expect(await t.deps.store.query(paths.layers(host.id))).toEqual([]);
+  });
+
   it("deletes in transactions of bounded size, and a pass cut short is taken up by the next", async () => {
     const { owner } = world;
     for (let i = 0; i < PURGE_BATCH + 50; i++) await newEvent(t, owner, doomed.id, { name: `Event ${i}` });

@@ -10,6 +10,7 @@
 import type { CollectionRef, DocPath, QueryOf, StoredDoc } from "../../storage/port.js";
 import { detachLayer } from "../commands/layers.js";
 import type { Deps } from "../deps.js";
+import { DomainError } from "../errors.js";
 import { paths } from "../paths.js";
 
 /** Documents one purge transaction reads and deletes at most (writes stay well under Firestore's 500). */
@@ -111,10 +112,13 @@ function detachFromHosts(deps: PurgeDeps, calendarId: string): Step {
     const links = await deps.store.query(paths.hosts(calendarId), { limit: HOSTS_PER_BATCH });
     for (const link of links) {
       await deps.store.runTransaction(async (tx) => {
-        const layer = await tx.get(paths.layer(link.data.host_calendar_id, link.data.layer_id));
-        // The host may be deleted as well, its layer records purged before this link.
-        if (layer) await detachLayer(tx, deps, link.data.host_calendar_id, link.data.layer_id);
-        else tx.delete(link.path);
+        try {
+          await detachLayer(tx, deps, link.data.host_calendar_id, link.data.layer_id);
+        } catch (err) {
+          // The host may be deleted as well, its layer records purged before this link.
+          if (!(err instanceof DomainError && err.code === "not_found")) throw err;
+          tx.delete(link.path);
+        }
       });
     }
     return { deleted: links.length, done: links.length < HOSTS_PER_BATCH };
