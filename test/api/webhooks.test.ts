@@ -245,7 +245,7 @@ describe("GET, PATCH, DELETE /v1/webhooks/{webhookId}", () => {
 
     await del(t, path, world.reader.auth).expect(200, { deleted: hook.id });
     expectError(await get(t, path, world.reader.auth), 404, "not_found");
-    expect(await t.deps.store.query(paths.webhookStreams(hook.id))).toEqual([]);
+    expect(await t.deps.store.query(paths.calendarWebhookStreams(pub))).toEqual([]);
   });
 
   it("rotate-secret answers a new secret once and keeps the old one beside it for 24 hours", async () => {

@@ -27,7 +27,12 @@ import type {
   TokenRecord,
   ViewSlugRecord,
 } from "./records.js";
-import type { WebhookRecord, WebhookStreamRecord } from "./webhooks/records.js";
+import type {
+  DeliveryQueueRecord,
+  WebhookOutboxRecord,
+  WebhookRecord,
+  WebhookStreamRecord,
+} from "./webhooks/records.js";
 
 /**
  * Where each record lives in the document store, and the only place references are built:
@@ -71,7 +76,9 @@ export interface RecordIn {
   calendar_purges: CalendarPurgeRecord;
   server_secrets: ServerSecretRecord;
   webhooks: WebhookRecord;
-  "webhooks/streams": WebhookStreamRecord;
+  "calendars/webhook_streams": WebhookStreamRecord;
+  webhook_outbox: WebhookOutboxRecord;
+  delivery_queue: DeliveryQueueRecord;
 }
 type Shape = keyof RecordIn;
 
@@ -102,7 +109,9 @@ const SHAPES = {
   calendar_purges: true,
   server_secrets: true,
   webhooks: true,
-  "webhooks/streams": true,
+  "calendars/webhook_streams": true,
+  webhook_outbox: true,
+  delivery_queue: true,
 } satisfies Record<Shape, true>;
 
 export const COLLECTIONS: readonly string[] = Object.keys(SHAPES);
@@ -231,8 +240,19 @@ export const paths = {
   /** Every agent's webhooks, top-level: a delivery pass finds the enabled ones with one query. */
   webhooks: () => collection("webhooks"),
   webhook: (webhookId: string) => doc("webhooks", id("whk", webhookId)),
-  /** Where delivery of each subscribed calendar stands (domain/webhooks/records.ts). */
-  webhookStreams: (webhookId: string) => collection("webhooks/streams", id("whk", webhookId)),
+  /**
+   * Where delivery of one calendar to one webhook stands (domain/webhooks/records.ts), under the
+   * calendar: a write's fan-out finds the streams that follow it with one query in one parent.
+   */
+  calendarWebhookStreams: (calendarId: string) => collection("calendars/webhook_streams", id("cal", calendarId)),
   webhookStream: (webhookId: string, calendarId: string) =>
-    doc("webhooks/streams", id("whk", webhookId), id("cal", calendarId)),
+    doc("calendars/webhook_streams", id("cal", calendarId), id("whk", webhookId)),
+  /** Calendar shards with changes not yet fanned out to their streams, by when (jobs/webhooks/). */
+  webhookOutbox: () => collection("webhook_outbox"),
+  webhookOutboxEntry: (calendarId: string, n: number) =>
+    doc("webhook_outbox", `${id("cal", calendarId)}-${shardNumber(n)}`),
+  /** Streams with deliveries waiting or a retry pending, by when they fall due (jobs/webhooks/). */
+  deliveryQueue: () => collection("delivery_queue"),
+  deliveryQueueEntry: (webhookId: string, calendarId: string) =>
+    doc("delivery_queue", `${id("whk", webhookId)}-${id("cal", calendarId)}`),
 };

@@ -22,7 +22,14 @@ export interface RunningJob {
 
 export const errorText = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
 
-export function startJob<D extends JobDeps>(job: Job<D>, deps: D, options: { startAfterMs?: number } = {}): RunningJob {
+export interface StartOptions {
+  /** The first pass this long after the start. */
+  startAfterMs?: number;
+  /** Passes only on this process's changes and kicks, never on a timer (a deployed API instance). */
+  onlyOnChange?: boolean;
+}
+
+export function startJob<D extends JobDeps>(job: Job<D>, deps: D, options: StartOptions = {}): RunningJob {
   let stopped = false;
   let running: Promise<PassResult> | null = null;
   let again = false;
@@ -44,6 +51,7 @@ export function startJob<D extends JobDeps>(job: Job<D>, deps: D, options: { sta
         result = { done: 0, more: false, nextDueAt: null };
       }
     } while (again && !stopped);
+    if (options.onlyOnChange && !result.more) return result;
     const wait = result.more
       ? 0
       : result.nextDueAt === null
@@ -71,7 +79,7 @@ export function startJob<D extends JobDeps>(job: Job<D>, deps: D, options: { sta
         for (const ms of AFTER_SIGNAL_MS) setTimeout(kick, ms).unref();
       })
     : () => undefined;
-  schedule(options.startAfterMs ?? 0);
+  if (!options.onlyOnChange) schedule(options.startAfterMs ?? 0);
   return {
     kick,
     pass,
@@ -80,6 +88,7 @@ export function startJob<D extends JobDeps>(job: Job<D>, deps: D, options: { sta
       clearTimeout(timer);
       unlisten();
       await running?.catch(() => undefined);
+      await job.stop?.();
     },
   };
 }

@@ -32,6 +32,12 @@ export interface Job<D extends JobDeps = JobDeps> {
   /** Wake at once when this process records a change (webhook delivery does). */
   wakeOnChange?: boolean;
   run(deps: D, budget: Budget): Promise<PassResult>;
+  /**
+   * For a job whose work runs on after its pass (webhook deliveries): let what is in flight
+   * finish within `budget` (none: at once), cut the rest short, and answer the work done since
+   * the last pass. Drivers call it when they stop, and at the end of a scheduled run.
+   */
+  stop?(budget?: Budget): Promise<number>;
 }
 
 export const budgetOf = (ms: number): Budget => ({ deadline: performance.now() + ms });

@@ -9,6 +9,7 @@ export const presentWebhook = (hook: WebhookRecord): PresentedWebhook => ({
   description: hook.description,
   enabled: hook.enabled,
   disabled_reason: hook.disabled_reason,
+  lost_access: (hook.lost_access ?? []).map(({ calendar_id, reason, since }) => ({ calendar_id, reason, since })),
   created_at: hook.created_at,
 });
 

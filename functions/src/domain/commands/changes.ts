@@ -54,6 +54,15 @@ export function recordChange(
     purge_at: new Date(now.getTime() + CHANGE_RETENTION_MS),
   };
   tx.create(paths.change(calendarId, shard.index, shard.changeSeq), record);
+  if (!shard.outboxed) {
+    // Blind, beside the shard this write already holds: webhook delivery finds the calendar by it.
+    tx.set(paths.webhookOutboxEntry(calendarId, shard.index), {
+      calendar_id: calendarId,
+      shard: shard.index,
+      due_at: record.at,
+    });
+    shard.outboxed = true;
+  }
   signalChange(calendarId);
 }
 

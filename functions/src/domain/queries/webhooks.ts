@@ -18,10 +18,9 @@ export async function getWebhook(deps: Deps, agentId: string, webhookId: string)
 
 /** The last attempts of every stream of the webhook and its test pings, newest first. */
 export async function listDeliveries(deps: Deps, agentId: string, webhookId: string): Promise<DeliveryAttempt[]> {
-  // The reference first: an id no webhook can have throws here, before either read starts.
-  const streamsRef = paths.webhookStreams(webhookId);
-  const [hook, streams] = await Promise.all([ownWebhook(deps.store, agentId, webhookId), deps.store.query(streamsRef)]);
-  const all = [...hook.data.tests, ...streams.flatMap((s) => s.data.attempts)];
+  const hook = await ownWebhook(deps.store, agentId, webhookId);
+  const streams = await deps.store.getAll(hook.data.calendars.map((c) => paths.webhookStream(webhookId, c)));
+  const all = [...hook.data.tests, ...streams.flatMap((s) => s?.data.attempts ?? [])];
   // Stable sort: within one instant, attempts keep their stream's order, newest last before reversing.
   return all
     .map((a, i) => ({ a, i }))

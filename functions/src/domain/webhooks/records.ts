@@ -50,12 +50,26 @@ export interface WebhookRecord {
   previous_secret_expires_at: string | null;
   /** The last test pings (POST .../test), newest last; the streams keep the deliveries. */
   tests: DeliveryAttempt[];
+  /**
+   * Calendars whose stream ended quietly because the agent may no longer read them (a grant
+   * revoked, the calendar made private, the agent revoked); absent on webhooks that never lost one.
+   */
+  lost_access?: LostAccess[];
   created_at: string;
   updated_at: string;
 }
 
+/** Why a stream stopped delivering without counting as failing. */
+export type AccessLoss = "no_access" | "agent_revoked";
+
+export interface LostAccess {
+  calendar_id: string;
+  reason: AccessLoss;
+  since: string;
+}
+
 /**
- * webhooks/{webhookId}/streams/{calendarId}: where delivery of one calendar to one webhook
+ * calendars/{calendarId}/webhook_streams/{webhookId}: where delivery of one calendar to one webhook
  * stands. The change feed is the outbox: `positions` is the change-feed cursor this stream has
  * delivered up to (the last number delivered on each revision shard), so a crash between a
  * write and its delivery only delays it.
@@ -75,4 +89,31 @@ export interface WebhookStreamRecord {
   lease_expires_at: string | null;
   /** The last attempts of this stream, newest last. */
   attempts: DeliveryAttempt[];
+}
+
+/**
+ * webhook_outbox/{calendarId}-{shard}: a shard of the calendar recorded changes that are not yet
+ * fanned out to its streams. Every write that records a change sets it (a blind write beside the
+ * shard document it already writes), so finding work costs what was written, not what follows it.
+ */
+export interface WebhookOutboxRecord {
+  calendar_id: string;
+  shard: number;
+  /** The last write that set it: a fan-out removes the entry only if no write came after its read. */
+  due_at: string;
+}
+
+/**
+ * delivery_queue/{webhookId}-{calendarId}: a stream with deliveries waiting or a retry pending,
+ * found by `due_at`. Removed when the stream is caught up, so idle streams cost nothing.
+ */
+export interface DeliveryQueueRecord {
+  webhook_id: string;
+  calendar_id: string;
+  agent_id: string;
+  /** The receiver's host and port: at most a few deliveries to one receiver run at once. */
+  receiver: string;
+  due_at: string;
+  /** Set by each fan-out: a delivery that read an older value leaves the entry for the next pass. */
+  woken_at: string;
 }

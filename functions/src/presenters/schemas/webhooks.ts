@@ -14,6 +14,18 @@ export const webhookRecord = z.object({
     .string()
     .nullable()
     .meta({ description: "Why deliveries stopped (set when failures disabled the webhook); cleared by enabling it" }),
+  lost_access: z
+    .array(
+      z.object({
+        calendar_id: z.string(),
+        reason: z.enum(["no_access", "agent_revoked"]),
+        since: z.string(),
+      }),
+    )
+    .meta({
+      description:
+        "Calendars not delivered because the agent may no longer read them (never counted as failing); delivery resumes if access comes back",
+    }),
   created_at: z.string(),
 });
 export type PresentedWebhook = z.input<typeof webhookRecord>;
