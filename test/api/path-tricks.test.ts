@@ -3,6 +3,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createApiApp } from "../../functions/src/app.js";
+import { quote } from "../../functions/src/domain/errors.js";
 import { newId } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { AccessRequestRecord } from "../../functions/src/domain/records.js";
@@ -218,10 +219,10 @@ function allowed(route: AnyRoute, trick: Trick, caller: "anonymous" | "stranger"
   return statuses;
 }
 
-/** The answer's text without the echo of the request's own path. */
+/** The answer's text without the echo of the request's own path (whole, or quoted short: domain/errors.ts `quote`). */
 function answerText(res: request.Response, url: string): string {
   let text = res.text ?? "";
-  for (const echo of [url, safeDecode(url)]) text = text.split(echo).join("");
+  for (const echo of [url, safeDecode(url)]) for (const form of [echo, quote(echo)]) text = text.split(form).join("");
   return text;
 }
 

@@ -48,6 +48,22 @@ export const isErrorCode = (value: unknown): value is ErrorCode =>
 
 export type ErrorDetails = Record<string, unknown>;
 
+/** The most characters of a client's input an error quotes (docs/api.md#errors). */
+export const MAX_QUOTED = 100;
+
+/**
+ * What the client sent, as an error quotes it: at most `max` characters, then `…` when cut
+ * (never half a surrogate pair). Every message or detail that repeats a field name, value, id,
+ * slug or query parameter goes through here, so no answer grows with what was sent; the
+ * envelope caps what reaches the wire once more (http/errors.ts).
+ */
+export function quote(value: unknown, max = MAX_QUOTED): string {
+  const text = String(value);
+  if (text.length <= max) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
+  return `${text.slice(0, cut)}…`;
+}
+
 /** The codes of a failed validation: `invalid_event` for event payloads, else `invalid_request`. */
 export type InvalidCode = "invalid_request" | "invalid_event";
 
@@ -117,7 +133,10 @@ export const errors = {
   invalid: (code: InvalidCode, message: string, details?: ErrorDetails) => new DomainError(code, message, details),
   /** A rule on one field that the schema cannot express (cross-field checks in commands). */
   invalidField: (code: InvalidCode, field: string, message: string) =>
-    new DomainError(code, `\`${field}\` ${message}`, { field, issues: [{ field, message }] }),
+    new DomainError(code, `\`${quote(field)}\` ${message}`, {
+      field: quote(field),
+      issues: [{ field: quote(field), message }],
+    }),
   /** A `cursor` this list did not give out (domain/paging.ts). */
   badCursor: () =>
     new DomainError(
@@ -171,8 +190,8 @@ export const errors = {
 
   // --- calendars, sharing, layers ---------------------------------------------------------
   slugTaken: (slug: string, available: string[]) =>
-    new DomainError("slug_taken", `the slug \`${slug}\` is taken; pick another, e.g. one of details.available`, {
-      slug,
+    new DomainError("slug_taken", `the slug \`${quote(slug)}\` is taken; pick another, e.g. one of details.available`, {
+      slug: quote(slug),
       available,
     }),
   lastOwner: () =>
@@ -202,10 +221,14 @@ export const errors = {
       },
     ),
   keyTaken: (key: string, layerId: string) =>
-    new DomainError("key_taken", `the key \`${key}\` already names another layer of this calendar; pick another key`, {
-      key,
-      layer_id: layerId,
-    }),
+    new DomainError(
+      "key_taken",
+      `the key \`${quote(key)}\` already names another layer of this calendar; pick another key`,
+      {
+        key: quote(key),
+        layer_id: layerId,
+      },
+    ),
   quotaExceeded: (quota: QuotaName, limit: number) =>
     new DomainError("quota_exceeded", QUOTA_REACHED[quota].replace("%d", limit.toLocaleString("en-US")), {
       quota,

@@ -5,7 +5,7 @@
  * can meet (routing, bodies, idempotency, rate limits). The error middleware
  * (http/error-handler.ts) renders either once as `{error: {code, message, details?, request_id}}`.
  */
-import { DomainError, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
+import { DomainError, MAX_QUOTED, quote, type ErrorCode, type ErrorDetails } from "../domain/errors.js";
 
 type Headers = Record<string, string>;
 
@@ -133,16 +133,51 @@ export const errorHelp = (code: ErrorCode): string => WIRE[code].help;
 /** The page of hosting/docs that explains each code; every message ends by pointing to it. */
 export const errorDocs = (code: ErrorCode): string => WIRE[code].docs ?? "/docs/errors.md";
 
+/**
+ * The backstop behind `quote` (domain/errors.ts): whatever an error was built with, its envelope
+ * stays a few KB. A message is at most MAX_MESSAGE characters; in `details`, a string is at most
+ * MAX_DETAIL_TEXT, a list MAX_DETAIL_ITEMS long, nesting MAX_DETAIL_DEPTH deep, and details
+ * whose JSON still exceeds MAX_DETAILS_JSON keep their short top-level values only.
+ */
+export const ENVELOPE_LIMITS = {
+  MAX_MESSAGE: 1_000,
+  MAX_DETAIL_TEXT: 4 * MAX_QUOTED,
+  MAX_DETAIL_ITEMS: 20,
+  MAX_DETAIL_DEPTH: 4,
+  MAX_DETAILS_JSON: 2_000,
+} as const;
+
+function boundedValue(value: unknown, depth: number): unknown {
+  if (typeof value === "string") return quote(value, ENVELOPE_LIMITS.MAX_DETAIL_TEXT);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= ENVELOPE_LIMITS.MAX_DETAIL_DEPTH) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value))
+    return value.slice(0, ENVELOPE_LIMITS.MAX_DETAIL_ITEMS).map((item) => boundedValue(item, depth + 1));
+  const entries = Object.entries(value).slice(0, ENVELOPE_LIMITS.MAX_DETAIL_ITEMS);
+  return Object.fromEntries(entries.map(([key, item]) => [quote(key), boundedValue(item, depth + 1)]));
+}
+
+/** `details` within the envelope's limits (ENVELOPE_LIMITS). */
+export function boundedDetails(details: ErrorDetails | undefined): ErrorDetails | undefined {
+  if (details === undefined) return undefined;
+  const bounded = boundedValue(details, 0) as ErrorDetails;
+  if (JSON.stringify(bounded).length <= ENVELOPE_LIMITS.MAX_DETAILS_JSON) return bounded;
+  return Object.fromEntries(
+    Object.entries(bounded).filter(([, value]) => typeof value !== "object" || value === null),
+  );
+}
+
 /** A DomainError on its way out: its status, its headers, and a message that names its docs page. */
 export class ApiError extends DomainError {
   readonly status: number;
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, details?: ErrorDetails, headers?: Record<string, string>) {
-    super(code, message.includes("/docs/") ? message : `${message} (see ${errorDocs(code)})`, details);
+    const short = quote(message, ENVELOPE_LIMITS.MAX_MESSAGE);
+    super(code, short.includes("/docs/") ? short : `${short} (see ${errorDocs(code)})`, boundedDetails(details));
     this.name = "ApiError";
     this.status = statusOf(code);
-    this.headers = headers ?? WIRE[code].headers?.(details) ?? {};
+    this.headers = headers ?? WIRE[code].headers?.(this.details) ?? {};
   }
 
   static from(err: DomainError): ApiError {
@@ -171,9 +206,12 @@ export const httpErrors = {
   unauthorized: (why = "send `Authorization: Bearer <token>`; mint one with POST /v1/mint") =>
     new ApiError("unauthorized", why, undefined, { "WWW-Authenticate": 'Bearer realm="almanac"' }),
   routeNotFound: (method: string, path: string) =>
-    new ApiError("not_found", `no route ${method} ${path}; the API's operations are listed at /openapi.json`),
+    new ApiError(
+      "not_found",
+      `no route ${quote(method)} ${quote(path)}; the API's operations are listed at /openapi.json`,
+    ),
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new ApiError("method_not_allowed", `${method} is not allowed here; use ${allowed.join(", ")}`, { allowed }),
+    new ApiError("method_not_allowed", `${quote(method)} is not allowed here; use ${allowed.join(", ")}`, { allowed }),
   invalidJson: () => new ApiError("invalid_json", "the request body is not valid JSON; send a JSON object"),
   missingIdempotencyKey: () =>
     new ApiError("missing_idempotency_key", "send an Idempotency-Key header: any unique string up to 200 chars"),
@@ -209,9 +247,9 @@ export const httpErrors = {
       "not_found",
       field === "date"
         ? "nothing at this path: `date` must be an occurrence's original date, YYYY-MM-DD, as GET .../occurrences gives it"
-        : `nothing at this path: \`${field}\` is not an id the API issued ` +
+        : `nothing at this path: \`${quote(field)}\` is not an id the API issued ` +
             "(a prefix such as `cal_`, then letters and digits); check the id",
-      { field },
+      { field: quote(field) },
     ),
   /** A request `Content-Encoding` other than `identity` (http/edge.ts): no compressed body is inflated. */
   compressedBody: () =>

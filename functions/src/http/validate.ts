@@ -1,9 +1,20 @@
 import type { z } from "zod";
-import { errors, type InvalidCode } from "../domain/errors.js";
+import { errors, MAX_QUOTED, quote, type InvalidCode } from "../domain/errors.js";
 import { httpErrors } from "./errors.js";
 import { knownFields, suggestionFor } from "./suggest.js";
 
-/** Parses input with a zod schema, or throws a 400 that names the offending field. */
+/** Unknown fields named in a refusal; the rest are counted ("and 190 more"). */
+const MAX_NAMED_KEYS = 5;
+/** Problems listed in `details.issues`; the first is the message. */
+const MAX_ISSUES = 10;
+/** A schema's own message is ours, but a custom one may carry a value: bounded too. */
+const MAX_ISSUE_MESSAGE = 300;
+
+/**
+ * Parses input with a zod schema, or throws a 400 that names the offending field. What the
+ * client sent is quoted through `quote` (at most MAX_QUOTED characters each), so the refusal
+ * of a 60,000-character field name is as short as any other.
+ */
 export function parseInput<S extends z.ZodType>(
   schema: S,
   input: unknown,
@@ -16,14 +27,20 @@ export function parseInput<S extends z.ZodType>(
   const ordered = [...result.error.issues].sort(
     (a, b) => Number(b.code === "unrecognized_keys") - Number(a.code === "unrecognized_keys"),
   );
-  const issues = ordered.map((issue) => {
-    const base = issue.path.map(String).join(".");
+  const issues = ordered.slice(0, MAX_ISSUES).map((issue) => {
+    // A path may hold the client's own keys (a record's): each part is quoted short, and the whole.
+    const base = quote(issue.path.map((part) => quote(String(part))).join("."), 2 * MAX_QUOTED);
     if (issue.code === "unrecognized_keys") {
       const keys = (issue as { keys: string[] }).keys;
-      const field = keys.map((k) => (base ? `${base}.${k}` : k)).join(", ");
+      const named = keys.slice(0, MAX_NAMED_KEYS).map((k) => quote(k));
+      const more = keys.length > named.length ? ` and ${keys.length - named.length} more` : "";
+      const field = named.map((k) => (base ? `${base}.${k}` : k)).join(", ") + more;
       const known = knownFields(schema, issue.path);
-      const hints = keys.map((k) => suggestionFor(k, known)).filter((hint) => hint !== null);
-      const unknown = `unknown field${keys.length > 1 ? "s" : ""} ${keys.map((k) => `\`${k}\``).join(", ")}`;
+      const hints = keys
+        .slice(0, MAX_NAMED_KEYS)
+        .map((k) => (k.length > MAX_QUOTED ? null : suggestionFor(k, known)))
+        .filter((hint) => hint !== null);
+      const unknown = `unknown field${keys.length > 1 ? "s" : ""} ${named.map((k) => `\`${k}\``).join(", ")}${more}`;
       const hint = hints.length > 0 ? `; ${hints.join("; ")}` : "";
       return {
         field,
@@ -32,8 +49,10 @@ export function parseInput<S extends z.ZodType>(
       };
     }
     const field = base || where;
-    const message =
-      issue.code === "invalid_type" && issue.message.endsWith("received undefined") ? "is required" : issue.message;
+    const message = quote(
+      issue.code === "invalid_type" && issue.message.endsWith("received undefined") ? "is required" : issue.message,
+      MAX_ISSUE_MESSAGE,
+    );
     return { field, message, text: `${base ? `\`${base}\`` : where} ${message}` };
   });
   const first = issues[0];

@@ -6,6 +6,7 @@
  * this operation, before the SDK ran.
  */
 import { createHash, randomUUID } from "node:crypto";
+import { quote } from "../domain/errors.js";
 import type { HttpDeps } from "../http/deps.js";
 import { overlongQueryParam, overlongQueryError } from "../http/edge.js";
 import { ApiError, withRequestId } from "../http/errors.js";
@@ -87,7 +88,10 @@ function operationRequest(tool: Tool, args: Args, caller: Caller): OperationRequ
       body[key] = value;
     } else {
       const known = [...pathArguments, ...tool.queryKeys].map((k) => `\`${k}\``).join(", ") || "none";
-      return argumentError(key, `\`${key}\` is not an argument of ${tool.listed.name}; its arguments: ${known}`);
+      return argumentError(
+        quote(key),
+        `\`${quote(key)}\` is not an argument of ${tool.listed.name}; its arguments: ${known}`,
+      );
     }
   }
   const overlong = overlongQueryParam(query);
