@@ -1,9 +1,15 @@
 /** What the protocol layers need beyond the domain's `Deps`: the composition roots build it. */
 import type { Deps } from "../domain/deps.js";
+import type { Sender } from "../domain/webhooks/sender.js";
+import type { ResolveHost } from "../domain/webhooks/url.js";
 
 /** The domain's dependencies and this process's rendered responses, which only the edge reads. */
 export interface HttpDeps extends Deps {
   cache: RenderedCache;
+  /** POSTs to webhook receivers (outbound/send.ts); when absent, one per WEBHOOKS_ALLOW_LOOPBACK at each use. */
+  sender?: Sender;
+  /** Resolves a webhook URL's host for the subscription check (outbound/lookup.ts); DNS when absent. */
+  resolveHost?: ResolveHost;
 }
 
 /**

@@ -14,7 +14,11 @@ import { ownWebhook } from "../domain/webhooks/own.js";
 import { sendPing } from "../domain/webhooks/ping.js";
 import { WEBHOOK_TYPES } from "../domain/webhooks/records.js";
 import { webhookSettings } from "../domain/webhooks/settings.js";
+import { verifyWebhookUrl } from "../domain/webhooks/url.js";
+import type { HttpDeps } from "../http/deps.js";
 import { defineRoute } from "../http/route.js";
+import { resolverFor } from "../outbound/lookup.js";
+import { sharedSender } from "../outbound/send.js";
 import { presentAttempt, presentWebhook } from "../presenters/webhooks.js";
 import { deleted, idOf, trimmedName } from "./common.js";
 import { deliveryAttempt, webhookRecord, webhookWithSecret } from "../presenters/schemas/webhooks.js";
@@ -36,6 +40,18 @@ const types = z
 const url = z.string().max(2000, { message: "must be at most 2000 characters" }).describe("Public https URL");
 const description = trimmedName(500).nullable().describe("A note for you");
 const webhookParams = z.object({ webhookId: idOf("whk").describe("Webhook id") });
+
+/** The composition root's sender, or one built from the settings of this moment (tests switch loopback per test). */
+const senderOf = (deps: HttpDeps) => deps.sender ?? sharedSender({ allowLoopback: webhookSettings().allowLoopback });
+
+const systemResolver = resolverFor();
+
+/**
+ * A new URL judged by the address policy of deliveries, its name resolved: in `prepare`,
+ * outside the transaction, which no DNS answer may hold.
+ */
+const verifiedUrl = (deps: HttpDeps, url: string) =>
+  verifyWebhookUrl(url, webhookSettings(), deps.resolveHost ?? systemResolver);
 
 /** The caller must be able to read every calendar it subscribes to (404 as for any unreadable calendar). */
 async function requireReadable(deps: Deps, actor: Actor, ids: readonly string[]): Promise<void> {
@@ -67,9 +83,10 @@ export const webhookRoutes = [
     secretFields: ["secret"],
     response: webhookWithSecret,
     errors: ["invalid_request", "unauthorized", "insufficient_scope", "not_found", "quota_exceeded"],
-    handler: async ({ tx, deps, actor, body }) => {
+    prepare: async ({ deps, body }) => verifiedUrl(deps, body.url),
+    handler: async ({ tx, deps, actor, body, prepared: url }) => {
       await requireReadable(deps, actor, body.calendars);
-      const { webhook, secret } = await createWebhook(tx, deps, actor.agentId, body, webhookSettings());
+      const { webhook, secret } = await createWebhook(tx, deps, actor.agentId, { ...body, url }, webhookSettings());
       return { webhook: presentWebhook(webhook), secret };
     },
   }),
@@ -103,7 +120,8 @@ export const webhookRoutes = [
     }),
     response: webhookRecord,
     errors: ["invalid_request", "unauthorized", "insufficient_scope", "not_found"],
-    handler: async ({ tx, deps, actor, params, body }) => {
+    prepare: async ({ deps, body }) => (body.url === undefined ? undefined : verifiedUrl(deps, body.url)),
+    handler: async ({ tx, deps, actor, params, body, prepared: url }) => {
       const current = await ownWebhook(deps.store, actor.agentId, params.webhookId);
       if (body.calendars)
         await requireReadable(
@@ -111,7 +129,8 @@ export const webhookRoutes = [
           actor,
           body.calendars.filter((id) => !current.data.calendars.includes(id)),
         );
-      const hook = await updateWebhook(tx, deps, actor.agentId, params.webhookId, body, webhookSettings());
+      const patch = url === undefined ? body : { ...body, url };
+      const hook = await updateWebhook(tx, deps, actor.agentId, params.webhookId, patch, webhookSettings());
       return presentWebhook(hook);
     },
   }),
@@ -162,7 +181,7 @@ export const webhookRoutes = [
     // The POST goes out before the transaction: no transaction waits on a receiver.
     prepare: async ({ deps, actor, params }) => {
       const hook = await ownWebhook(deps.store, actor.agentId, params.webhookId);
-      return sendPing(deps, hook.data, webhookSettings());
+      return sendPing(deps, hook.data, webhookSettings(), senderOf(deps));
     },
     handler: async ({ tx, actor, params, prepared }) => {
       await recordTestAttempt(tx, actor.agentId, params.webhookId, prepared);

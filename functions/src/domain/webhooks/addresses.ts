@@ -1,9 +1,16 @@
 /**
- * Which literal addresses a webhook may never reach (docs/api.md#webhooks): loopback (unless
- * WEBHOOKS_ALLOW_LOOPBACK), private, link-local, CGNAT, unique-local, multicast, unspecified,
- * and the cloud metadata addresses. An IPv4-mapped IPv6 address is judged as its IPv4.
+ * The one address policy of webhooks (docs/api.md#webhooks): which hosts a delivery may reach.
+ * The subscription check (url.ts) and every connection (outbound/lookup.ts, outbound/send.ts)
+ * judge with these same functions, a name on the addresses it resolves to, so that neither a
+ * name nor a spelling of an address nor DNS rebinding gets past one and not the other.
+ *
+ * Only public unicast addresses pass: IPv4 outside the special ranges, IPv6 in 2000::/3 outside
+ * them. Loopback passes only when the local `WEBHOOKS_ALLOW_LOOPBACK=on` allows it, and only as
+ * 127/8, ::1 or IPv4-mapped 127/8. An IPv4 address embedded in IPv6 (IPv4-mapped, -compatible,
+ * -translated, NAT64, 6to4, Teredo) is judged as that IPv4; the deprecated embeddings (all but
+ * mapped and NAT64) are refused whatever they embed.
  */
-import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
 export type AddressClass =
   | "loopback"
@@ -13,70 +20,186 @@ export type AddressClass =
   | "unique-local"
   | "multicast"
   | "unspecified"
+  | "broadcast"
+  | "benchmarking"
   | "metadata"
   | "reserved"
   | "public";
 
-const v4Number = (address: string): number => address.split(".").reduce((n, part) => n * 256 + Number(part), 0) >>> 0;
+/** How an IPv4 address sits inside the IPv6 address that was judged. */
+export type Embedding = "IPv4-mapped" | "IPv4-compatible" | "IPv4-translated" | "NAT64" | "6to4" | "Teredo";
 
-const inV4 = (n: number, base: string, bits: number): boolean => {
-  const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-  return (n & mask) >>> 0 === (v4Number(base) & mask) >>> 0;
+export interface AddressPolicy {
+  /** Loopback (127/8, ::1, ::ffff:127/104) may be reached: local runs and tests only. */
+  allowLoopback: boolean;
+}
+
+export interface AddressJudgement {
+  allowed: boolean;
+  kind: AddressClass;
+  /** Set when an IPv4 address embedded in an IPv6 one was judged. */
+  via: Embedding | null;
+}
+
+const KIND_WORDS: Record<AddressClass, string> = {
+  loopback: "a loopback address",
+  private: "a private address",
+  "link-local": "a link-local address",
+  cgnat: "a carrier-grade NAT address (100.64.0.0/10)",
+  "unique-local": "a unique-local address",
+  multicast: "a multicast address",
+  unspecified: "an unspecified address",
+  broadcast: "a broadcast address",
+  benchmarking: "a benchmarking address (198.18.0.0/15, 2001:2::/48)",
+  metadata: "a cloud metadata address",
+  reserved: "a reserved or non-routable address",
+  public: "a public address",
 };
 
-function classifyV4(address: string): AddressClass {
-  const n = v4Number(address);
-  if (address === "169.254.169.254") return "metadata";
-  if (inV4(n, "0.0.0.0", 8)) return "unspecified";
-  if (inV4(n, "127.0.0.0", 8)) return "loopback";
-  if (inV4(n, "10.0.0.0", 8) || inV4(n, "172.16.0.0", 12) || inV4(n, "192.168.0.0", 16)) return "private";
-  if (inV4(n, "169.254.0.0", 16)) return "link-local";
-  if (inV4(n, "100.64.0.0", 10)) return "cgnat";
-  if (inV4(n, "224.0.0.0", 4)) return "multicast";
-  if (inV4(n, "240.0.0.0", 4)) return "reserved";
-  return "public";
+/** "a loopback address", "a loopback address inside a 6to4 IPv6 address". */
+export function describeJudgement(judgement: AddressJudgement): string {
+  const what = KIND_WORDS[judgement.kind];
+  if (!judgement.via) return what;
+  return `${what} inside ${judgement.via.startsWith("IPv4") ? "an" : "a"} ${judgement.via} IPv6 address`;
 }
 
-/** The eight 16-bit groups of an IPv6 address (with `::` expanded and a dotted IPv4 tail). */
-function groupsOf(address: string): number[] {
-  let text = address.toLowerCase();
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (tail) {
-    const n = v4Number(tail[1]);
-    text = `${text.slice(0, -tail[1].length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+/** Cloud metadata endpoints (GCP, AWS, Azure; AWS ECS; Alibaba; AWS over IPv6). */
+const METADATA_V4 = new Set(["169.254.169.254", "169.254.170.2", "100.100.100.200"]);
+const METADATA_V6 = ["fd00:ec2::254"].map((a) => ipaddr.IPv6.parse(a));
+const isMetadataV6 = (address: ipaddr.IPv6) =>
+  METADATA_V6.some((m) => m.parts.every((part, i) => part === address.parts[i]));
+const BENCHMARKING_V4 = ipaddr.parseCIDR("198.18.0.0/15") as [ipaddr.IPv4, number];
+
+function classifyV4(address: ipaddr.IPv4): AddressClass {
+  if (METADATA_V4.has(address.toString())) return "metadata";
+  const range = address.range();
+  switch (range) {
+    case "unicast":
+      return "public";
+    case "loopback":
+    case "private":
+    case "multicast":
+    case "unspecified":
+    case "broadcast":
+      return range;
+    case "linkLocal":
+      return "link-local";
+    case "carrierGradeNat":
+      return "cgnat";
+    default:
+      // reserved (198.18/15, documentation, 192.0.0/24, 240/4...), as112, amt.
+      return address.match(BENCHMARKING_V4) ? "benchmarking" : "reserved";
   }
-  const [head, rest] = text.split("::");
-  const left = head ? head.split(":") : [];
-  const right = rest ? rest.split(":") : [];
-  const fill = rest === undefined ? [] : new Array<string>(8 - left.length - right.length).fill("0");
-  return [...left, ...fill, ...right].map((g) => parseInt(g, 16));
 }
 
-function classifyV6(address: string): AddressClass {
-  const g = groupsOf(address.split("%")[0]);
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) {
-    return classifyV4(`${g[6] >> 8}.${g[6] & 255}.${g[7] >> 8}.${g[7] & 255}`);
-  }
-  if (g.every((x) => x === 0)) return "unspecified";
-  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return "loopback";
-  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) return "metadata";
-  if ((g[0] & 0xffc0) === 0xfe80) return "link-local";
-  if ((g[0] & 0xfe00) === 0xfc00) return "unique-local";
-  if ((g[0] & 0xff00) === 0xff00) return "multicast";
-  return "public";
-}
+const v4From = (high: number, low: number) => ipaddr.IPv4.parse(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
 
-/** The class of a literal IP address, or null when `host` is a name. */
-export function classifyAddress(host: string): AddressClass | null {
-  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-  const family = isIP(bare.split("%")[0]);
-  if (family === 4) return classifyV4(bare);
-  if (family === 6) return classifyV6(bare);
+/** The IPv4 address an IPv6 one carries, and how, or null when it carries none. */
+function embeddedV4(address: ipaddr.IPv6, range: string): { v4: ipaddr.IPv4; via: Embedding } | null {
+  const p = address.parts;
+  if (range === "ipv4Mapped") return { v4: v4From(p[6], p[7]), via: "IPv4-mapped" };
+  if (range === "rfc6145") return { v4: v4From(p[6], p[7]), via: "IPv4-translated" };
+  // 64:ff9b::/96 only; the local-use 64:ff9b:1::/48 (RFC 8215) may embed anywhere and is refused whole.
+  if (range === "rfc6052" && p[2] === 0) return { v4: v4From(p[6], p[7]), via: "NAT64" };
+  if (range === "6to4") return { v4: v4From(p[1], p[2]), via: "6to4" };
+  // Teredo: the client's address is the last 32 bits, inverted.
+  if (range === "teredo") return { v4: v4From(p[6] ^ 0xffff, p[7] ^ 0xffff), via: "Teredo" };
+  // IPv4-compatible (::a.b.c.d, deprecated): 96 zero bits, but not :: and ::1.
+  if (range === "unicast" && p.slice(0, 6).every((x) => x === 0))
+    return { v4: v4From(p[6], p[7]), via: "IPv4-compatible" };
   return null;
 }
 
-/** Names that are cloud metadata endpoints whatever they resolve to. */
-export const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.google.internal."]);
+function classifyV6(address: ipaddr.IPv6): AddressClass {
+  if (isMetadataV6(address)) return "metadata";
+  // Typed without the ranges the library's declarations leave out (deprecatedSiteLocal...).
+  const range: string = address.range();
+  switch (range) {
+    case "unicast":
+      // Only 2000::/3 is global unicast; the rest of the space is unassigned.
+      return (address.parts[0] & 0xe000) === 0x2000 ? "public" : "reserved";
+    case "loopback":
+    case "multicast":
+    case "unspecified":
+    case "benchmarking":
+      return range;
+    case "linkLocal":
+      return "link-local";
+    case "uniqueLocal":
+      return "unique-local";
+    case "deprecatedSiteLocal":
+      return "private";
+    default:
+      return "reserved";
+  }
+}
 
-/** The loopback ranges request-filtering-agent is told to let through when loopback is allowed. */
-export const LOOPBACK_RANGES = ["127.0.0.0/8", "::1/128", "::ffff:127.0.0.0/104"];
+/**
+ * An IPv6 text with a dotted IPv4 tail written as two hex groups: ipaddr.js reads `::a.b.c.d`
+ * (IPv4-compatible) as `::ffff:a.b.c.d` (IPv4-mapped), which is not the address connected to.
+ */
+function hexTail(text: string): string | null {
+  const tail = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(%.*)?$/.exec(text);
+  if (!tail) return text;
+  const [a, b, c, d] = tail.slice(1, 5).map(Number);
+  if ([a, b, c, d].some((n) => n > 255)) return null;
+  const groups = `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  return `${text.slice(0, tail.index)}${groups}${tail[5] ?? ""}`;
+}
+
+/** A literal IP address (IPv4 dotted-quad, IPv6 with or without brackets and zone), or null. */
+export function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+  if (ipaddr.IPv4.isValidFourPartDecimal(bare)) return ipaddr.IPv4.parse(bare);
+  if (!bare.includes(":")) return null;
+  const v6 = hexTail(bare);
+  return v6 !== null && ipaddr.IPv6.isValid(v6) ? ipaddr.IPv6.parse(v6) : null;
+}
+
+/**
+ * The verdict on one address, as connected to (after DNS for a name). Text that is not an IP
+ * address is refused as reserved: this judges addresses, never names.
+ */
+export function judgeAddress(ip: string, policy: AddressPolicy): AddressJudgement {
+  const address = parseIp(ip);
+  if (address === null) return { allowed: false, kind: "reserved", via: null };
+  if (address.kind() === "ipv4") {
+    const kind = classifyV4(address as ipaddr.IPv4);
+    return { allowed: kind === "public" || (kind === "loopback" && policy.allowLoopback), kind, via: null };
+  }
+  const v6 = address as ipaddr.IPv6;
+  const embedded = embeddedV4(v6, v6.range());
+  if (embedded) {
+    const kind = classifyV4(embedded.v4);
+    // A mapped address reaches the IPv4 itself (on a dual-stack socket), so it is that address;
+    // NAT64 reaches it through a translator, public only; the deprecated embeddings, never.
+    const allowed =
+      embedded.via === "IPv4-mapped"
+        ? kind === "public" || (kind === "loopback" && policy.allowLoopback)
+        : embedded.via === "NAT64" && kind === "public";
+    return { allowed, kind: allowed || kind !== "public" ? kind : "reserved", via: embedded.via };
+  }
+  const kind = classifyV6(v6);
+  return { allowed: kind === "public" || (kind === "loopback" && policy.allowLoopback), kind, via: null };
+}
+
+/** Names of cloud metadata endpoints, refused whatever they resolve to. */
+export const METADATA_NAMES = new Set([
+  "metadata",
+  "metadata.google.internal",
+  "metadata.goog",
+  "instance-data",
+  "instance-data.ec2.internal",
+]);
+
+/**
+ * Why a host name may not be reached whatever it resolves to (as a sentence's end: "must not
+ * ..."), or null. A name that passes is judged again on every address it resolves to.
+ */
+export function refusedName(name: string, policy: AddressPolicy): string | null {
+  const host = name.toLowerCase();
+  if (host.endsWith(".")) return "end with a dot: write the host name without it";
+  if (METADATA_NAMES.has(host)) return "name a cloud metadata endpoint";
+  if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allowLoopback) return "name a loopback host";
+  return null;
+}

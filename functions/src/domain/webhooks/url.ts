@@ -1,15 +1,28 @@
 /**
- * The URLs a webhook may deliver to, judged at subscription (docs/api.md#webhooks). Literal
- * addresses are judged here; a name is judged again after DNS, at every connection
- * (domain/webhooks/send.ts), so a name that later resolves to a private address is refused then.
+ * The URLs a webhook may deliver to, judged at subscription (docs/api.md#webhooks) by the one
+ * address policy (addresses.ts) that also judges every connection (outbound/): the URL's form,
+ * its host name, a literal address, and (verifyWebhookUrl) every address the name resolves to
+ * now. Delivery judges the addresses again at each connection, so a name that later resolves
+ * elsewhere (DNS rebinding) is refused then.
  */
 import { errors } from "../errors.js";
-import { classifyAddress, METADATA_NAMES } from "./addresses.js";
+import { describeJudgement, judgeAddress, parseIp, refusedName } from "./addresses.js";
 import type { WebhookSettings } from "./settings.js";
+
+/**
+ * Every address a host name resolves to, by the resolution deliveries use (handed in by the
+ * entry layer: outbound/lookup.ts). Rejects, or answers none, when the name does not resolve.
+ */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
 
 const refuse = (message: string) => errors.invalidField("invalid_request", "url", message);
 
-/** The URL as it will be stored (WHATWG-normalised), or 400 invalid_request on `url`. */
+const PUBLIC_HINT = "use a public host name or address";
+
+/**
+ * The URL as it will be stored (WHATWG-normalised), or 400 invalid_request on `url`: its form,
+ * its host name and a literal address. Makes no network call (verifyWebhookUrl resolves names).
+ */
 export function checkWebhookUrl(raw: string, settings: Pick<WebhookSettings, "allowLoopback">): string {
   let url: URL;
   try {
@@ -21,12 +34,41 @@ export function checkWebhookUrl(raw: string, settings: Pick<WebhookSettings, "al
   if (!schemes.includes(url.protocol))
     throw refuse(`must use ${settings.allowLoopback ? "https: or http:" : "https:"}`);
   if (url.username || url.password) throw refuse("must not carry a user name or password; put a token in the path");
-  const host = url.hostname.toLowerCase();
-  if (METADATA_NAMES.has(host)) throw refuse("must not name a cloud metadata endpoint");
-  const loopbackName = host === "localhost" || host.endsWith(".localhost");
-  if (loopbackName && !settings.allowLoopback) throw refuse("must not name a loopback host");
-  const kind = classifyAddress(host);
-  if (kind === null || kind === "public") return url.href;
-  if (kind === "loopback" && settings.allowLoopback) return url.href;
-  throw refuse(`must not be a ${kind.replace("-", " ")} address; use a public host name or address`);
+  const host = url.hostname;
+  if (parseIp(host) === null) {
+    const refused = refusedName(host, settings);
+    if (refused) throw refuse(`must not ${refused}`);
+    return url.href;
+  }
+  const judgement = judgeAddress(host, settings);
+  if (!judgement.allowed) throw refuse(`must not be ${describeJudgement(judgement)}; ${PUBLIC_HINT}`);
+  return url.href;
+}
+
+/**
+ * checkWebhookUrl, then the host name resolved and each of its addresses judged: a name that
+ * resolves to any refused address is refused, saying what kind (not which address: that would
+ * let a caller read the service's private DNS). A name that does not resolve now is taken: it
+ * is judged when a delivery connects.
+ */
+export async function verifyWebhookUrl(
+  raw: string,
+  settings: Pick<WebhookSettings, "allowLoopback">,
+  resolve: ResolveHost,
+): Promise<string> {
+  const href = checkWebhookUrl(raw, settings);
+  const host = new URL(href).hostname;
+  if (parseIp(host) !== null) return href;
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch {
+    return href;
+  }
+  for (const address of addresses) {
+    const judgement = judgeAddress(address, settings);
+    if (!judgement.allowed)
+      throw refuse(`must not name a host that resolves to ${describeJudgement(judgement)}; ${PUBLIC_HINT}`);
+  }
+  return href;
 }
