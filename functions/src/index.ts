@@ -230,11 +230,10 @@ export const webhooks = onSchedule(EVERY_MINUTE, async () => {
  * short by a deploy or a crash goes on at the next run.
  */
 export const purges = onSchedule(EVERY_MINUTE, async () => {
-  const { purgeDeletedCalendars } = await import("./domain/purge/calendars.js");
-  const deps = await productionDeps();
-  const purged = await passesWithin(45_000, async () => {
-    const { purged, more } = await purgeDeletedCalendars(deps);
-    return { count: purged, more };
-  });
-  if (purged > 0) cloudLog(`purges: ${purged} deleted calendars purged`);
+  const [{ purgeJob }, { runWithin }] = await Promise.all([
+    import("./jobs/purge.js"),
+    import("./jobs/scheduled-driver.js"),
+  ]);
+  const { done } = await runWithin(purgeJob, await productionDeps(), 45_000);
+  if (done > 0) cloudLog(`purges: ${done} deleted calendars purged`);
 });

@@ -11,11 +11,11 @@ import { underRepository } from "./disk-paths.js";
 import { isHumansPath } from "./pages/humans/paths.js";
 import { startLocalAuthEmulator } from "./local-auth.js";
 import { LAYOUT } from "./domain/paths.js";
-import { EXPIRING_COLLECTIONS, PURGE_FIELD } from "./domain/retention.js";
 import type { HttpDeps } from "./http/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { openSqliteStore, StoreConfigError } from "./storage/index.js";
-import { startSweeper } from "./storage/sqlite/sweep.js";
+import { startJob } from "./jobs/local-driver.js";
+import { sweepJob } from "./jobs/sweep.js";
 
 export interface LocalServerOptions {
   port: number;
@@ -37,9 +37,6 @@ export interface ServerTimeouts {
   /** How often Node checks the two limits above on open sockets. */
   checkIntervalMs: number;
 }
-
-/** What the sweeper purges: the records that expire (domain/retention.ts). */
-const EXPIRING = { collections: EXPIRING_COLLECTIONS, field: PURGE_FIELD };
 
 /** Webhook delivery passes (docs/decisions/webhooks.md): every second, and at once on a change of this process. */
 export const WEBHOOK_PASS_MS = 1_000;
@@ -67,7 +64,8 @@ export async function startLocalServer(
     memory: {},
     cache: new ResponseCache(),
   };
-  const stopSweeper = startSweeper(store, EXPIRING, deps.clock, deps.log);
+  // Expired records (what Firestore's TTL policies delete deployed): a pass now, then every 10 minutes.
+  const sweep = startJob(sweepJob, { store, clock: deps.clock, log: deps.log });
   // Webhook deliveries, alarms and the purge of deleted calendars run in the background, each loaded with its first run.
   const stopWebhooks = startLater(
     WEBHOOK_PASS_MS,
@@ -81,7 +79,7 @@ export async function startLocalServer(
   );
   const stopPurge = startLater(
     PURGE_AFTER_MS,
-    async () => (await import("./domain/purge/timer.js")).startPurgeTimer(deps),
+    async () => startJob((await import("./jobs/purge.js")).purgeJob, deps),
     deps.log,
   );
   // Each app is built, with its modules, by the first request for it: the process starts with
@@ -107,8 +105,7 @@ export async function startLocalServer(
   server.keepAliveTimeout = timeouts.keepAliveMs;
   await new Promise<void>((done) => server.listen(options.port, done));
   const close = async () => {
-    stopSweeper();
-    await Promise.all([stopWebhooks(), stopAlarms(), stopPurge()]);
+    await Promise.all([sweep.stop(), stopWebhooks(), stopAlarms(), stopPurge()]);
     await new Promise<void>((done) => server.close(() => done()));
     await store.close();
   };

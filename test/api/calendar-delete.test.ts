@@ -6,8 +6,11 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { purgeDeletedCalendars, PURGE_BATCH } from "../../functions/src/domain/purge/calendars.js";
-import { startPurgeTimer } from "../../functions/src/domain/purge/timer.js";
+import { NO_CALENDARS_LEFT, PURGE_BATCH } from "../../functions/src/domain/purge/calendars.js";
+import { startJob } from "../../functions/src/jobs/local-driver.js";
+import { budgetOf } from "../../functions/src/jobs/pass.js";
+import { purgeJob, purgePass } from "../../functions/src/jobs/purge.js";
+import { runWithin } from "../../functions/src/jobs/scheduled-driver.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_QUOTAS } from "../../functions/src/domain/quotas.js";
 import type { Store } from "../../functions/src/storage/port.js";
@@ -157,7 +160,7 @@ describe("the purge of a deleted calendar", () => {
     expect(before["alarm_queue"]).toBe(1);
     expect((await remove()).status).toBe(200);
 
-    const result = await purgeDeletedCalendars(t.deps);
+    const result = await purgePass(t.deps);
     expect(result).toMatchObject({ purged: 1, more: false });
     const after = documentsNaming(doomed.id);
     // What stays: its slug, its view's slug, and answers kept for Idempotency-Key replays (24 h).
@@ -171,12 +174,40 @@ describe("the purge of a deleted calendar", () => {
   });
 
   it("detaches it from the calendars it was a layer of, as a detach would", async () => {
+  it("takes it from the webhooks that followed it: their stream goes, `calendars` lists the others", async () => {
+    const { owner } = world;
+    const other = await newCalendar(t, owner, { name: "Kept" });
+    const created = await post(t, "/v1/webhooks", owner.auth).send({
+      url: "https://hooks.example.com/almanac",
+      calendars: [doomed.id, other.id],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const only = await post(t, "/v1/webhooks", owner.auth).send({
+      url: "https://hooks.example.com/only",
+      calendars: [doomed.id],
+    });
+    const [both, lone] = [created.body.webhook.id as string, only.body.webhook.id as string];
+    expect(await t.deps.store.get(paths.webhookStream(both, doomed.id))).not.toBeNull();
+    expect((await remove()).status).toBe(200);
+
+    expect(await purgePass(t.deps)).toMatchObject({ purged: 1, more: false });
+    expect(await t.deps.store.get(paths.webhookStream(both, doomed.id))).toBeNull();
+    expect(await t.deps.store.get(paths.webhookStream(lone, doomed.id))).toBeNull();
+    expect(await t.deps.store.get(paths.webhookStream(both, other.id))).not.toBeNull();
+    const kept = await get(t, `/v1/webhooks/${both}`, owner.auth);
+    expect(kept.body).toMatchObject({ calendars: [other.id], enabled: true, disabled_reason: null });
+    // Left with no calendar, a webhook is kept, disabled, and says why.
+    const emptied = await get(t, `/v1/webhooks/${lone}`, owner.auth);
+    expect(emptied.body).toMatchObject({ calendars: [], enabled: false, disabled_reason: NO_CALENDARS_LEFT });
+    expect(documentsNaming(doomed.id)).not.toHaveProperty("webhooks");
+  });
+
     const { owner } = world;
     const host = await newCalendar(t, owner, { name: "Host" });
     await attachLayer(t, owner, host.id, doomed.id, "doomed");
     const { cursor } = (await get(t, `/v1/calendars/${host.id}/changes`, owner.auth)).body;
     expect((await remove()).status).toBe(200);
-    await purgeDeletedCalendars(t.deps);
+    await purgePass(t.deps);
     expect(await t.deps.store.query(paths.layers(host.id))).toEqual([]);
     const feed = await get(t, `/v1/calendars/${host.id}/changes?cursor=${cursor}`, owner.auth);
     expect(feed.body.changes.map((c: { type: string }) => c.type)).toEqual(["layer.detached"]);
@@ -188,7 +219,7 @@ describe("the purge of a deleted calendar", () => {
     await attachLayer(t, owner, host.id, doomed.id, "doomed");
     expect((await del(t, `/v1/calendars/${host.id}`, owner.auth)).status).toBe(200);
     expect((await remove()).status).toBe(200);
-    expect(await purgeDeletedCalendars(t.deps)).toMatchObject({ purged: 2, more: false });
+    expect(await purgePass(t.deps)).toMatchObject({ purged: 2, more: false });
     expect(await t.deps.store.query(paths.hosts(doomed.id))).toEqual([]);
     expect(await t.deps.store.query(paths.layers(host.id))).toEqual([]);
   });
@@ -204,29 +235,48 @@ describe("the purge of a deleted calendar", () => {
       store: countingLargestTransaction(t.deps.store, (writes) => (largest = Math.max(largest, writes))),
     };
 
-    const first = await purgeDeletedCalendars(deps, 2);
+    const first = await purgePass(deps, budgetOf(60_000), 2);
     expect(first.more).toBe(true);
     expect(await t.deps.store.get(paths.calendarPurge(doomed.id))).not.toBeNull();
     let passes = 1;
-    while ((await purgeDeletedCalendars(deps, 2)).more) passes += 1;
+    while ((await purgePass(deps, budgetOf(60_000), 2)).more) passes += 1;
     expect(passes).toBeGreaterThan(1);
     expect(largest).toBeLessThanOrEqual(2 * PURGE_BATCH);
     expect(await t.deps.store.query(paths.events(doomed.id))).toEqual([]);
     expect(await t.deps.store.get(paths.calendarPurge(doomed.id))).toBeNull();
   });
 
-  it("runs by itself on the local server's timer", async () => {
+  it("runs by itself on the local driver, as npm start runs it", async () => {
     await newEvent(t, world.owner, doomed.id, { name: "Soon gone" });
     expect((await remove()).status).toBe(200);
-    const timer = startPurgeTimer(t.deps);
+    const job = startJob(purgeJob, t.deps);
     try {
       await expect.poll(async () => t.deps.store.get(paths.calendarPurge(doomed.id)), { timeout: 5_000 }).toBeNull();
       expect(await t.deps.store.query(paths.events(doomed.id))).toEqual([]);
     } finally {
-      await timer.stop();
+      expect(t.logs).toContainEqual(expect.stringMatching(/^purge: 1 deleted calendars purged \(\d+ documents\)$/));
+      await job.stop();
     }
   });
 });
+
+  it("runs on the scheduled driver as the deployed `purges` function does, and stops once nothing is queued", async () => {
+    await newEvent(t, world.owner, doomed.id, { name: "Soon gone" });
+    expect((await remove()).status).toBe(200);
+    const started = performance.now();
+    expect(await runWithin(purgeJob, t.deps, 45_000)).toEqual({ passes: 1, done: 1 });
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await t.deps.store.get(paths.calendarPurge(doomed.id))).toBeNull();
+  });
+
+  it("a pass whose time is spent leaves the rest for the next, and says so", async () => {
+    for (let i = 0; i < 5; i++) await newEvent(t, world.owner, doomed.id, { name: `Event ${i}` });
+    expect((await remove()).status).toBe(200);
+    const spent = await purgePass(t.deps, budgetOf(0));
+    expect(spent).toMatchObject({ purged: 0, more: true });
+    expect(await t.deps.store.get(paths.calendarPurge(doomed.id))).not.toBeNull();
+    expect(await purgePass(t.deps)).toMatchObject({ purged: 1, more: false });
+  });
 
 /** The store, reporting each transaction's number of writes when it commits. */
 function countingLargestTransaction(store: Store, report: (writes: number) => void): Store {

@@ -16,7 +16,7 @@ import { waitingRequests } from "../../functions/src/domain/queries/changes.js";
 import { SHARDS } from "../../functions/src/domain/revision.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
-import { startSweeper } from "../../functions/src/storage/sqlite/sweep.js";
+import { sweepExpired } from "../../functions/src/storage/sqlite/sweep.js";
 import { appPerTest, createTestApp, testClock, type TestApp } from "../helpers/app.js";
 import {
   attachLayer,
@@ -301,12 +301,11 @@ describe("the change feed", () => {
       return shards.flat().map((d) => d.data.event?.name);
     };
     expect((await kept()).sort()).toEqual(["First", "Second"]);
-    startSweeper(
+    sweepExpired(
       t.deps.store as SqliteStore,
       { collections: EXPIRING_COLLECTIONS, field: PURGE_FIELD },
-      t.deps.clock,
-      () => {},
-    )();
+      t.deps.clock(),
+    );
     expect(await kept()).toEqual([]);
     expectError(await changes(cal, owner.auth, { cursor: first.cursor }), 410, "cursor_expired");
     const fresh = await page(cal, owner.auth);

@@ -10,7 +10,9 @@ import { sha256 } from "../../functions/src/domain/ids.js";
 import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { EXPIRING_COLLECTIONS, PURGE_FIELD } from "../../functions/src/domain/retention.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
-import { startSweeper } from "../../functions/src/storage/sqlite/sweep.js";
+import { startJob } from "../../functions/src/jobs/local-driver.js";
+import { sweepJob } from "../../functions/src/jobs/sweep.js";
+import { SWEEP_INTERVAL_MS } from "../../functions/src/storage/sqlite/sweep.js";
 import type { UncheckedStore } from "./contract.js";
 
 const NOW = new Date("2026-11-23T12:00:00.000Z");
@@ -44,13 +46,12 @@ describe("the SQLite sweep of expired records", () => {
     await seed(paths.onboardToken(f), minutes(-5));
     await seed(paths.token(g), undefined);
     const log: string[] = [];
-    const stop = startSweeper(
-      store,
-      { collections: EXPIRING_COLLECTIONS, field: PURGE_FIELD },
-      () => NOW,
-      (line) => log.push(line),
-    );
-    stop();
+    // The local server's driver: a pass at once, the next SWEEP_INTERVAL_MS later.
+    const sweep = startJob(sweepJob, { store, clock: () => NOW, log: (line) => log.push(line) });
+    const pass = await sweep.pass();
+    await sweep.stop();
+    expect(pass).toEqual({ done: 4, more: false, nextDueAt: null });
+    expect(sweepJob.idleMs).toBe(SWEEP_INTERVAL_MS);
     const ids = async (collection: "idempotency" | "claims" | "onboard_tokens" | "tokens") =>
       (await store.query(collection)).map((doc) => doc.id);
     expect(await ids("idempotency")).toEqual([c]);

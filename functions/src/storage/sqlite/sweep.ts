@@ -10,30 +10,10 @@ export interface Expiring {
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
- * What Firestore's TTL policies do for the deployed service: deletes expired idempotency
- * records, claim links and onboard tokens, now and then every SWEEP_INTERVAL_MS. The timer
- * does not keep the process alive. Returns the function that stops it.
+ * What Firestore's TTL policies do for the deployed service: deletes the expired records of
+ * each expiring collection (idempotency records, claim links, onboard tokens, changes) and
+ * answers how many went. The sweep job (jobs/sweep.ts) runs it every SWEEP_INTERVAL_MS.
  */
-export function startSweeper(
-  store: SqliteStore,
-  expiring: Expiring,
-  clock: () => Date,
-  log: (line: string) => void,
-): () => void {
-  const sweep = () => {
-    try {
-      const now = clock();
-      const removed = expiring.collections.reduce(
-        (sum, collection) => sum + store.purgeExpired(collection, expiring.field, now),
-        0,
-      );
-      if (removed > 0) log(`sweep: purged ${removed} expired records`);
-    } catch (err) {
-      log(`sweep failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  sweep();
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+export function sweepExpired(store: Pick<SqliteStore, "purgeExpired">, expiring: Expiring, now: Date): number {
+  return expiring.collections.reduce((sum, collection) => sum + store.purgeExpired(collection, expiring.field, now), 0);
 }
