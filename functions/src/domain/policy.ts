@@ -87,10 +87,18 @@ export function authorizeRole(role: Role | null, action: CalendarAction): void {
 }
 
 /**
+ * Whether a signed-in human holds an agent: it was claimed by, or minted onboarded to, this
+ * account. The account pages act on an agent only then (revoking it, disabling or deleting its
+ * webhooks); anyone else's agent is one and the same 404 (docs/decisions/accounts.md).
+ */
+export const accountOwnsAgent = (agent: AgentRecord | null, userId: string): agent is AgentRecord =>
+  agent !== null && agent.owner_user_id === userId;
+
+/**
  * Whether a signed-in human may read a calendar through one of their agents (the account
  * page, read-only): the agent is claimed by this account and holds a live role on the calendar,
  * any role, whatever the calendar's visibility: what the agent reads it could tell its human
  * anyway (docs/decisions/accounts.md). A revoked agent keeps its claim and its grants.
  */
 export const accountMayRead = (agent: AgentRecord | null, userId: string, agentRole: Role | null): boolean =>
-  agent !== null && agent.owner_user_id === userId && agentRole !== null;
+  accountOwnsAgent(agent, userId) && agentRole !== null;

@@ -1,13 +1,14 @@
 /**
  * What a signed-in human does (docs/api.md#humans-claims-and-accounts): confirm a claim link, revoke an agent,
- * create an onboard token. The human is a Firebase Authentication uid; the store keeps only
+ * create an onboard token (an agent's webhooks: account-webhooks.ts). The human is a Firebase Authentication uid; the store keeps only
  * that uid on the agent (`owner_user_id`) and hashes of the claim and onboard tokens.
  */
-import type { Transaction } from "../../storage/port.js";
+import type { StoredDoc, Transaction, TransactionReads } from "../../storage/port.js";
 import type { CommandDeps } from "../deps.js";
 import { errors } from "../errors.js";
 import { isIdOf, newOnboardToken, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
+import { accountOwnsAgent } from "../policy.js";
 import type { AgentRecord, OnboardTokenRecord } from "../records.js";
 import { isClaimToken, claimState } from "../claims.js";
 import { ONBOARD_TTL_MS } from "./identity.js";
@@ -60,10 +61,27 @@ export async function createOnboardToken(
 }
 
 /**
+ * One of the account's agents, read in the caller's transaction: the policy decides
+ * (`accountOwnsAgent`). Another account's agent, or an id that is no agent, is `not_found`: it
+ * never tells them apart.
+ */
+export async function accountAgent(
+  tx: Pick<TransactionReads, "get">,
+  userId: string,
+  agentId: string,
+): Promise<StoredDoc<AgentRecord>> {
+  if (!isIdOf("agt", agentId)) throw errors.notFound("agent");
+  const agent = await tx.get(paths.agent(agentId));
+  if (!agent || !accountOwnsAgent(agent.data, userId)) throw errors.notFound("agent");
+  return agent;
+}
+
+/**
  * Revokes every live credential of one of the account's agents, all in the transaction it is
  * given and by the same writes as revoking one credential (the credential, its token lookup, the agent's
- * live-credential count): its tokens answer 401 from the moment it commits. Another
- * account's agent, or an id that is no agent, is `not_found`: it never tells them apart.
+ * live-credential count): its tokens answer 401 from the moment it commits, and its webhooks
+ * deliver nothing more (each delivery reads the agent's live credentials: domain/webhooks/feed.ts).
+ * Another account's agent, or an id that is no agent, is `not_found` (`accountAgent`).
  */
 export async function revokeAgent(
   tx: Transaction,
@@ -71,10 +89,8 @@ export async function revokeAgent(
   userId: string,
   agentId: string,
 ): Promise<{ revoked: number }> {
-  if (!isIdOf("agt", agentId)) throw errors.notFound("agent");
   const nowIso = deps.clock().toISOString();
-  const agent = await tx.get(paths.agent(agentId));
-  if (!agent || agent.data.owner_user_id !== userId) throw errors.notFound("agent");
+  const agent = await accountAgent(tx, userId, agentId);
   const live = await tx.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]] });
   for (const credential of live) {
     tx.update(credential.path, { revoked_at: nowIso });

@@ -5,6 +5,7 @@ import { paths } from "../paths.js";
 import type { AgentRecord } from "../records.js";
 import { claimState, isClaimToken } from "../claims.js";
 import { pageByCreation } from "./creation-pages.js";
+import { agentWebhooks, type AccountWebhook } from "./account-webhooks.js";
 import type { HeldGrant } from "./me.js";
 
 export type ClaimLookup =
@@ -40,14 +41,17 @@ export interface AccountAgent {
   grants: HeldGrant[];
   /** No live credential left: revoked from the account page (an agent cannot revoke its last one). */
   revoked: boolean;
+  /** Its webhooks, oldest first; `moreWebhooks` when not all are listed. */
+  webhooks: AccountWebhook[];
+  moreWebhooks: boolean;
 }
 
 /** At most this many agents are listed on one account page (bounded work per request). */
 export const ACCOUNT_AGENTS_SHOWN = 100;
 
 /**
- * The account's newest agents, newest first, with their calendars; `more` when there are
- * others (the owner filter and the order make a composite index, firestore.indexes.json).
+ * The account's newest agents, newest first, with their calendars and webhooks; `more` when
+ * there are others (the owner filter and the order make a composite index, firestore.indexes.json).
  */
 export async function listAccountAgents(
   deps: Deps,
@@ -62,11 +66,12 @@ export async function listAccountAgents(
   );
   const agents = await Promise.all(
     newest.items.map(async (agent): Promise<AccountAgent> => {
-      const [grants, live] = await Promise.all([
+      const [grants, live, hooks] = await Promise.all([
         heldGrants(deps, agent.id),
         deps.store.query(paths.credentials(agent.id), { where: [["revoked_at", "==", null]], limit: 1 }),
+        agentWebhooks(deps, agent.id),
       ]);
-      return { agent, grants, revoked: live.length === 0 };
+      return { agent, grants, revoked: live.length === 0, webhooks: hooks.webhooks, moreWebhooks: hooks.more };
     }),
   );
   return { agents, more: newest.nextCursor !== null };

@@ -9,3 +9,10 @@ export const isHumansPath = (path: string): boolean =>
 /** Where the account page opens a calendar of one of the account's agents (humans/calendars.ts). */
 export const accountCalendarPath = (agentId: string, calendarId: string): string =>
   `/account/agents/${agentId}/calendars/${calendarId}`;
+
+/** The account page's forms on one webhook of one of the account's agents (router.ts). */
+export const accountWebhookPath = (
+  agentId: string,
+  webhookId: string,
+  action: "disable" | "enable" | "delete",
+): string => `/account/agents/${agentId}/webhooks/${webhookId}/${action}`;

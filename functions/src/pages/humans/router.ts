@@ -7,6 +7,8 @@
  *   POST /account/sign-out                 ends the session, everywhere
  *   POST /account/onboard-tokens           a new onboard token, shown once
  *   POST /account/agents/{agentId}/revoke  revokes every credential of one of the account's agents
+ *   POST /account/agents/{agentId}/webhooks/{webhookId}/disable|enable|delete
+ *                                          one webhook of one of the account's agents
  *   GET  /account/agents/{agentId}/calendars/{calendarId}
  *                                          a calendar of one of the account's agents, read-only (calendars.ts)
  *   GET  /account/_assets/{file}           the stylesheet and the sign-in module
@@ -20,6 +22,7 @@ import express, {
   type Router,
 } from "express";
 import helmet from "helmet";
+import { deleteAccountWebhook, setAccountWebhookEnabled } from "../../domain/commands/account-webhooks.js";
 import { claimAgent, createOnboardToken, revokeAgent } from "../../domain/commands/accounts.js";
 import type { Deps } from "../../domain/deps.js";
 import { listAccountAgents, lookupClaim } from "../../domain/queries/accounts.js";
@@ -50,6 +53,17 @@ import {
 } from "./views.js";
 
 type ClaimRequest = Request<{ token: string }>;
+type WebhookRequest = Request<{ agentId: string; webhookId: string }>;
+
+/** The account page's forms on one webhook of one of the account's agents (views.ts). */
+const WEBHOOK_ROUTE = "/account/agents/:agentId/webhooks/:webhookId";
+const WEBHOOK_ACTIONS = ["disable", "enable", "delete"] as const;
+type WebhookAction = (typeof WEBHOOK_ACTIONS)[number];
+const WEBHOOK_NOTICES: Record<WebhookAction, string> = {
+  disable: "is disabled: nothing more is sent to it until it is enabled.",
+  enable: "is enabled: delivery resumes where it stopped.",
+  delete: "is deleted.",
+};
 
 export { isHumansPath } from "./paths.js";
 
@@ -106,11 +120,14 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
     const named = (id: unknown) => list.agents.find((a) => a.agent.id === id)?.agent.name;
     const linked = named(req.query.linked);
     const revoked = named(req.query.revoked);
+    const webhook = named(req.query.webhook_of);
     const notice = linked
       ? `${linked} is linked to your account.`
       : revoked
         ? `${revoked} is revoked: its tokens no longer work.`
-        : null;
+        : webhook && typeof req.query.webhook === "string" && req.query.webhook in WEBHOOK_NOTICES
+          ? `${webhook}'s webhook ${WEBHOOK_NOTICES[req.query.webhook as WebhookAction]}`
+          : null;
     sendPage(res, 200, renderAccountPage({ ...ctx, account: ctx.account }, list, notice));
   });
 
@@ -149,6 +166,20 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
     res.redirect(303, `/account?revoked=${req.params.agentId}`);
   });
 
+  for (const action of WEBHOOK_ACTIONS) {
+    router.post(`${WEBHOOK_ROUTE}/${action}`, form, async (req: WebhookRequest, res) => {
+      const account = await signedInForm(req, res);
+      if (!account) return;
+      const { agentId, webhookId } = req.params;
+      await deps.store.runTransaction((tx) =>
+        action === "delete"
+          ? deleteAccountWebhook(tx, account.uid, agentId, webhookId)
+          : setAccountWebhookEnabled(tx, deps, account.uid, agentId, webhookId, action === "enable"),
+      );
+      res.redirect(303, `/account?webhook=${action}&webhook_of=${agentId}`);
+    });
+  }
+
   // The calendar pages' headers, not the account pages': no script runs there, and event art may be any https image.
   router.get(ACCOUNT_CALENDAR_ROUTE, pageHeaders, accountCalendarPage(deps, accounts));
 
@@ -160,6 +191,7 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
     ["/account/sign-out", "POST"],
     ["/account/onboard-tokens", "POST"],
     ["/account/agents/:agentId/revoke", "POST"],
+    ...WEBHOOK_ACTIONS.map((action): [string, string] => [`${WEBHOOK_ROUTE}/${action}`, "POST"]),
     [ACCOUNT_CALENDAR_ROUTE, "GET, HEAD"],
   ];
   for (const [path, allow] of methods) {

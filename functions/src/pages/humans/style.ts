@@ -39,6 +39,12 @@ background:var(--accent-soft);margin:1rem 0}
 .calendars{list-style:none;margin:.6rem 0 0;padding:0;display:grid;gap:.3rem}
 .calendars li{display:flex;flex-wrap:wrap;gap:.2rem .6rem;align-items:baseline}
 .calendars .role{color:var(--muted);font-size:.85rem}
+.agent h4{margin:.9rem 0 .3rem;font-size:.95rem}
+.webhooks{list-style:none;margin:0;padding:0;display:grid;gap:.6rem}
+.webhook{border-top:1px solid var(--line);padding-top:.5rem}
+.webhook p{margin:.2rem 0}
+.webhook-url code{font-size:.85rem;overflow-wrap:anywhere}
+.webhook .actions{margin-top:.4rem}
 .state{display:inline-block;margin-left:.5em;padding:0 .5em;border-radius:999px;border:1px solid var(--line);\
 color:var(--muted);font-size:.75rem;font-weight:600;vertical-align:2px}
 .token{display:block;margin:.5rem 0;padding:.75rem;border:1px dashed var(--accent);border-radius:6px;\

@@ -1,12 +1,14 @@
 /** The claim and account pages' markup, in the calendar pages' look (pages/html.ts escapes every value). */
+import type { AccountWebhook } from "../../domain/queries/account-webhooks.js";
 import type { AccountAgent } from "../../domain/queries/accounts.js";
 import type { HeldGrant } from "../../domain/queries/me.js";
 import type { AgentRecord } from "../../domain/records.js";
+import { DEFAULT_WEBHOOK_TYPES } from "../../domain/webhooks/records.js";
 import type { Account, BrowserAuthConfig } from "../../http/session.js";
 import { html, type SafeHtml } from "../html.js";
 import { requestIdNote } from "../layout.js";
 import { ASSETS_PATH, HUMANS_STYLESHEET_NAME } from "./assets.js";
-import { accountCalendarPath } from "./paths.js";
+import { accountCalendarPath, accountWebhookPath } from "./paths.js";
 
 /** What every page with a form needs: the CSRF value, and the sign-in module's name (null when not built). */
 export interface PageContext {
@@ -149,18 +151,60 @@ ${confirm}
   );
 }
 
-function agentCard(ctx: PageContext, { agent, grants, revoked }: AccountAgent): SafeHtml {
+/** What a webhook sends: "every change" for the default types, else the types it names. */
+function webhookTypes(types: readonly string[]): string {
+  const all = DEFAULT_WEBHOOK_TYPES.every((t) => types.includes(t)) && types.length === DEFAULT_WEBHOOK_TYPES.length;
+  return all ? "every change" : types.join(", ");
+}
+
+/** One webhook of the agent: where it posts, what, whether it is on, and the buttons that stop it. */
+function webhookItem(
+  ctx: PageContext,
+  agent: AgentRecord,
+  grants: HeldGrant[],
+  hook: AccountWebhook,
+  revoked: boolean,
+) {
+  const state = revoked ? "Sends nothing: the agent is revoked" : hook.enabled ? "Enabled" : "Disabled";
+  const names = hook.calendars.map((id) => grants.find((g) => g.calendar.id === id)?.calendar.name ?? id);
+  const action = (verb: "disable" | "enable" | "delete", label: string, style: string) =>
+    html`<form class="inline-form" method="post" action="${accountWebhookPath(agent.id, hook.id, verb)}">\
+${csrfField(ctx.csrf)}<button class="button ${style}" type="submit" aria-label="${label} the webhook to ${hook.url}">\
+${label}</button></form>`;
+  const toggle = hook.enabled ? action("disable", "Disable", "quiet") : action("enable", "Enable", "quiet");
+  return html`<li class="webhook">
+<p class="webhook-url"><code>${hook.url}</code><span class="state">${state}</span></p>
+${hook.description ? html`<p class="who">${hook.description}</p>\n` : ""}\
+<p class="who">Calendars: ${names.join(", ")} · Sends: ${webhookTypes(hook.types)}</p>
+${!hook.enabled && hook.disabled_reason ? html`<p class="who">Disabled: ${hook.disabled_reason}</p>\n` : ""}\
+<div class="actions">${toggle} ${action("delete", "Delete", "danger")}</div>
+</li>`;
+}
+
+/** The agent's webhooks, each with Disable or Enable and Delete. */
+function webhookList(ctx: PageContext, { agent, grants, revoked, webhooks, moreWebhooks }: AccountAgent): SafeHtml {
+  const list = webhooks.length
+    ? html`<ul class="webhooks">${webhooks.map((hook) => webhookItem(ctx, agent, grants, hook, revoked))}</ul>`
+    : html`<p class="who">No webhooks.</p>`;
+  const more = moreWebhooks ? html`<p class="who">Only ${webhooks.length} of its webhooks are listed here.</p>` : "";
+  return html`<h4>Webhooks</h4>
+${list}${more}`;
+}
+
+function agentCard(ctx: PageContext, card: AccountAgent): SafeHtml {
+  const { agent, grants, revoked } = card;
   const state = revoked ? html`<span class="state">Revoked</span>` : "";
   const revoke = revoked
-    ? html`<p class="who">Its tokens no longer work. Its calendars stay as they are.</p>`
+    ? html`<p class="who">Its tokens no longer work and its webhooks send nothing. Its calendars stay as they are.</p>`
     : html`<form method="post" action="/account/agents/${agent.id}/revoke">${csrfField(ctx.csrf)}
 <div class="actions"><button class="button danger" type="submit">Revoke ${agent.name}</button>
-<span class="who">Every token of this agent stops working at once.</span></div>
+<span class="who">Every token of this agent stops working at once, and its webhooks stop.</span></div>
 </form>`;
   return html`<li class="agent">
 <h3>${agent.name}${state}</h3>
 <p class="meta"><code>${agent.id}</code><span>Created ${when(agent.created_at)}</span></p>
 ${calendarList(grants, (calendarId) => accountCalendarPath(agent.id, calendarId))}
+${webhookList(ctx, card)}
 ${revoke}
 </li>`;
 }
@@ -195,7 +239,7 @@ It works once, for 30 minutes, and is shown only once.</p>
 
 /** `/account` or a claim link's sign-in, signed out. */
 export function renderSignIn(ctx: PageContext): string {
-  const main = signInPanel(ctx, "Sign in to see your agents, revoke them, and onboard new ones.");
+  const main = signInPanel(ctx, "Sign in to see your agents and their webhooks, revoke them, and onboard new ones.");
   return documentHtml(
     "Sign in",
     shell("Account", "Your agents", "Agents you link to your account are listed here.", main),
