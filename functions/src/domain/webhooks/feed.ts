@@ -1,9 +1,10 @@
 /**
  * What a delivery stream reads of the change feed, in one read-only transaction (one consistent
- * cut, as GET .../changes reads): whether the webhook's agent may still read the calendar, the
- * shard counters, and the changes after the stream's positions, read and merged by the feed's
- * own reader (queries/change-reader.ts); a stream keeps its positions in the store, where
- * GET .../changes takes them from a signed cursor.
+ * cut, as GET .../changes reads): whether the webhook's agent still stands (its record exists and
+ * it holds a live credential: a revoked agent's webhooks stop at once) and may still read the
+ * calendar, the shard counters, and the changes after the stream's positions, read and merged by
+ * the feed's own reader (queries/change-reader.ts); a stream keeps its positions in the store,
+ * where GET .../changes takes them from a signed cursor.
  */
 import type { TransactionReads } from "../../storage/port.js";
 import { readCounters } from "../change-watch.js";
@@ -11,10 +12,16 @@ import { paths } from "../paths.js";
 import { mayRead } from "../policy.js";
 import { readChangesAfter } from "../queries/change-reader.js";
 import type { ChangeRecord } from "../records.js";
+import type { AccessLoss } from "./records.js";
 
 export interface StreamPage {
-  /** The agent may no longer read the calendar (grant revoked, calendar private or gone): nothing else was read. */
+  /**
+   * False when the agent may no longer read the calendar: revoked (no live credential left, or
+   * no agent record), a grant revoked, the calendar private or gone. No change was read then.
+   */
   allowed: boolean;
+  /** Why not, set whenever `allowed` is false: `agent_revoked` or `no_access`. */
+  denied?: AccessLoss;
   /** A change after the positions is already purged: the stream must skip to `counters`. */
   expired: boolean;
   counters: number[];
@@ -30,15 +37,20 @@ export async function readStreamPage(
   limit: number,
   now: Date,
 ): Promise<StreamPage> {
-  const [calendar, membership, counters] = await Promise.all([
+  const [agent, liveCredential, calendar, membership, counters] = await Promise.all([
+    reads.get(paths.agent(agentId)),
+    // Revoked = no live credential left (docs/decisions/accounts.md), as every token of the
+    // agent then answers 401: one credential read at most, whatever the agent holds.
+    reads.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]], select: ["id"], limit: 1 }),
     reads.get(paths.calendar(calendarId)),
     reads.get(paths.membership(agentId, calendarId)),
     readCounters(reads, calendarId),
   ]);
+  if (!agent || liveCredential.length === 0) return refused("agent_revoked", counters);
   // The webhook was created with calendar:read; the agent's role decides whether it still reads.
   const actor = { agentId, agentName: "", credentialId: "", scopes: ["calendar:read"] as const };
   if (!calendar || !mayRead(calendar.data, actor, membership?.data.role ?? null)) {
-    return { allowed: false, expired: false, counters, changes: [] };
+    return refused("no_access", counters);
   }
   const pending = counters.filter((c, n) => c > (positions[n] ?? 0)).length;
   // A share of the batch from each shard with changes, not the whole batch from each: the merge
@@ -48,3 +60,11 @@ export async function readStreamPage(
   if (!read) return { allowed: true, expired: true, counters, changes: [] };
   return { allowed: true, expired: false, counters, changes: read.changes };
 }
+
+const refused = (denied: AccessLoss, counters: number[]): StreamPage => ({
+  allowed: false,
+  denied,
+  expired: false,
+  counters,
+  changes: [],
+});
