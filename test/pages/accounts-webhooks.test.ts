@@ -96,6 +96,22 @@ describe("an agent's webhooks on the account page", () => {
     expect(bobPage.text).not.toContain(all.id);
   });
 
+  it("says which calendars a webhook sends nothing more of, once the agent lost them", async () => {
+    const alice = await new Human(t).signIn(t.accounts, "alice");
+    const scout = await claimedBy(alice, "Scout");
+    const hook = await subscribe(scout, { url: "https://hooks.example.test/a", calendars: [scout.calendarId] });
+    // As the delivery job records it when a stream finds the calendar unreadable.
+    const since = t.clock().toISOString();
+    await t.deps.store.runTransaction(async (tx) =>
+      tx.update(paths.webhook(hook.id), {
+        lost_access: [{ calendar_id: scout.calendarId, reason: "no_access", since }],
+      }),
+    );
+    expect((await alice.get("/account")).text).toContain(
+      "Sends nothing more of Scout plans: the agent can no longer read it.",
+    );
+  });
+
   it("says when an agent has none", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
     await claimedBy(alice, "Scout");

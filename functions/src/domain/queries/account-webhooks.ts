@@ -10,12 +10,25 @@ import type { WebhookRecord } from "../webhooks/records.js";
 export type AccountWebhook = Pick<
   WebhookRecord,
   "id" | "url" | "calendars" | "types" | "description" | "enabled" | "disabled_reason" | "created_at"
->;
+> & {
+  /** The calendars whose stream ended because the agent may no longer read them (none: empty). */
+  lost_access: NonNullable<WebhookRecord["lost_access"]>;
+};
 
 /** At most this many webhooks of one agent are listed (its quota is 20 unless raised). */
 export const ACCOUNT_WEBHOOKS_SHOWN = 100;
 
-const SHOWN = ["id", "url", "calendars", "types", "description", "enabled", "disabled_reason", "created_at"] as const;
+const SHOWN = [
+  "id",
+  "url",
+  "calendars",
+  "types",
+  "description",
+  "enabled",
+  "disabled_reason",
+  "created_at",
+  "lost_access",
+] as const;
 
 /** The agent's webhooks, oldest first; `more` when it has more than are shown. */
 export async function agentWebhooks(
@@ -37,6 +50,7 @@ export async function agentWebhooks(
       enabled: data.enabled,
       disabled_reason: data.disabled_reason ?? null,
       created_at: data.created_at,
+      lost_access: data.lost_access ?? [],
     }))
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   return { webhooks: webhooks.slice(0, ACCOUNT_WEBHOOKS_SHOWN), more: webhooks.length > ACCOUNT_WEBHOOKS_SHOWN };

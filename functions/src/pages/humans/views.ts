@@ -166,7 +166,12 @@ function webhookItem(
   revoked: boolean,
 ) {
   const state = revoked ? "Sends nothing: the agent is revoked" : hook.enabled ? "Enabled" : "Disabled";
-  const names = hook.calendars.map((id) => grants.find((g) => g.calendar.id === id)?.calendar.name ?? id);
+  const nameOf = (id: string) => grants.find((g) => g.calendar.id === id)?.calendar.name ?? id;
+  const names = hook.calendars.map(nameOf);
+  // The agent lost these (a grant revoked, a calendar made private); a revoked agent's state says it all.
+  const lost = revoked
+    ? []
+    : hook.lost_access.filter((l) => l.reason === "no_access").map((l) => nameOf(l.calendar_id));
   const action = (verb: "disable" | "enable" | "delete", label: string, style: string) =>
     html`<form class="inline-form" method="post" action="${accountWebhookPath(agent.id, hook.id, verb)}">\
 ${csrfField(ctx.csrf)}<button class="button ${style}" type="submit" aria-label="${label} the webhook to ${hook.url}">\
@@ -177,6 +182,7 @@ ${label}</button></form>`;
 ${hook.description ? html`<p class="who">${hook.description}</p>\n` : ""}\
 <p class="who">Calendars: ${names.join(", ")} · Sends: ${webhookTypes(hook.types)}</p>
 ${!hook.enabled && hook.disabled_reason ? html`<p class="who">Disabled: ${hook.disabled_reason}</p>\n` : ""}\
+${lost.length ? html`<p class="who">Sends nothing more of ${lost.join(", ")}: the agent can no longer read it.</p>\n` : ""}\
 <div class="actions">${toggle} ${action("delete", "Delete", "danger")}</div>
 </li>`;
 }
