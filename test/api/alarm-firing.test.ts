@@ -4,7 +4,7 @@
  * GET .../changes, with the clock moved by hand and ticks run by the test.
  */
 import { describe, expect, it } from "vitest";
-import { runAlarmTick } from "../../functions/src/domain/alarms/tick.js";
+import { runAlarmTick } from "../../functions/src/jobs/alarms.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { appPerTest } from "../helpers/app.js";
 import { del, get, patch } from "../helpers/http.js";

@@ -1,12 +1,14 @@
 /**
- * The local alarm timer in real time on SQLite (docs/decisions/alarms.md): 100 alarms due at
+ * The alarms job on the local driver (jobs/alarms.ts, jobs/local-driver.ts), in real time on
+ * SQLite (docs/decisions/alarms.md): 100 alarms due at
  * once are in the change feed within 2 s of their instant. Alarm instants are whole minutes
  * (start times are HH:MM, offsets whole minutes), so the clock is the real one shifted to put
  * the next minute a few seconds ahead: time runs at its real pace, the test does not wait for a
  * minute to come round. All 100 fall on one minute, the hardest case: one full batch at once.
  */
 import { describe, expect, it } from "vitest";
-import { startAlarmTimer } from "../../functions/src/domain/alarms/timer.js";
+import { alarmsJob } from "../../functions/src/jobs/alarms.js";
+import { startJob } from "../../functions/src/jobs/local-driver.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
 import { get } from "../helpers/http.js";
 import { mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
@@ -26,11 +28,11 @@ function shiftedClock() {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 
-describe("the alarm timer", () => {
+describe("the alarms job on the local driver", () => {
   it("records 100 alarms due at once within 2 s of their instant", { timeout: 30_000 }, async () => {
     const clock = shiftedClock();
     const t: TestApp = createTestApp({ clock });
-    const timer = startAlarmTimer({ ...t.deps, log: (line) => t.logs.push(line) });
+    const timer = startJob(alarmsJob, { ...t.deps, log: (line) => t.logs.push(line) });
     try {
       const owner = await mintAgent(t, "Owner");
       const calendars = [];
@@ -79,7 +81,7 @@ describe("the alarm timer", () => {
       expect(late[0]).toBeGreaterThanOrEqual(0);
       expect(late[late.length - 1]).toBeLessThan(2_000);
       expect(seen).toBeLessThan(2_000);
-      expect(t.logs.filter((l) => l.includes("alarm tick failed"))).toEqual([]);
+      expect(t.logs.filter((l) => l.includes("alarms pass failed"))).toEqual([]);
     } finally {
       await timer.stop();
       await t.close();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { REQUEUE_BATCH } from "../../functions/src/domain/alarms/requeue.js";
-import { runAlarmTick } from "../../functions/src/domain/alarms/tick.js";
+import { runAlarmTick } from "../../functions/src/jobs/alarms.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { appPerTest } from "../helpers/app.js";
 import { mintAgent, newCalendar, newEvent, patchCalendar } from "../helpers/factories.js";

@@ -2,7 +2,8 @@
  * The alarm queue (docs/decisions/alarms.md): `alarm_queue/{calendarId}-{eventId}` holds the
  * next instant one of the event's alarms falls due and `fired_through`, the instant up to which
  * its alarms are settled. Every write of an event or of one of its occurrences settles it in
- * its own transaction, and so does a tick when the entry comes due.
+ * its own transaction, and so does a tick when the entry comes due (jobs/alarms.ts). An entry is
+ * in one lane of its calendar, whose head the writes keep at or before it (lanes.ts).
  *
  * Exactly once: between `fired_through` and the next settling nothing changed the event (every
  * change settles), so the alarms in that window are those of the state read, each existed at
@@ -19,7 +20,9 @@ import { sha256 } from "../ids.js";
 import { paths } from "../paths.js";
 import type { AlarmQueueRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
-import { readShard, SHARDS, type DrawnShard } from "../revision.js";
+import { readShard, type DrawnShard } from "../revision.js";
+import { keepHeadAhead, laneOf, readAlarmHead } from "./lanes.js";
+import { takeAlarmPlace } from "./quota.js";
 import { alarmsBetween, nextAlarmAfter, type Alarm, type AlarmSource } from "./schedule.js";
 
 export type AlarmEntry = StoredDoc<AlarmQueueRecord>;
@@ -40,16 +43,26 @@ export function dueAlarms(entry: AlarmEntry | null, source: AlarmSource | null, 
 }
 
 /**
- * The shard a tick records the event's alarms on, read in its transaction: always the same
- * one for an event (a hash of its id), so two settlings of one entry draw the same change
- * numbers. The event's alarms still spread over the calendar's shards with its other events.
+ * The shard a tick records the event's alarms on, one of the calendar's `revisionShards`, read
+ * in its transaction: always the same one for an event (a hash of its id), so two settlings of
+ * one entry draw the same change numbers. The event's alarms still spread over the calendar's
+ * shards with its other events.
  */
-export const readAlarmShard = (reads: TransactionReads, calendarId: string, eventId: string): Promise<DrawnShard> =>
-  readShard(reads, calendarId, Number.parseInt(sha256(eventId).slice(0, 8), 16) % SHARDS);
+export const readAlarmShard = (
+  reads: TransactionReads,
+  deps: Pick<Deps, "config">,
+  calendarId: string,
+  eventId: string,
+): Promise<DrawnShard> =>
+  readShard(reads, calendarId, Number.parseInt(sha256(eventId).slice(0, 8), 16) % deps.config.revisionShards);
 
-/** A change id per (event, occurrence, offset): the same whichever instance records it. */
-export const alarmChangeId = (a: Pick<Alarm, "event_id" | "original_date" | "minutes_before">): string =>
-  `alm_${sha256(`${a.event_id}/${a.original_date}/${a.minutes_before}`).slice(0, 24)}`;
+/**
+ * A change id per alarm as it falls: (event, occurrence, offset) and the instant it is due at.
+ * The same whichever instance records it, or should it be recorded twice; a new one when the
+ * event moves and the alarm falls again at another instant.
+ */
+export const alarmChangeId = (a: Pick<Alarm, "event_id" | "original_date" | "minutes_before" | "due_at">): string =>
+  `alm_${sha256(`${a.event_id}/${a.original_date}/${a.minutes_before}/${a.due_at}`).slice(0, 24)}`;
 
 /** Records each alarm on the drawn shard (before touchShard). */
 export function recordAlarms(
@@ -70,41 +83,60 @@ export function recordAlarms(
 }
 
 /**
- * Stores the next alarm of `source` after now (or after `fired_through`, should this clock be
- * behind), or removes the entry when there is none (or no event).
+ * The entry as it follows `source`: its next alarm after now (or after `fired_through`, should
+ * this clock be behind), or null when there is none (or no event).
  */
-export function scheduleNext(
-  tx: Transaction,
+export function nextEntry(
   calendarId: string,
   eventId: string,
   entry: AlarmEntry | null,
   source: AlarmSource | null,
   now: Date,
-): void {
+): AlarmQueueRecord | null {
   // Never back: a writer whose clock is behind the last settling's must not open again a window
   // already settled (its alarms would be recorded twice).
   const through = Math.max(now.getTime(), entry ? Date.parse(entry.data.fired_through) : -Infinity);
   const next = source ? nextAlarmAfter(source, through) : null;
-  const ref = paths.alarmQueueEntry(calendarId, eventId);
-  if (next !== null) {
-    const record: AlarmQueueRecord = {
-      calendar_id: calendarId,
-      event_id: eventId,
-      due_at: new Date(next).toISOString(),
-      fired_through: new Date(through).toISOString(),
-    };
-    tx.set(ref, record);
-  } else if (entry) tx.delete(ref);
+  if (next === null) return null;
+  return {
+    calendar_id: calendarId,
+    event_id: eventId,
+    due_at: new Date(next).toISOString(),
+    fired_through: new Date(through).toISOString(),
+    lane: laneOf(eventId),
+  };
+}
+
+/** Whether an entry counts in its calendar's events with alarms: those with a lane (quota.ts). */
+const counted = (entry: AlarmEntry | null): boolean => entry !== null && entry.data.lane !== undefined;
+
+/**
+ * Stores the entry as `next` (or removes it), and moves the calendar's count of events with an
+ * alarm ahead on `shard` by what changed (touchShard writes it).
+ */
+export function writeEntry(
+  tx: Transaction,
+  shard: DrawnShard,
+  entry: AlarmEntry | null,
+  next: AlarmQueueRecord | null,
+): void {
+  if (next !== null) tx.set(paths.alarmQueueEntry(next.calendar_id, next.event_id), next);
+  else if (entry) tx.delete(entry.path);
+  const delta = (next !== null ? 1 : 0) - (counted(entry) ? 1 : 0);
+  if (delta !== 0) shard.alarmDelta = (shard.alarmDelta ?? 0) + delta;
 }
 
 /**
- * For a command that writes an event or an occurrence, after its reads and before it records
- * its own change and touches the shard: the alarms due as the event stood (`before`) are
- * recorded, then the queue follows the event as written (`after`, null when deleted).
+ * For a command that writes an event or an occurrence, after its reads and before its first
+ * write (it reads the lane's head, and the calendar's shards when it queues an event's first
+ * alarm near the quota), then before it records its own change and touches the shard: the
+ * alarms due as the event stood (`before`) are recorded, then the queue follows the event as
+ * written (`after`, null when deleted), its lane's head kept at or before it. `alarmEvents`:
+ * the calendar's count of events with alarms, when the command read it before its transaction.
  */
-export function settleEventAlarms(
+export async function settleEventAlarms(
   tx: Transaction,
-  deps: Pick<Deps, "clock">,
+  deps: Pick<Deps, "clock" | "config">,
   shard: DrawnShard,
   write: {
     calendarId: string;
@@ -112,9 +144,18 @@ export function settleEventAlarms(
     entry: AlarmEntry | null;
     before: AlarmSource | null;
     after: AlarmSource | null;
+    alarmEvents?: number;
   },
-): void {
+): Promise<void> {
   const now = deps.clock();
-  recordAlarms(tx, deps, write.calendarId, shard, dueAlarms(write.entry, write.before, now.getTime()));
-  scheduleNext(tx, write.calendarId, write.eventId, write.entry, write.after, now);
+  const { calendarId, eventId, entry } = write;
+  const next = nextEntry(calendarId, eventId, entry, write.after, now);
+  const [head] = await Promise.all([
+    next ? readAlarmHead(tx, calendarId, next.lane!) : null,
+    // A new entry takes a place; one from before lanes is counted without taking one.
+    next && !entry ? takeAlarmPlace(tx, deps, calendarId, write.alarmEvents) : undefined,
+  ]);
+  recordAlarms(tx, deps, calendarId, shard, dueAlarms(entry, write.before, now.getTime()));
+  writeEntry(tx, shard, entry, next);
+  if (next) keepHeadAhead(tx, head, next, now.toISOString());
 }

@@ -1,0 +1,30 @@
+/**
+ * The records of the alarm queue's index (docs/decisions/alarms.md), apart from
+ * domain/records.ts so that alarms keep their own file; domain/paths.ts maps them to their
+ * collections like every other record. The queue entries themselves are `AlarmQueueRecord`.
+ */
+
+/**
+ * alarm_heads/{calendarId}-{lane}: one lane of one calendar's queue entries, as the tick takes
+ * them in turn. `due_at` orders the heads: the lane's earliest entry's instant, never later
+ * (an event write lowers it in its transaction); after a turn that left entries due, a turn
+ * mark, `<instant>#<turn>`, which sorts after every head due at that instant and before the
+ * next millisecond, so the heads not yet served go first. Absent: the lane has no entry.
+ * Internal.
+ */
+export interface AlarmHeadRecord {
+  calendar_id: string;
+  lane: number;
+  due_at: string;
+}
+
+/**
+ * alarm_backfills/lanes: how far the one pass over entries queued before lanes existed has
+ * come (jobs/alarms.ts). Internal.
+ */
+export interface AlarmBackfillRecord {
+  /** The last entry looked at, in `event_id` order, or null before the first. */
+  after_event_id: string | null;
+  /** When the pass reached the end of the queue; null while it goes on. */
+  done_at: string | null;
+}

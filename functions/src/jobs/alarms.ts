@@ -1,0 +1,182 @@
+/**
+ * Alarms coming due, as a job (docs/decisions/alarms.md): a pass is one bounded tick, and every
+ * transaction of it is opened here; the domain's steps (domain/alarms/) only take one.
+ *
+ * A tick first gives entries from before lanes theirs (backfill.ts, until done) and makes the
+ * entries of calendars whose timezone changed due now (requeue.ts), then works in rounds: the
+ * heads due (lanes.ts), the longest waiting first, each settling at most ENTRIES_PER_TURN of its
+ * lane's due entries, one transaction each (tick.ts), then moved on in a transaction of its own:
+ * to its lane's next instant, or, when entries are still due, behind every head waiting. So one
+ * calendar's thousands of alarms at one instant take one turn per lane per round, and another
+ * calendar's alarm at that instant waits for at most one turn of each head ahead of it.
+ *
+ * Locally the local driver runs passes (`npm start`: at once while a pass leaves work, else at
+ * the earliest head's instant and at least every second); deployed, the scheduled function
+ * `alarms` runs them for up to 45 s a minute (functions/src/index.ts).
+ */
+import { setImmediate } from "node:timers";
+import { backfillBatch, nextBackfillBatch } from "../domain/alarms/backfill.js";
+import {
+  dueHeads,
+  dueInLane,
+  earliestHead,
+  moveHeadOn,
+  turnMark,
+  type AlarmHead,
+  type HeadAfterTurn,
+} from "../domain/alarms/lanes.js";
+import type { AlarmEntry } from "../domain/alarms/queue.js";
+import { nextRequeueBatch, requeueBatch } from "../domain/alarms/requeue.js";
+import { settleDueEntry } from "../domain/alarms/tick.js";
+import type { Deps } from "../domain/deps.js";
+import { DocumentExistsError } from "../storage/port.js";
+import { budgetOf, timeLeft, type Budget, type Job, type JobDeps } from "./pass.js";
+
+/** The longest the local driver waits between passes, whatever the queue says. */
+export const ALARM_IDLE_MS = 1_000;
+/** A pass's time when a driver runs it on its own: a tick stops starting rounds after it. */
+export const ALARM_PASS_MS = 5_000;
+/** Heads one round takes. */
+export const HEADS_PER_ROUND = 64;
+/** Entries one head's turn settles at most: a few, so that every head due gets its turn soon. */
+export const ENTRIES_PER_TURN = 4;
+/** Heads served at once: on Firestore each settling is a few round trips, so they overlap. */
+const HEADS_AT_ONCE = 8;
+/** Batches of requeued entries (a timezone change) a tick makes due before its rounds. */
+const REQUEUE_BATCHES = 5;
+/** Batches of the backfill of entries from before lanes a tick runs before its rounds. */
+const BACKFILL_BATCHES = 5;
+
+export type AlarmJobDeps = JobDeps & Pick<Deps, "config">;
+
+export interface TickResult {
+  /** Entries taken up. */
+  due: number;
+  /** Alarm changes recorded. */
+  fired: number;
+  /**
+   * Entries left due because another settling took the change numbers theirs would have:
+   * only where the store does not serialize transactions (the tests' stand-in). Never on
+   * Firestore or SQLite, which retry the later transaction instead.
+   */
+  conflicts: number;
+  /** Head turns taken. */
+  turns: number;
+  /** Rounds run. */
+  rounds: number;
+  /** Heads were still due when the budget ran out: tick again at once. */
+  more: boolean;
+  /** When the earliest head falls due (epoch ms), null when the queue is empty; only when not `more`. */
+  nextDueAt: number | null;
+}
+
+/** Stores whose backfill this process has seen done: it costs them no read again. */
+const backfilled = new WeakSet<object>();
+/** Turn marks taken by this process, in order (lanes.ts `turnMark`). */
+let turns = 0;
+
+/**
+ * One tick: what is due at `now` (the clock's at each round when absent), within `budget`
+ * (ALARM_PASS_MS when absent).
+ */
+export async function runAlarmTick(
+  deps: AlarmJobDeps,
+  options: { budget?: Budget; now?: Date } = {},
+): Promise<TickResult> {
+  const budget = options.budget ?? budgetOf(ALARM_PASS_MS);
+  const clock = () => options.now ?? deps.clock();
+  const result: TickResult = { due: 0, fired: 0, conflicts: 0, turns: 0, rounds: 0, more: false, nextDueAt: null };
+  await backfill(deps, clock().toISOString());
+  for (let batch = 0; batch < REQUEUE_BATCHES; batch++) {
+    const next = await nextRequeueBatch(deps.store);
+    if (!next) break;
+    const nowIso = clock().toISOString();
+    await deps.store.runTransaction((tx) => requeueBatch(tx, next, nowIso));
+  }
+  for (;;) {
+    const now = clock();
+    const heads = await dueHeads(deps.store, now.toISOString(), HEADS_PER_ROUND);
+    if (heads.length === 0) break;
+    if (result.rounds > 0 && timeLeft(budget) <= 0) {
+      result.more = true;
+      break;
+    }
+    result.rounds += 1;
+    const mark = turnMark(now.toISOString(), ++turns);
+    await eachAtOnce(heads, HEADS_AT_ONCE, async (head) => {
+      const turn = await takeTurn(deps, head, now, mark);
+      result.due += turn.due;
+      result.fired += turn.fired;
+      result.conflicts += turn.conflicts;
+      result.turns += 1;
+    });
+    // Let requests of this instance in between rounds.
+    await new Promise((done) => setImmediate(done));
+  }
+  if (!result.more) result.nextDueAt = await earliestHead(deps.store);
+  return result;
+}
+
+/** One head's turn: up to ENTRIES_PER_TURN of its lane's due entries settled, then the head moved on. */
+async function takeTurn(
+  deps: AlarmJobDeps,
+  head: AlarmHead,
+  now: Date,
+  mark: string,
+): Promise<{ due: number; fired: number; conflicts: number; after: HeadAfterTurn }> {
+  const nowIso = now.toISOString();
+  const entries = await dueInLane(deps.store, head.data, nowIso, ENTRIES_PER_TURN);
+  const settled = await Promise.all(entries.map((entry) => settle(deps, entry, now)));
+  const after = await deps.store.runTransaction((tx) => moveHeadOn(tx, head.data, nowIso, mark));
+  return {
+    due: entries.length,
+    fired: settled.reduce<number>((sum, s) => sum + (s === CONFLICT ? 0 : s), 0),
+    conflicts: settled.filter((s) => s === CONFLICT).length,
+    after,
+  };
+}
+
+/** What settle answers when its first change's number was taken: nothing was written. */
+const CONFLICT = "conflict";
+
+/** One entry settled in a transaction of its own; how many alarms fired. */
+async function settle(deps: AlarmJobDeps, entry: AlarmEntry, now: Date): Promise<number | typeof CONFLICT> {
+  try {
+    return await deps.store.runTransaction((tx) => settleDueEntry(tx, deps, entry, now));
+  } catch (err) {
+    if (err instanceof DocumentExistsError) return CONFLICT;
+    throw err;
+  }
+}
+
+/** Entries from before lanes get theirs, a few batches a tick, until the pass over the queue is done. */
+async function backfill(deps: AlarmJobDeps, nowIso: string): Promise<void> {
+  if (backfilled.has(deps.store)) return;
+  for (let batch = 0; batch < BACKFILL_BATCHES; batch++) {
+    const next = await nextBackfillBatch(deps.store);
+    if (!next) {
+      backfilled.add(deps.store);
+      return;
+    }
+    await deps.store.runTransaction((tx) => backfillBatch(tx, next, nowIso));
+  }
+}
+
+/** Runs `fn` over `items`, at most `limit` at once. */
+async function eachAtOnce<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+export const alarmsJob: Job<AlarmJobDeps> = {
+  name: "alarms",
+  idleMs: ALARM_IDLE_MS,
+  passMs: ALARM_PASS_MS,
+  async run(deps, budget) {
+    const result = await runAlarmTick(deps, { budget });
+    return { done: result.fired, more: result.more, nextDueAt: result.nextDueAt };
+  },
+};
