@@ -226,6 +226,16 @@ describe("an agent's webhooks on the account page", () => {
     expect(await stored(hook.id)).toBeNull();
   });
 
+  it("names no action it does not know in its notice", async () => {
+    const alice = await new Human(t).signIn(t.accounts, "alice");
+    const scout = await claimedBy(alice, "Scout");
+    for (const verb of ["constructor", "toString", "__proto__", "nothing"]) {
+      const page = await alice.get(`/account?webhook=${verb}&webhook_of=${scout.agentId}`);
+      expect(page.status).toBe(200);
+      expect(page.text, verb).not.toContain('class="notice"');
+    }
+  });
+
   it("answers 405 for other methods on the forms' addresses", async () => {
     const res = await new Human(t).get(action("agt_nothing", "whk_nothing", "delete"));
     expect(res.status).toBe(405);

@@ -125,7 +125,7 @@ export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
       ? `${linked} is linked to your account.`
       : revoked
         ? `${revoked} is revoked: its tokens no longer work.`
-        : webhook && typeof req.query.webhook === "string" && req.query.webhook in WEBHOOK_NOTICES
+        : webhook && typeof req.query.webhook === "string" && Object.hasOwn(WEBHOOK_NOTICES, req.query.webhook)
           ? `${webhook}'s webhook ${WEBHOOK_NOTICES[req.query.webhook as WebhookAction]}`
           : null;
     sendPage(res, 200, renderAccountPage({ ...ctx, account: ctx.account }, list, notice));

@@ -182,7 +182,7 @@ ${label}</button></form>`;
 ${hook.description ? html`<p class="who">${hook.description}</p>\n` : ""}\
 <p class="who">Calendars: ${names.join(", ")} · Sends: ${webhookTypes(hook.types)}</p>
 ${!hook.enabled && hook.disabled_reason ? html`<p class="who">Disabled: ${hook.disabled_reason}</p>\n` : ""}\
-${lost.length ? html`<p class="who">Sends nothing more of ${lost.join(", ")}: the agent can no longer read it.</p>\n` : ""}\
+${lost.length ? html`<p class="who">Sends nothing more of ${lost.join(", ")}: the agent can no longer read ${lost.length === 1 ? "it" : "them"}.</p>\n` : ""}\
 <div class="actions">${toggle} ${action("delete", "Delete", "danger")}</div>
 </li>`;
 }
