@@ -3,7 +3,7 @@
  * tenant's delivery is not queued behind it. Real time (standardwebhooks-style timestamps and
  * a receiver that answers after 9 s), driven by the local driver as `npm start` runs it.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from "../../functions/src/domain/webhooks/settings.js";
 import { startJob, type RunningJob } from "../../functions/src/jobs/local-driver.js";
 import { webhookJobFromSettings } from "../../functions/src/jobs/webhooks/build.js";
@@ -23,6 +23,7 @@ let slow: Receiver;
 let fast: Receiver;
 let running: RunningJob | undefined;
 beforeEach(async () => {
+  vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
   slow = await startReceiver();
   slow.answer = () => ({ status: 200, delayMs: SLOW_MS });
   fast = await startReceiver();
@@ -31,6 +32,7 @@ afterEach(async () => {
   await running?.stop();
   running = undefined;
   await Promise.all([slow.close(), fast.close()]);
+  vi.unstubAllEnvs();
 });
 
 async function subscribe(agent: MintedAgent, calendars: string[], url: string) {

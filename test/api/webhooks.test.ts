@@ -80,6 +80,7 @@ describe("POST /v1/webhooks", () => {
       description: "CI bot",
       enabled: true,
       disabled_reason: null,
+      lost_access: [],
       created_at: expect.any(String),
     });
     // A replay answers the same webhook without the secret, and creates nothing more.
