@@ -1,6 +1,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
+import { DEFAULT_QUOTAS } from "../../functions/src/domain/quotas.js";
 import { resolveCalendarSlug } from "../../functions/src/domain/queries/calendars.js";
 import type { CalendarRecord, GrantRecord, MembershipRecord } from "../../functions/src/domain/records.js";
 import { appPerTest, BASE_URL } from "../helpers/app.js";
@@ -285,9 +286,16 @@ describe("slugs across renames", () => {
     expect(back.body).toMatchObject({ slug: "alpha", url: `${BASE_URL}/c/alpha` });
     expect(await resolveCalendarSlug(t.deps, "alpha")).toMatchObject({ current: true });
     expect(await resolveCalendarSlug(t.deps, "gamma")).toMatchObject({ current: false, calendar: { slug: "alpha" } });
-    for (const slug of ["alpha", "beta", "gamma"]) {
-      expect((await t.deps.store.get(paths.slug(slug)))?.data).toEqual({ owner_id: cal.id });
+    // The current slug is plain; the ones left are retired, charged to the calendar's creator.
+    expect((await t.deps.store.get(paths.slug("alpha")))?.data).toEqual({ owner_id: cal.id });
+    for (const slug of ["beta", "gamma"]) {
+      expect((await t.deps.store.get(paths.slug(slug)))?.data).toEqual({
+        owner_id: cal.id,
+        retired_at: expect.any(String),
+        retired_by: owner.agentId,
+      });
     }
+    expect((await t.deps.store.get(paths.agent(owner.agentId)))?.data.retired_slug_count).toBe(2);
   });
 
   it("sending the current slug again changes nothing", async () => {
@@ -296,5 +304,65 @@ describe("slugs across renames", () => {
     t.clock.advance(1000);
     const res = await patch(owner, cal.id, { slug: cal.slug }).expect(200);
     expect(res.body).toEqual(cal);
+  });
+
+  it("bounds the slugs an agent keeps reserved: 40 cycles of create, two renames and delete", async () => {
+    const attacker = await mintAgent(t, "Cycler");
+    const rival = await mintAgent(t, "Rival");
+    const limit = DEFAULT_QUOTAS.retired_slugs_per_agent;
+    const created = new Set([attacker.calendarId]);
+    const retiredInOrder: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const cal = await newCalendar(t, attacker, { name: `Cycle ${i}`, slug: `cycle-${i}-a` });
+      created.add(cal.id);
+      await patch(attacker, cal.id, { slug: `cycle-${i}-b` }).expect(200);
+      await patch(attacker, cal.id, { slug: `cycle-${i}-c` }).expect(200);
+      expect((await request(t.app).delete(`/v1/calendars/${cal.id}`).set(attacker.auth)).status).toBe(200);
+      retiredInOrder.push(`cycle-${i}-a`, `cycle-${i}-b`, `cycle-${i}-c`);
+    }
+    const reserved = (await t.deps.store.query(paths.slugs())).filter((doc) => created.has(doc.data.owner_id));
+    console.log(`slugs reserved for one agent after 40 cycles: ${reserved.length} (bound ${limit} + 1 live)`);
+    // Its live calendar's slug, and the newest `limit` retired ones: never 121.
+    expect(reserved.length).toBe(limit + 1);
+    expect((await t.deps.store.get(paths.agent(attacker.agentId)))?.data.retired_slug_count).toBe(limit);
+    const released = retiredInOrder.slice(0, retiredInOrder.length - limit);
+    const kept = retiredInOrder.slice(-limit);
+    expect(released).toHaveLength(20);
+    // The oldest were released: nothing resolves them, and anyone may take one.
+    for (const slug of released) expect(await resolveCalendarSlug(t.deps, slug), slug).toBeNull();
+    expect((await post(t, "/v1/calendars", rival.auth).send({ name: "Taken", slug: released[0] })).status).toBe(200);
+    // The newer ones stay reserved.
+    expectError(await post(t, "/v1/calendars", rival.auth).send({ name: "Copy", slug: kept[0] }), 409, "slug_taken");
+  });
+
+  it("charges renames to the creator, whoever renames, and taking an old slug back costs nothing", async () => {
+    const creator = await mintAgent(t, "Creator");
+    const coOwner = await mintAgent(t, "Co-owner");
+    const cal = await newCalendar(t, creator, { name: "Shared", slug: "shared-one" });
+    await post(t, `/v1/calendars/${cal.id}/grants`, creator.auth).send({ agent_id: coOwner.agentId, role: "owner" });
+    await patch(coOwner, cal.id, { slug: "shared-two" }).expect(200);
+    const count = async (agent: MintedAgent) =>
+      (await t.deps.store.get(paths.agent(agent.agentId)))?.data.retired_slug_count;
+    expect([await count(creator), await count(coOwner)]).toEqual([1, 0]);
+    await patch(creator, cal.id, { slug: "shared-one" }).expect(200);
+    expect(await count(creator)).toBe(1);
+    expect((await t.deps.store.get(paths.slug("shared-one")))?.data).toEqual({ owner_id: cal.id });
+    expect(await resolveCalendarSlug(t.deps, "shared-two")).toMatchObject({ current: false, calendar: { id: cal.id } });
+  });
+
+  it("releases the oldest retired slug once an agent is over its bound, never refusing the write", async () => {
+    t.deps.config = { ...t.deps.config, quotas: { ...t.deps.config.quotas, retired_slugs_per_agent: 2 } };
+    const owner = await mintAgent(t, "Renamer");
+    const cal = await newCalendar(t, owner, { name: "Moving", slug: "moving-0" });
+    for (let i = 1; i <= 4; i++) await patch(owner, cal.id, { slug: `moving-${i}` }).expect(200);
+    // moving-0 and moving-1 were released; moving-2 and moving-3 still redirect.
+    for (const slug of ["moving-0", "moving-1"]) expect(await resolveCalendarSlug(t.deps, slug)).toBeNull();
+    for (const slug of ["moving-2", "moving-3"])
+      expect(await resolveCalendarSlug(t.deps, slug)).toMatchObject({ current: false, calendar: { id: cal.id } });
+    // Deleting retires the current one too, and releases the oldest again.
+    expect((await request(t.app).delete(`/v1/calendars/${cal.id}`).set(owner.auth)).status).toBe(200);
+    expect(await t.deps.store.get(paths.slug("moving-2"))).toBeNull();
+    expect((await t.deps.store.get(paths.slug("moving-4")))?.data.retired_by).toBe(owner.agentId);
+    expect((await t.deps.store.get(paths.agent(owner.agentId)))?.data.retired_slug_count).toBe(2);
   });
 });

@@ -218,6 +218,7 @@ describe("configuration", () => {
       slugs_per_calendar: 50,
       views_per_calendar: 100,
       exceptions_per_event: 100,
+      retired_slugs_per_agent: 100,
       webhooks_per_agent: 20,
     });
     expect(quotasFromEnv({ QUOTA_EVENTS_PER_CALENDAR: "20000", QUOTA_VIEWS_PER_CALENDAR: " 5 " })).toMatchObject({

@@ -85,6 +85,8 @@ const QUOTA_REACHED: Record<QuotaName, string> = {
     "this agent already has %d live credentials, the most it may hold; revoke one it no longer uses (DELETE /v1/agent-credentials/{id})",
   slugs_per_calendar:
     "this calendar has held %d slugs, the most it may hold; take back one of its earlier slugs or keep the current one",
+  // Never refused: past it the oldest retired slug is released (domain/slugs.ts).
+  retired_slugs_per_agent: "this agent's calendars already keep %d retired slugs reserved, the most they may",
   views_per_calendar:
     "this calendar already has %d live share views, the most it may hold; revoke one it no longer needs",
   exceptions_per_event:

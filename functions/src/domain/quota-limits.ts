@@ -8,6 +8,11 @@ export interface QuotaLimits {
   credentials_per_agent: number;
   /** Slugs a calendar has ever held (an old slug stays reserved to it, and taking it back is free). */
   slugs_per_calendar: number;
+  /**
+   * Retired slugs (left by a rename, or held by a deleted calendar) still reserved for the
+   * calendars one agent created; past it the oldest is released (domain/slugs.ts), never refused.
+   */
+  retired_slugs_per_agent: number;
   views_per_calendar: number;
   /** Cancelled, moved or changed occurrences one series may hold (counted by a bounded query). */
   exceptions_per_event: number;

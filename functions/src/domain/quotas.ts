@@ -32,6 +32,7 @@ export const DEFAULT_QUOTAS: QuotaLimits = {
   events_per_calendar: 10_000,
   credentials_per_agent: 10,
   slugs_per_calendar: 50,
+  retired_slugs_per_agent: 100,
   views_per_calendar: 100,
   exceptions_per_event: 100,
   webhooks_per_agent: 20,
@@ -60,7 +61,10 @@ export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quo
 
 /** The counter field of each quota and, for records older than it, how to count them once. */
 /** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
-type RecordQuota = Exclude<QuotaName, "events_per_calendar" | "exceptions_per_event" | "webhooks_per_agent">;
+type RecordQuota = Exclude<
+  QuotaName,
+  "events_per_calendar" | "exceptions_per_event" | "webhooks_per_agent" | "retired_slugs_per_agent"
+>;
 
 /** Every counter field, on the agent (AgentCounters) or the calendar record (CalendarCounters). */
 type Counters = AgentCounters & CalendarCounters;
@@ -93,7 +97,11 @@ const COUNTERS: Record<
 };
 
 /** The counters a new agent starts with: mint creates its first calendar and credential with it. */
-export const newAgentCounters = (): Required<AgentCounters> => ({ calendar_count: 1, live_credential_count: 1 });
+export const newAgentCounters = (): Required<AgentCounters> => ({
+  calendar_count: 1,
+  live_credential_count: 1,
+  retired_slug_count: 0,
+});
 
 /** The counters a new calendar starts with: its first slug and no views (its event count is in its first shard). */
 export const newCalendarCounters = (): Required<CalendarCounters> => ({ slug_count: 1, live_view_count: 0 });

@@ -21,6 +21,8 @@ import type {
 export interface AgentCounters {
   calendar_count?: number;
   live_credential_count?: number;
+  /** Retired slugs (`slugs/{slug}` with `retired_by` this agent) still reserved; at most retired_slugs_per_agent (domain/slugs.ts). */
+  retired_slug_count?: number;
 }
 
 /** agents/{agentId} */
@@ -155,9 +157,18 @@ export interface CalendarRecord extends CalendarCounters {
   event_spans?: boolean;
 }
 
-/** slugs/{slug}: the calendar that holds the slug, forever (an old slug redirects). */
+/**
+ * slugs/{slug}: the calendar that holds the slug. A slug the calendar left (a rename) or held
+ * when deleted is retired: still its own (an old address redirects, or is 404 once deleted),
+ * charged to `retired_by` (the calendar's creator), until that agent's newer retirements push
+ * it past retired_slugs_per_agent and it is released (domain/slugs.ts).
+ */
 export interface SlugRecord {
   owner_id: string;
+  /** When the calendar stopped holding it as its current slug; absent while current, and on slugs retired before this field. */
+  retired_at?: string;
+  /** The agent whose count of retired slugs it takes. */
+  retired_by?: string;
 }
 
 /** view_slugs/{slug}: which view holds a slug (forever, even once revoked) and of which calendar. */

@@ -4,10 +4,10 @@ import type { CommandDeps } from "../deps.js";
 import { paths } from "../paths.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { drawShard, newRevision, touchShard } from "../revision.js";
-import { claimSlug } from "../slugs.js";
-import type { CalendarRecord } from "../records.js";
+import { claimSlug, retireSlug, type SlugRetirement } from "../slugs.js";
+import type { AgentRecord, CalendarRecord } from "../records.js";
 import type { Lens } from "../types.js";
-import type { Transaction } from "../../storage/port.js";
+import type { StoredDoc, Transaction } from "../../storage/port.js";
 import { createCalendarInTx, type NewCalendar } from "./create-calendar.js";
 import { readAgent } from "./identity.js";
 import { recordChange } from "./changes.js";
@@ -83,11 +83,18 @@ export async function updateCalendar(
   if (newSlug) {
     next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
     // Either a slug no calendar ever held, or one of this calendar's own earlier slugs.
-    slugIsNew = (await tx.get(paths.slug(next.slug))) === null;
+  let retirement: SlugRetirement | null = null;
+  let creator: StoredDoc<AgentRecord> | null = null;
+    const held = await tx.get(paths.slug(next.slug));
+    slugIsNew = held === null;
     if (slugIsNew) Object.assign(next, await takeQuota(deps, tx, "slugs_per_calendar", doc));
   }
 
   const changed = (Object.keys(next) as Array<keyof CalendarRecord>).some(
+    // The slug it leaves stays its own, charged to its creator's retired slugs (domain/slugs.ts).
+    creator = await readCreator(tx, current);
+    const reclaimed = held ? { slug: next.slug, record: held.data } : null;
+    retirement = await retireSlug(tx, deps, { leaving: current.slug, agent: creator, reclaimed });
     (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
   );
   if (!changed) return current;
@@ -98,6 +105,12 @@ export async function updateCalendar(
   // Every alarm instant moves with the zone: the queued ones are recomputed (domain/alarms/requeue.ts).
   if (next.timezone !== current.timezone) {
     tx.set(paths.alarmRequeue(calendarId), { calendar_id: calendarId, requested_at: nowIso, after_event_id: null });
+  // An old slug taken back is current again: no longer retired.
+  else if (newSlug) tx.set(paths.slug(next.slug), { owner_id: current.id });
+  if (retirement) {
+    retirement.write();
+    if (creator) writeCounter(tx, creator.path, retirement.agentUpdate);
+  }
   }
   recordChange(tx, deps, calendarId, shard, { type: "calendar.updated", id: calendarId });
   touchShard(tx, shard);
@@ -108,17 +121,29 @@ export async function updateCalendar(
  * DELETE /v1/calendars/{id} (owner; checked by the route): removes the calendar record, so every
  * read that starts from it (API, pages, feeds, share views, hosts' layers) finds nothing from
  * this commit on, and queues the rest of its documents for the purge (domain/purge/). Its slug
- * documents stay: an old address never reaches another calendar. Its creator's calendar slot
+ * documents stay, its current slug retired and charged to its creator (domain/slugs.ts): an old
+ * address never reaches another calendar while it is reserved. Its creator's calendar slot
  * comes back at once (on calendars older than `created_by`, the first grant's agent).
  */
 export async function deleteCalendar(tx: Transaction, deps: CommandDeps, calendarId: string): Promise<void> {
   const calendar = await tx.get(paths.calendar(calendarId));
   if (!calendar) throw errors.notFound("calendar");
-  const creatorId = calendar.data.created_by ?? (await firstGrantee(tx, calendarId));
-  const creator = creatorId ? await tx.get(paths.agent(creatorId)) : null;
+  const creator = await readCreator(tx, calendar.data);
+  const retirement = await retireSlug(tx, deps, { leaving: calendar.data.slug, agent: creator });
   tx.delete(calendar.path);
   tx.create(paths.calendarPurge(calendarId), { calendar_id: calendarId, deleted_at: deps.clock().toISOString() });
-  if (creator) writeCounter(tx, creator.path, releaseQuota("calendars_per_agent", creator));
+  retirement.write();
+  if (creator)
+    writeCounter(tx, creator.path, { ...releaseQuota("calendars_per_agent", creator), ...retirement.agentUpdate });
+}
+
+/** The agent that created the calendar: `created_by`, or on older calendars the agent of its first grant. */
+async function readCreator(
+  tx: Transaction,
+  calendar: Pick<CalendarRecord, "id" | "created_by">,
+): Promise<StoredDoc<AgentRecord> | null> {
+  const creatorId = calendar.created_by ?? (await firstGrantee(tx, calendar.id));
+  return creatorId ? tx.get(paths.agent(creatorId)) : null;
 }
 
 /** The agent of a calendar's first grant: its creator's owner grant, written with it. */

@@ -51,7 +51,7 @@ export function queuedPurges(
  *   2. its own layers and their reverse links;
  *   3. its webhook streams, and its id from the webhooks that followed it;
  *   4. grants with each grantee's membership; events, exceptions, access and pending requests, views;
- *   5. its alarm queue entries;
+ *   5. its alarm queue entries and the heads of its alarm lanes;
  *   6. each shard's changes, then the shard (and its webhook outbox entry).
  */
 export function purgeSteps(deps: PurgeDeps, calendarId: string): PurgeStep[] {
@@ -66,6 +66,7 @@ export function purgeSteps(deps: PurgeDeps, calendarId: string): PurgeStep[] {
     deleteBatch(paths.pendingRequests(calendarId)),
     deleteBatch(paths.views(calendarId)),
     deleteBatch(paths.alarmQueue(), () => [], { where: [["calendar_id", "==", calendarId]] }),
+    deleteBatch(paths.alarmHeads(), () => [], { where: [["calendar_id", "==", calendarId]] }),
     deleteShards(calendarId),
   ];
 }
