@@ -216,9 +216,9 @@ describe("configuration", () => {
       events_per_calendar: 10_000,
       credentials_per_agent: 10,
       slugs_per_calendar: 50,
+      retired_slugs_per_agent: 100,
       views_per_calendar: 100,
       exceptions_per_event: 100,
-      retired_slugs_per_agent: 100,
       webhooks_per_agent: 20,
     });
     expect(quotasFromEnv({ QUOTA_EVENTS_PER_CALENDAR: "20000", QUOTA_VIEWS_PER_CALENDAR: " 5 " })).toMatchObject({

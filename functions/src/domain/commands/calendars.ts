@@ -80,21 +80,21 @@ export async function updateCalendar(
 
   const newSlug = patch.slug !== undefined && patch.slug !== current.slug;
   let slugIsNew = false;
+  let retirement: SlugRetirement | null = null;
+  let creator: StoredDoc<AgentRecord> | null = null;
   if (newSlug) {
     next.slug = await claimSlug(tx, "slugs", { requested: patch.slug, name: next.name, ownerId: current.id });
     // Either a slug no calendar ever held, or one of this calendar's own earlier slugs.
-  let retirement: SlugRetirement | null = null;
-  let creator: StoredDoc<AgentRecord> | null = null;
     const held = await tx.get(paths.slug(next.slug));
     slugIsNew = held === null;
     if (slugIsNew) Object.assign(next, await takeQuota(deps, tx, "slugs_per_calendar", doc));
-  }
-
-  const changed = (Object.keys(next) as Array<keyof CalendarRecord>).some(
     // The slug it leaves stays its own, charged to its creator's retired slugs (domain/slugs.ts).
     creator = await readCreator(tx, current);
     const reclaimed = held ? { slug: next.slug, record: held.data } : null;
     retirement = await retireSlug(tx, deps, { leaving: current.slug, agent: creator, reclaimed });
+  }
+
+  const changed = (Object.keys(next) as Array<keyof CalendarRecord>).some(
     (k) => JSON.stringify(next[k]) !== JSON.stringify(current[k]),
   );
   if (!changed) return current;
@@ -102,15 +102,15 @@ export async function updateCalendar(
   next.revision = newRevision();
   tx.set(doc.path, next);
   if (slugIsNew) tx.create(paths.slug(next.slug), { owner_id: current.id });
-  // Every alarm instant moves with the zone: the queued ones are recomputed (domain/alarms/requeue.ts).
-  if (next.timezone !== current.timezone) {
-    tx.set(paths.alarmRequeue(calendarId), { calendar_id: calendarId, requested_at: nowIso, after_event_id: null });
   // An old slug taken back is current again: no longer retired.
   else if (newSlug) tx.set(paths.slug(next.slug), { owner_id: current.id });
   if (retirement) {
     retirement.write();
     if (creator) writeCounter(tx, creator.path, retirement.agentUpdate);
   }
+  // Every alarm instant moves with the zone: the queued ones are recomputed (domain/alarms/requeue.ts).
+  if (next.timezone !== current.timezone) {
+    tx.set(paths.alarmRequeue(calendarId), { calendar_id: calendarId, requested_at: nowIso, after_event_id: null });
   }
   recordChange(tx, deps, calendarId, shard, { type: "calendar.updated", id: calendarId });
   touchShard(tx, shard);
