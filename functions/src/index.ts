@@ -81,6 +81,8 @@ const productionDeps = retryingOnce(async (): Promise<HttpDeps> => {
   const { openFirestoreStore } = await import("./storage/index.js");
   const { LAYOUT } = await import("./domain/paths.js");
   const { ResponseCache } = await import("./http/response-cache.js");
+  const { senderOnFirstUse } = await import("./outbound/lazy.js");
+  const { webhookSettings } = await import("./domain/webhooks/settings.js");
   const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
   return {
     store: await openFirestoreStore(LAYOUT),
@@ -89,6 +91,8 @@ const productionDeps = retryingOnce(async (): Promise<HttpDeps> => {
     log: cloudLog,
     memory: {},
     cache: new ResponseCache(),
+    // Built on its first use: an instance that sends no webhook test never loads node:https.
+    sender: senderOnFirstUse({ allowLoopback: webhookSettings().allowLoopback }),
   };
 });
 

@@ -13,6 +13,8 @@ import { startLocalAuthEmulator } from "./local-auth.js";
 import { LAYOUT } from "./domain/paths.js";
 import type { HttpDeps } from "./http/deps.js";
 import { ResponseCache } from "./http/response-cache.js";
+import { senderOnFirstUse } from "./outbound/lazy.js";
+import { webhookSettings } from "./domain/webhooks/settings.js";
 import { openSqliteStore, StoreConfigError } from "./storage/index.js";
 import { startJob } from "./jobs/local-driver.js";
 import { sweepJob } from "./jobs/sweep.js";
@@ -63,6 +65,7 @@ export async function startLocalServer(
     log: options.log ?? ((line) => console.log(line)),
     memory: {},
     cache: new ResponseCache(),
+    sender: senderOnFirstUse({ allowLoopback: webhookSettings().allowLoopback }),
   };
   // Expired records (what Firestore's TTL policies delete deployed): a pass now, then every 10 minutes.
   const sweep = startJob(sweepJob, { store, clock: deps.clock, log: deps.log });

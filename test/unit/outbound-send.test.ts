@@ -7,6 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, LookupFunction } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Sender } from "../../functions/src/domain/webhooks/sender.js";
+import { senderOnFirstUse } from "../../functions/src/outbound/lazy.js";
 import { createSender } from "../../functions/src/outbound/send.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -62,7 +64,7 @@ const NAMES = {
   "receiver.example.test": ["127.0.0.1"],
 };
 
-const send = (sender: ReturnType<typeof createSender>, url: string, timeoutMs = 2_000, signal?: AbortSignal) =>
+const send = (sender: Sender, url: string, timeoutMs = 2_000, signal?: AbortSignal) =>
   sender(url, { "content-type": "application/json" }, '{"type":"ping"}', { timeoutMs, signal });
 
 describe("with loopback not allowed", () => {
@@ -208,5 +210,15 @@ describe("with loopback allowed", () => {
     const aborted = await send(sender, `http://127.0.0.1:${port}/never`, 10_000, AbortSignal.abort());
     expect(aborted).toMatchObject({ ok: false, status: null, error: "aborted before it was sent" });
     expect(hits).toHaveLength(before);
+  });
+});
+
+describe("senderOnFirstUse (the composition roots' sender)", () => {
+  it("builds the sender on its first attempt, under the same policy", async () => {
+    const sender = senderOnFirstUse({ allowLoopback: false });
+    expect((await send(sender, `http://127.0.0.1:${port}/x`)).error).toMatch(/^refused/);
+    const allowed = senderOnFirstUse({ allowLoopback: true });
+    expect(await send(allowed, `http://127.0.0.1:${port}/y`)).toMatchObject({ ok: true, status: 204 });
+    expect(hits).toEqual(["/y"]);
   });
 });
