@@ -23,8 +23,8 @@ import { AgentAllowance, DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./
 const STREAM_MS = 30_000;
 /** Due queue entries one pass reads. */
 const QUEUE_BATCH = 200;
-/** When work was left for want of a free place, the next pass comes this soon. */
-const BUSY_RETRY_MS = 100;
+/** The soonest a pass asks for the next one, so a retry due now does not spin the driver. */
+const NEXT_PASS_MIN_MS = 50;
 
 export interface WebhookJobOptions {
   settings: WebhookSettings;
@@ -51,6 +51,10 @@ export function createWebhookJob(options: WebhookJobOptions): WebhookJob {
   let abort = new AbortController();
   let done = 0;
   let allowance: AgentAllowance | undefined;
+
+  /** Due streams the last pass read and could not start yet, earliest first. */
+  let backlog: DeliveryQueueRecord[] = [];
+  const blocked = { places: false, agents: false };
 
   const start = (deps: JobDeps, entry: DeliveryQueueRecord) => {
     const key = keyOf(entry);
@@ -81,8 +85,29 @@ export function createWebhookJob(options: WebhookJobOptions): WebhookJob {
         const left = (perReceiver.get(entry.receiver) ?? 1) - 1;
         if (left > 0) perReceiver.set(entry.receiver, left);
         else perReceiver.delete(entry.receiver);
+        // The place is free: the next stream waiting for it starts now, not at the next pass.
+        if (!abort.signal.aborted) fill(deps);
       });
     running.set(key, task);
+  };
+
+  /** Starts what the backlog holds as far as the limits allow; the rest waits its turn. */
+  const fill = (deps: JobDeps) => {
+    blocked.places = false;
+    blocked.agents = false;
+    backlog = backlog.filter((entry) => {
+      if (running.has(keyOf(entry))) return false;
+      if (running.size >= limits.atOnce || (perReceiver.get(entry.receiver) ?? 0) >= limits.perReceiver) {
+        blocked.places = true;
+        return true;
+      }
+      if (!allowance!.left(entry.agent_id)) {
+        blocked.agents = true;
+        return true;
+      }
+      start(deps, entry);
+      return false;
+    });
   };
 
   async function run(deps: JobDeps, budget: Budget): Promise<PassResult> {
@@ -95,34 +120,22 @@ export function createWebhookJob(options: WebhookJobOptions): WebhookJob {
       orderBy: [["due_at", "asc"]],
       limit: QUEUE_BATCH,
     });
-    let waiting = false;
-    let spentAgents = false;
-    let started = 0;
-    for (const { data: entry } of due) {
-      if (running.has(keyOf(entry))) continue;
-      if (running.size >= limits.atOnce || (perReceiver.get(entry.receiver) ?? 0) >= limits.perReceiver) {
-        waiting = true;
-        continue;
-      }
-      if (!allowance.left(entry.agent_id)) {
-        spentAgents = true;
-        continue;
-      }
-      start(deps, entry);
-      started += 1;
-    }
+    backlog = due.map((d) => d.data);
+    fill(deps);
     const counted = done;
     done = 0;
-    const full = due.length === QUEUE_BATCH && started > 0 && !waiting;
-    if (fanned.more || full) return { done: counted, more: timeLeft(budget) > 0, nextDueAt: null };
-    const soon = now.getTime() + BUSY_RETRY_MS;
+    if (fanned.more || (due.length === QUEUE_BATCH && backlog.length === 0))
+      return { done: counted, more: timeLeft(budget) > 0, nextDueAt: null };
     const [next] = await deps.store.query(paths.deliveryQueue(), { orderBy: [["due_at", "asc"]], limit: 1 });
     const candidates = [
-      waiting ? soon : null,
-      spentAgents ? allowance.nextWindow() : null,
-      next && !running.has(keyOf(next.data)) ? Math.max(Date.parse(next.data.due_at), soon) : null,
+      blocked.agents ? allowance.nextWindow() : null,
+      next && !running.has(keyOf(next.data)) && !blocked.places
+        ? Math.max(Date.parse(next.data.due_at), now.getTime() + NEXT_PASS_MIN_MS)
+        : null,
     ].filter((t): t is number => t !== null);
-    return candidates.length > 0 ? { done: counted, more: false, nextDueAt: Math.min(...candidates) } : { ...IDLE, done: counted };
+    return candidates.length > 0
+      ? { done: counted, more: false, nextDueAt: Math.min(...candidates) }
+      : { ...IDLE, done: counted };
   }
 
   return {
