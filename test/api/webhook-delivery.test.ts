@@ -8,11 +8,11 @@ import type { LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import { postJson } from "../../functions/src/domain/webhooks/send.js";
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from "../../functions/src/domain/webhooks/settings.js";
 import { startJob } from "../../functions/src/jobs/local-driver.js";
 import { budgetOf, type PassResult } from "../../functions/src/jobs/pass.js";
 import { webhookJobFromSettings } from "../../functions/src/jobs/webhooks/build.js";
+import { createSender } from "../../functions/src/outbound/send.js";
 import { appPerTest, createTestApp, testClock } from "../helpers/app.js";
 import { grantRole, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 import { del, get, patch, post } from "../helpers/http.js";
@@ -281,8 +281,7 @@ describe("refused at connect time", () => {
   it("a name resolving to 127.0.0.1 is refused when loopback is not allowed, and is a failed attempt", async () => {
     const port = new URL(receiver.url).port;
     // localhost resolves to a loopback address: refused after DNS.
-    const direct = await postJson(`http://localhost:${port}/hooks`, {}, "{}", {
-      allowLoopback: false,
+    const direct = await createSender({ allowLoopback: false })(`http://localhost:${port}/hooks`, {}, "{}", {
       timeoutMs: 2000,
     });
     expect(direct).toMatchObject({ ok: false, status: null, error: expect.stringMatching(/^refused/) });

@@ -116,14 +116,12 @@ describe("refusedName", () => {
 });
 
 describe("the domain makes no network call", () => {
-  // domain/webhooks/send.ts re-exports outbound/send.ts until webhook delivery takes a Sender.
-  const TEMPORARY = new Set(["webhooks/send.ts"]);
   const NETWORK = /from "(node:)?(http|https|net|dns|tls|dgram)"|from "request-filtering-agent"|outbound\//;
 
   it("imports neither node's network modules nor outbound/ (only types from node:net)", () => {
     const root = join(import.meta.dirname, "../../functions/src/domain");
     const offending = readdirSync(root, { recursive: true, encoding: "utf8" })
-      .filter((file) => file.endsWith(".ts") && !TEMPORARY.has(file))
+      .filter((file) => file.endsWith(".ts"))
       .flatMap((file) =>
         readFileSync(join(root, file), "utf8")
           .split("\n")

@@ -152,23 +152,3 @@ export function sharedSender(config: SenderConfig): Sender {
   if (!sender) byLookup.set(lookup, (sender = createSender({ allowLoopback: config.allowLoopback, lookup })));
   return sender;
 }
-
-/**
- * The sending call of before the sender was handed to the domain, kept until the webhook
- * delivery code (domain/webhooks/stream.ts, runner.ts) takes a `Sender`: domain/webhooks/send.ts
- * re-exports it meanwhile.
- */
-export interface LegacySendOptions extends SendOptions {
-  allowLoopback: boolean;
-  lookup?: LookupFunction;
-}
-
-export function postJson(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  options: LegacySendOptions,
-): Promise<SendResult> {
-  const { allowLoopback, lookup, ...sendOptions } = options;
-  return sharedSender({ allowLoopback, lookup })(url, headers, body, sendOptions);
-}
