@@ -33,7 +33,9 @@ const [{ SqliteStore }, { LAYOUT, paths }, { newId }, { createEvent }, { runAlar
 const dataDir = mkdtempSync(join(tmpdir(), "almanac-alarm-tick-"));
 const store = new CountingStore(new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT }));
 let now = START;
-const deps = { store, clock: () => new Date(now), baseUrl: "http://localhost", log: () => {}, memory: {} };
+// The configuration from this process's environment, as the composition roots read it (functions/src/config.ts).
+const config = (await lib("config.js")).readConfig(process.env);
+const deps = { config, store, clock: () => new Date(now), baseUrl: "http://localhost", log: () => {}, memory: {} };
 const actor = { agentId: "agt_bench", agentName: "Bench", credentialId: "cred_bench", scopes: [] };
 
 /**

@@ -20,7 +20,6 @@ process.env.RATE_LIMITS ??= "off";
 const LIB = process.env.BENCH_LIB ?? fileURLToPath(new URL("../functions/lib", import.meta.url));
 const WAITERS = Number(process.env.WAITERS ?? 50);
 const SECONDS = Number(process.env.SECONDS ?? 10);
-const SHARDS = 8;
 
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
 
@@ -42,13 +41,17 @@ const [
 
 const dataDir = mkdtempSync(join(tmpdir(), "almanac-change-feed-waiters-"));
 const store = new CountingStore(new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT }));
+// The configuration from this process's environment, as the composition roots read it (functions/src/config.ts).
+const config = (await lib("config.js")).readConfig(process.env);
 const deps = {
+  config,
   store,
   clock: () => new Date(),
   baseUrl: "http://localhost",
   log: () => {},
   memory: {},
   cache: new ResponseCache(),
+  expensiveReads: (await lib("http/expensive-reads.js")).expensiveReadGateFor(config),
 };
 const server = createServer(createApiApp(deps));
 await new Promise((done) => server.listen(0, "127.0.0.1", done));
@@ -61,7 +64,7 @@ try {
   const { token } = minted;
   const calendarId = minted.calendar.id;
   // Writes draw shards at random: write until every shard document exists.
-  while ((await store.query(paths.shards(calendarId))).length < SHARDS) {
+  while ((await store.query(paths.shards(calendarId))).length < config.revisionShards) {
     await call("POST", `/v1/calendars/${calendarId}/events`, { token, body: { name: "Shard", date: "2027-05-04" } });
   }
   const feed = `/v1/calendars/${calendarId}/changes`;

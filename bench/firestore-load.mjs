@@ -47,15 +47,19 @@ async function main() {
       lib("domain/paths.js"),
       countingStore(),
     ]);
-  const store = new CountingStore(await openFirestoreStore(LAYOUT));
+  // The configuration from this process's environment, as the composition roots read it (functions/src/config.ts).
+  const config = (await lib("config.js")).readConfig(process.env);
+  const store = new CountingStore(await openFirestoreStore(LAYOUT, config.firestore));
   const attempts = countingAttempts(store);
   const deps = {
+    config,
     store,
     clock: () => new Date(),
     baseUrl: "http://localhost",
     log: () => {},
     memory: {},
     cache: new ResponseCache(),
+    expensiveReads: (await lib("http/expensive-reads.js")).expensiveReadGateFor(config),
   };
   const server = createServer(createApiApp(deps));
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
@@ -110,7 +114,7 @@ async function main() {
     console.log({
       writers: WRITERS,
       duration_s: DURATION_S,
-      shards: Number(process.env.ALMANAC_REVISION_SHARDS ?? 8),
+      shards: config.revisionShards,
       creates,
       creates_per_s: Math.round(creates / DURATION_S),
       statuses,

@@ -28,7 +28,18 @@ const { LAYOUT } = await import(join(lib, "domain/paths.js"));
 const store = await openSqliteStore(join(mkdtempSync(join(tmpdir(), "almanac-mem-")), "almanac.sqlite"), LAYOUT);
 mark("better-sqlite3 and the store, opened");
 const { ResponseCache } = await import(join(lib, "http/response-cache.js"));
-const deps = { store, clock: () => new Date(), baseUrl: "http://localhost", log: () => {}, memory: {}, cache: new ResponseCache() };
+const config = (await import(join(lib, "config.js"))).readConfig(process.env);
+const { expensiveReadGateFor } = await import(join(lib, "http/expensive-reads.js"));
+const deps = {
+  config,
+  store,
+  clock: () => new Date(),
+  baseUrl: "http://localhost",
+  log: () => {},
+  memory: {},
+  cache: new ResponseCache(),
+  expensiveReads: expensiveReadGateFor(config),
+};
 const { createApiApp } = await import(join(lib, "app.js"));
 createApiApp(deps);
 mark("the API app (routes, schemas, rate limits)");

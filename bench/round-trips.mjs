@@ -37,13 +37,17 @@ async function startApps(dataDir) {
       countingStore(),
     ]);
   const store = new CountingStore(new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT }));
+  // The configuration from this process's environment, as the composition roots read it (functions/src/config.ts).
+  const config = (await lib("config.js")).readConfig(process.env);
   const deps = {
+    config,
     store,
     clock: () => new Date(),
     baseUrl: "http://localhost",
     log: () => {},
     memory: {},
     cache: new ResponseCache(),
+    expensiveReads: (await lib("http/expensive-reads.js")).expensiveReadGateFor(config),
   };
   const api = createApiApp(deps);
   const pages = createPagesApp(deps);

@@ -56,7 +56,8 @@ async function start(kind) {
     }));
     const nothing = async () => null;
     const store = { get: nothing, getAll: async (refs) => refs.map(() => null), query: async () => [] };
-    const deps = { store, log: () => {}, clock: () => new Date(), baseUrl: "http://localhost", memory: {} };
+    const config = (await import(`${lib}/config.js`)).readConfig(process.env);
+    const deps = { config, store, log: () => {}, clock: () => new Date(), baseUrl: "http://localhost", memory: {} };
     const free = { charge: () => (_req, _res, next) => next() };
     const app = express();
     app.disable("x-powered-by");

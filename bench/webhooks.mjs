@@ -34,7 +34,11 @@ const dataDir = mkdtempSync(join(tmpdir(), "almanac-webhooks-bench-"));
 const inner = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
 // Two views of one store: delivery's reads are counted apart from the API's (the writes').
 const store = new CountingStore(inner);
+// The configuration from this process's environment, as the composition roots read it (functions/src/config.ts).
+const config = (await lib("config.js")).readConfig(process.env);
 const apiDeps = {
+  config,
+  expensiveReads: (await lib("http/expensive-reads.js")).expensiveReadGateFor(config),
   store: inner,
   clock: () => new Date(),
   baseUrl: "http://localhost",

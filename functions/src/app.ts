@@ -5,14 +5,7 @@ import { requestLog } from "./http/log.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
 import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
 import { REQUEST_ID_HEADER, requestId } from "./http/request-id.js";
-import {
-  apiRateLimits,
-  methodBudget,
-  rateLimitsFromEnv,
-  trustProxySetting,
-  type ApiRateLimits,
-  type RateLimitConfig,
-} from "./http/rate-limit.js";
+import { apiRateLimits, methodBudget, type ApiRateLimits, type RateLimitConfig } from "./http/rate-limit.js";
 import { ROUTING, apiRouter, expressPath, mountRoutes, type OutcomeCheck } from "./http/express-routes.js";
 import { budgetOf, type AnyRoute } from "./http/route.js";
 import { mountMcp } from "./mcp/mount.js";
@@ -25,7 +18,7 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 export interface ApiAppOptions {
   /** Tests: looks at every operation's outcome, from REST and MCP alike, before it is sent. */
   checkOutcome?: OutcomeCheck;
-  /** Rate limits (http/rate-limit.ts); by default the environment's (`RATE_LIMITS=off` and the rest). */
+  /** Rate limits (http/rate-limit.ts); by default the configuration's (`deps.config.rateLimits`). */
   rateLimits?: RateLimitConfig;
   /** Deployed behind Firebase Hosting: the client address comes from X-Forwarded-For (`TRUST_PROXY_HOPS`). */
   behindProxy?: boolean;
@@ -44,7 +37,7 @@ export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, opt
   // The app's own routes (/mcp) match as the API router's do: one spelling each.
   app.set("case sensitive routing", ROUTING.caseSensitive);
   app.set("strict routing", ROUTING.strict);
-  if (options.behindProxy) app.set("trust proxy", trustProxySetting());
+  if (options.behindProxy) app.set("trust proxy", deps.config.trustProxy);
   // First: every answer, whatever answers it, carries its X-Request-Id.
   app.use(requestId);
   // Before anything can answer: no /v1 response, an error or a 404 included, may be kept by
@@ -57,7 +50,7 @@ export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, opt
   // The rate limit is the first step of every route, before the body is read: a request over
   // its limit is neither parsed nor run, and its budget is the operation that matched
   // (`budgetOf`), never the path's spelling. /mcp charges each message itself (mcp/server.ts).
-  const limits = apiRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv());
+  const limits = apiRateLimits(deps, options.rateLimits ?? deps.config.rateLimits);
   const readBody = [refuseContentEncoding, refuseLongQueryValues, requireJsonBody, frameworkBodyLimit, jsonBody];
 
   mountMcp(app, deps, routes, { limits, readBody, checkOutcome: options.checkOutcome });

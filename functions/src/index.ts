@@ -83,14 +83,19 @@ const productionDeps = retryingOnce(async (): Promise<HttpDeps> => {
   const { ResponseCache } = await import("./http/response-cache.js");
   const { senderOnFirstUse } = await import("./outbound/lazy.js");
   const { webhookSettings } = await import("./domain/webhooks/settings.js");
-  const project = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
+  const { expensiveReadGateFor } = await import("./http/expensive-reads.js");
+  // The configuration, read once per instance (a failed start reads it again): docs/configuration.md.
+  const { readConfig } = await import("./config.js");
+  const config = readConfig(process.env);
   return {
-    store: await openFirestoreStore(LAYOUT),
+    config,
+    store: await openFirestoreStore(LAYOUT, config.firestore),
     clock: () => new Date(),
-    baseUrl: (process.env.PUBLIC_BASE_URL ?? `https://${project}.web.app`).replace(/\/+$/, ""),
+    baseUrl: config.publicBaseUrl ?? `https://${config.projectId}.web.app`,
     log: cloudLog,
     memory: {},
     cache: new ResponseCache(),
+    expensiveReads: expensiveReadGateFor(config),
     // Built on its first use: an instance that sends no webhook test never loads node:https.
     sender: senderOnFirstUse({ allowLoopback: webhookSettings().allowLoopback }),
   };

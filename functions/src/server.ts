@@ -1,17 +1,20 @@
 /**
  * The local server: the API, the pages and hosting/ in one Node process on the embedded
  * SQLite store. `npm start` runs it.
- *   PORT (default 8787), DATA_DIR (default ./.data), PUBLIC_BASE_URL (default http://localhost:PORT)
+ *   PORT (default 8787), DATA_DIR (default ./.data), PUBLIC_BASE_URL (default http://localhost:PORT),
+ *   and the rest of docs/configuration.md: read once, by `readConfig` (config.ts), onto `deps.config`.
  */
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { ConfigError, readConfig, type Config } from "./config.js";
 import { loadOnce } from "./lazy.js";
 import { underRepository } from "./disk-paths.js";
 import { isHumansPath } from "./pages/humans/paths.js";
 import { startLocalAuthEmulator } from "./local-auth.js";
 import { LAYOUT } from "./domain/paths.js";
 import type { HttpDeps } from "./http/deps.js";
+import { expensiveReadGateFor } from "./http/expensive-reads.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { senderOnFirstUse } from "./outbound/lazy.js";
 import { webhookSettings } from "./domain/webhooks/settings.js";
@@ -27,6 +30,8 @@ export interface LocalServerOptions {
   clock?: () => Date;
   /** Overrides of SERVER_TIMEOUTS (tests use short ones). */
   timeouts?: Partial<ServerTimeouts>;
+  /** The configuration (`main` reads it); by default `readConfig(process.env)`, read here once. */
+  config?: Config;
 }
 
 export interface ServerTimeouts {
@@ -57,14 +62,17 @@ export const SERVER_TIMEOUTS: ServerTimeouts = {
 export async function startLocalServer(
   options: LocalServerOptions,
 ): Promise<{ server: Server; deps: HttpDeps; close: () => Promise<void> }> {
+  const config = options.config ?? readConfig(process.env);
   const store = await openSqliteStore(resolve(options.dataDir, "almanac.sqlite"), LAYOUT);
   const deps: HttpDeps = {
+    config,
     store,
     clock: options.clock ?? (() => new Date()),
     baseUrl: (options.baseUrl ?? `http://localhost:${options.port}`).replace(/\/+$/, ""),
     log: options.log ?? ((line) => console.log(line)),
     memory: {},
     cache: new ResponseCache(),
+    expensiveReads: expensiveReadGateFor(config),
     sender: senderOnFirstUse({ allowLoopback: webhookSettings().allowLoopback }),
   };
   // Expired records (what Firestore's TTL policies delete deployed): a pass now, then every 10 minutes.
@@ -186,11 +194,19 @@ const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.st
 
 /** `npm start`: the server on PORT and DATA_DIR, with the Auth emulator beside it, until a signal stops both. */
 export async function main(): Promise<void> {
-  const port = Number(process.env.PORT ?? 8787);
-  const dataDir = process.env.DATA_DIR ?? "./.data";
+  let config: Config;
+  try {
+    config = readConfig(process.env);
+  } catch (err) {
+    // A variable set wrong is said in one line, without a stack.
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`Almanac cannot start: ${err.message}`);
+    process.exit(1);
+  }
+  const { port, dataDir } = config.local;
   // Sign-in for the claim and account pages: the Firebase Auth emulator, no cloud project (local-auth.ts).
   const auth = await startLocalAuthEmulator({ dataDir, log: console.log });
-  const { close } = await startLocalServer({ port, dataDir, baseUrl: process.env.PUBLIC_BASE_URL }).catch(
+  const { close } = await startLocalServer({ port, dataDir, baseUrl: config.publicBaseUrl ?? undefined, config }).catch(
     async (err: unknown) => {
       await auth?.stop();
       // A setup the person can fix (the data directory in use) is said in one line, without a stack.

@@ -437,7 +437,8 @@ beforeAll(async () => {
   vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
   world.t = createTestApp();
   // One owner creates a calendar for many of the cases: more than the 100 a quota allows.
-  world.t.deps.quotas = { ...DEFAULT_QUOTAS, calendars_per_agent: 10_000, webhooks_per_agent: 1_000 };
+  const quotas = { ...DEFAULT_QUOTAS, calendars_per_agent: 10_000, webhooks_per_agent: 1_000 };
+  world.t.deps.config = { ...world.t.deps.config, quotas };
   const { calendars, ...shared } = await sharingWorld(world.t);
   const agents = { ...shared, pending: await mintAgent(world.t, "Pending") };
   world.agents = agents;

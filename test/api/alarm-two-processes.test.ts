@@ -21,6 +21,7 @@ import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 import { testClock } from "../helpers/app.js";
+import { configDeps } from "../helpers/config.js";
 import { mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 import { get } from "../helpers/http.js";
 import { freePort } from "../helpers/ports.js";
@@ -61,6 +62,7 @@ beforeAll(async () => {
   db.settings({ ignoreUndefinedProperties: true });
   store = new FirestoreStore(db, LAYOUT);
   t.app = createApiApp({
+    ...configDeps(),
     store,
     clock: () => clock(),
     baseUrl: "https://almanac.test",

@@ -125,7 +125,8 @@ describe("DELETE /v1/calendars/{calendarId}", () => {
 
   it("gives the creator's calendar slot back at once, even when another owner deletes", async () => {
     const { owner, stranger } = world;
-    t.deps.quotas = { ...DEFAULT_QUOTAS, calendars_per_agent: 4 }; // the world's three and mint's first
+    // The world's three and mint's first.
+    t.deps.config = { ...t.deps.config, quotas: { ...DEFAULT_QUOTAS, calendars_per_agent: 4 } };
     expectError(await post(t, "/v1/calendars", owner.auth).send({ name: "Fifth" }), 403, "quota_exceeded");
     await grantRole(t, owner, doomed.id, stranger.agentId, "owner");
     expect((await remove(doomed.id, stranger.auth)).status).toBe(200);

@@ -16,12 +16,12 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
 import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { CHANGE_POLL_MS, waitingRequests } from "../../functions/src/domain/queries/changes.js";
-import { SHARDS } from "../../functions/src/domain/revision.js";
 import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { BASE_URL, testClock } from "../helpers/app.js";
 import { checkResponses } from "../helpers/check-responses.js";
+import { configDeps } from "../helpers/config.js";
 import { CountingStore } from "../helpers/counting-store.js";
 import { mintAgent, newEvent } from "../helpers/factories.js";
 
@@ -30,13 +30,20 @@ const WAITERS = 50;
 const MAX_READS_PER_SECOND = 10;
 const WINDOW_MS = 3_500;
 
-let w: { app: ReturnType<typeof createApiApp>; store: CountingStore; origin: string; close: () => Promise<void> };
+let w: {
+  app: ReturnType<typeof createApiApp>;
+  store: CountingStore;
+  shards: number;
+  origin: string;
+  close: () => Promise<void>;
+};
 
 beforeEach(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-idle-cost-"));
   const sqlite = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
   const store = new CountingStore(sqlite);
   const deps: HttpDeps = {
+    ...configDeps(),
     store,
     clock: testClock(),
     baseUrl: BASE_URL,
@@ -50,6 +57,7 @@ beforeEach(async () => {
   w = {
     app,
     store,
+    shards: deps.config.revisionShards,
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: async () => {
       server.closeAllConnections();
@@ -75,7 +83,7 @@ it(`${WAITERS} waiters on one idle calendar read at most ${MAX_READS_PER_SECOND}
   const owner = await mintAgent(w, "Owner");
   const cal = owner.calendarId;
   // Writes draw shards at random: write until every shard document exists.
-  while ((await w.store.query(paths.shards(cal))).length < SHARDS) await newEvent(w, owner, cal);
+  while ((await w.store.query(paths.shards(cal))).length < w.shards) await newEvent(w, owner, cal);
   const feed = `${w.origin}/v1/calendars/${cal}/changes`;
   const start = (await (await fetch(feed, { headers: owner.auth })).json()) as { cursor: string };
 
@@ -108,7 +116,7 @@ it(`${WAITERS} waiters on one idle calendar read at most ${MAX_READS_PER_SECOND}
   expect(counts.transactions).toBe(0);
   expect(counts.readOnlyTransactions).toBeGreaterThanOrEqual(Math.floor(WINDOW_MS / CHANGE_POLL_MS) - 1);
   expect(counts.readOnlyTransactions).toBeLessThanOrEqual(Math.floor((seconds * 1000) / CHANGE_POLL_MS) + 1);
-  expect(perTick).toBe(SHARDS);
+  expect(perTick).toBe(w.shards);
   expect((perTick * 1000) / CHANGE_POLL_MS).toBeLessThanOrEqual(MAX_READS_PER_SECOND);
   expect(perSecond).toBeLessThanOrEqual(MAX_READS_PER_SECOND);
 

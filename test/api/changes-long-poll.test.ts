@@ -25,6 +25,7 @@ import { BASE_URL, testClock } from "../helpers/app.js";
 import { grantRole, laterCredential, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
 import { del, get } from "../helpers/http.js";
 import { checkResponses } from "../helpers/check-responses.js";
+import { configDeps } from "../helpers/config.js";
 
 interface World {
   app: Express;
@@ -41,6 +42,7 @@ beforeEach(async () => {
   const sqlite = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
   const store = new CountingStore(sqlite);
   const deps: HttpDeps = {
+    ...configDeps(),
     store,
     clock: testClock(),
     baseUrl: BASE_URL,

@@ -9,8 +9,10 @@ import { signalChange } from "../../functions/src/domain/change-signals.js";
 import { nextChange } from "../../functions/src/domain/change-watch.js";
 import type { Deps } from "../../functions/src/domain/deps.js";
 import { newId } from "../../functions/src/domain/ids.js";
-import { SHARDS } from "../../functions/src/domain/revision.js";
+import { testConfig } from "../helpers/config.js";
 import type { Store, TransactionReads } from "../../functions/src/storage/port.js";
+
+const CONFIG = testConfig();
 
 /** A store that answers the shards query with `seqs` (shard n's change_seq), counting reads. */
 function counterStore(seqs: number[]) {
@@ -24,7 +26,8 @@ function counterStore(seqs: number[]) {
       return fn(reads);
     },
   } as unknown as Store;
-  const deps: Pick<Deps, "store" | "memory" | "log"> = {
+  const deps: Pick<Deps, "store" | "memory" | "log" | "config"> = {
+    config: CONFIG,
     store,
     memory: {},
     log: (line) => {
@@ -34,7 +37,7 @@ function counterStore(seqs: number[]) {
   return { deps, seen };
 }
 
-const zeros = () => new Array<number>(SHARDS).fill(0);
+const zeros = () => new Array<number>(CONFIG.revisionShards).fill(0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("the change feed's watcher", () => {

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { EXPIRING_COLLECTIONS, PURGE_FIELD } from "../../functions/src/domain/retention.js";
 import { waitingRequests } from "../../functions/src/domain/queries/changes.js";
-import { SHARDS } from "../../functions/src/domain/revision.js";
+import { DEFAULT_SHARDS } from "../../functions/src/domain/revision.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { sweepExpired } from "../../functions/src/storage/sqlite/sweep.js";
@@ -43,7 +43,8 @@ function tickingClock() {
 
 const t = appPerTest(() => createTestApp({ clock: tickingClock() }));
 const DAY = 24 * 60 * 60 * 1000;
-const SHARD_NUMBERS = Array.from({ length: SHARDS }, (_, n) => n);
+// The suite's apps run with the default shard count (test/helpers/config.ts).
+const SHARD_NUMBERS = Array.from({ length: DEFAULT_SHARDS }, (_, n) => n);
 
 interface Change {
   seq: number;

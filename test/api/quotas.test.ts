@@ -1,8 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import type { QuotaLimits } from "../../functions/src/domain/quota-limits.js";
-import { DEFAULT_QUOTAS, quotasFromEnv } from "../../functions/src/domain/quotas.js";
-import { readShards, SHARDS } from "../../functions/src/domain/revision.js";
+import { readConfig } from "../../functions/src/config.js";
+import { DEFAULT_QUOTAS } from "../../functions/src/domain/quotas.js";
+import { readShards } from "../../functions/src/domain/revision.js";
 import type { EventRecord } from "../../functions/src/domain/records.js";
 import { appPerTest } from "../helpers/app.js";
 import { expectError, post } from "../helpers/http.js";
@@ -27,7 +28,7 @@ const t = appPerTest();
 let a: MintedAgent;
 
 beforeEach(async () => {
-  t.deps.quotas = { ...SMALL };
+  t.deps.config = { ...t.deps.config, quotas: { ...SMALL } };
   a = await mintAgent(t, "Alpha");
 });
 
@@ -120,7 +121,7 @@ describe("events per calendar", () => {
         } as unknown as EventRecord;
         tx.set(paths.event(a.calendarId, id), { ...event });
       }
-      for (let n = 0; n < SHARDS; n++) tx.delete(paths.shard(a.calendarId, n));
+      for (let n = 0; n < t.deps.config.revisionShards; n++) tx.delete(paths.shard(a.calendarId, n));
     });
     expect(await storedEventCount(a.calendarId)).toBeUndefined();
 
@@ -209,7 +210,8 @@ describe("views per calendar", () => {
 });
 
 describe("configuration", () => {
-  it("defaults to docs/api.md#quotas and reads QUOTA_* variables", () => {
+  it("defaults to docs/api.md#quotas and reads QUOTA_* variables at start (readConfig)", () => {
+    const quotasFromEnv = (env: Record<string, string>) => readConfig(env).quotas;
     expect(quotasFromEnv({})).toEqual(DEFAULT_QUOTAS);
     expect(DEFAULT_QUOTAS).toEqual({
       calendars_per_agent: 100,

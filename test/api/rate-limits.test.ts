@@ -2,12 +2,9 @@ import type { Express } from "express";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import {
-  DEFAULT_RATE_LIMITS,
-  rateLimitsFromEnv,
-  trustProxySetting,
-  type RateLimitConfig,
-} from "../../functions/src/http/rate-limit.js";
+import { ConfigError, readConfig } from "../../functions/src/config.js";
+import type { HttpDeps } from "../../functions/src/http/deps.js";
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from "../../functions/src/http/rate-limit.js";
 import type { AnyRoute } from "../../functions/src/http/route.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
@@ -15,10 +12,11 @@ import { createTestApp, type TestApp } from "../helpers/app.js";
 import { expectError, freshKey } from "../helpers/http.js";
 import { laterCredential, mintAgent, type MintedAgent } from "../helpers/factories.js";
 import { checkResponses } from "../helpers/check-responses.js";
+import { testConfig } from "../helpers/config.js";
 
 /**
- * Rate limits (docs/api.md#rate-limits) turned on with small limits: the suite runs with
- * RATE_LIMITS=off (vitest.config.ts), so these apps get their limits injected. Time is the
+ * Rate limits (docs/api.md#rate-limits) turned on with small limits: the suite's apps run with
+ * RATE_LIMITS=off (test/helpers/config.ts), so these apps get their limits injected. Time is the
  * limiter's (Date.now), frozen with fake timers: nothing waits on the real clock.
  */
 const SMALL: RateLimitConfig = {
@@ -39,9 +37,9 @@ let a: MintedAgent;
 let b: MintedAgent;
 
 /** The deployed apps (behind Hosting: the client address is X-Forwarded-For's first entry). */
-function limitedApps(config: RateLimitConfig = SMALL, behindProxy = true) {
-  api = createApiApp(t.deps, undefined, { checkOutcome: checkResponses(), rateLimits: config, behindProxy });
-  pages = createPagesApp(t.deps, { rateLimits: config, behindProxy });
+function limitedApps(config: RateLimitConfig = SMALL, behindProxy = true, deps: HttpDeps = t.deps) {
+  api = createApiApp(deps, undefined, { checkOutcome: checkResponses(), rateLimits: config, behindProxy });
+  pages = createPagesApp(deps, { rateLimits: config, behindProxy });
 }
 
 beforeEach(async () => {
@@ -296,12 +294,7 @@ describe("client addresses", () => {
   });
 
   it("with TRUST_PROXY_HOPS the entry the proxy appended counts, so a forged first entry buys nothing", async () => {
-    vi.stubEnv("TRUST_PROXY_HOPS", "1");
-    try {
-      limitedApps();
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    limitedApps(SMALL, true, { ...t.deps, config: testConfig({ TRUST_PROXY_HOPS: "1" }) });
     for (let i = 0; i < 5; i++) await readCalendar(`10.9.9.${i}, 192.0.2.30`).expect(200);
     expectError(await readCalendar("10.9.9.99, 192.0.2.30"), 429, "rate_limited");
     await readCalendar("10.9.9.1, 192.0.2.31").expect(200);
@@ -323,6 +316,9 @@ describe("client addresses", () => {
 });
 
 describe("configuration", () => {
+  const rateLimitsFromEnv = (env: Record<string, string>) => readConfig(env).rateLimits;
+  const trustProxySetting = (env: Record<string, string>) => readConfig(env).trustProxy;
+
   it("defaults to docs/api.md#rate-limits; RATE_LIMITS=off turns every limit off", () => {
     expect(rateLimitsFromEnv({})).toEqual(DEFAULT_RATE_LIMITS);
     expect(DEFAULT_RATE_LIMITS).toMatchObject({
@@ -334,7 +330,10 @@ describe("configuration", () => {
     });
     expect(rateLimitsFromEnv({ RATE_LIMITS: "off" }).enabled).toBe(false);
     expect(rateLimitsFromEnv({ RATE_LIMITS: "on" }).enabled).toBe(true);
-    expect(() => rateLimitsFromEnv({ RATE_LIMITS: "sometimes" })).toThrow(/RATE_LIMITS/);
+    expect(() => rateLimitsFromEnv({ RATE_LIMITS: "sometimes" })).toThrow(ConfigError);
+    expect(() => rateLimitsFromEnv({ RATE_LIMITS: "sometimes" })).toThrow(
+      'RATE_LIMITS must be "on" or "off", not "sometimes"',
+    );
   });
 
   it("reads each limit from its variable", () => {

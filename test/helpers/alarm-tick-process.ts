@@ -5,6 +5,7 @@
  * stdin, ticks at ALARM_TICK_AT until a tick leaves nothing to do, then prints its totals as JSON.
  */
 import { once } from "node:events";
+import { readConfig } from "../../functions/src/config.js";
 import { runAlarmTick } from "../../functions/src/domain/alarms/tick.js";
 import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
@@ -12,8 +13,10 @@ import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 const now = new Date(process.env.ALARM_TICK_AT ?? "");
 if (Number.isNaN(now.getTime())) throw new Error("ALARM_TICK_AT must be an instant");
 
-const store = FirestoreStore.fromEnvironment(LAYOUT);
-const deps = { store, clock: () => now };
+// A process of its own: its configuration from its environment, as a composition root reads it.
+const config = readConfig(process.env);
+const store = FirestoreStore.onDefaultApp(LAYOUT, config.projectId);
+const deps = { store, clock: () => now, config };
 // Connected before the start: both processes then begin their first query together.
 await store.query(paths.alarmQueue(), { limit: 1 });
 process.stdout.write("ready\n");

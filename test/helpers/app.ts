@@ -6,11 +6,13 @@ import request from "supertest";
 import type { Express } from "express";
 import { afterEach, beforeEach } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
+import type { Config } from "../../functions/src/config.js";
 import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { LAYOUT } from "../../functions/src/domain/paths.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { checkResponses } from "./check-responses.js";
+import { configDeps, testConfig } from "./config.js";
 import { declaredIndexesOnly } from "./declared-indexes.js";
 
 export const BASE_URL = "https://almanac.test";
@@ -39,14 +41,18 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/** The API app on a fresh SQLite file, with an injected clock and captured log. */
-export function createTestApp(options: { clock?: ReturnType<typeof testClock> } = {}): TestApp {
+/**
+ * The API app on a fresh SQLite file, with an injected clock and captured log, and the
+ * configuration of `testConfig()` unless the test passes its own (`config`).
+ */
+export function createTestApp(options: { clock?: ReturnType<typeof testClock>; config?: Config } = {}): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-test-"));
   // Every query must be one Firestore answers with the indexes firestore.indexes.json declares.
   const store = declaredIndexesOnly(new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT }));
   const clock = options.clock ?? testClock();
   const logs: string[] = [];
   const deps: HttpDeps = {
+    ...configDeps(options.config ?? testConfig()),
     store,
     clock,
     baseUrl: BASE_URL,

@@ -65,6 +65,36 @@ describe("layer rules", () => {
     ]);
   });
 
+  it("nothing below the entry layer reads process.env: configuration comes on deps.config", async () => {
+    const query = await lint(
+      "functions/src/domain/queries/new-query.ts",
+      "export const shards = () => Number(process.env.ALMANAC_REVISION_SHARDS ?? 8);\n",
+    );
+    expect(findings(query, "no-restricted-syntax")).toEqual([
+      expect.stringContaining("Configuration is read once, at start, by functions/src/config.ts"),
+    ]);
+    // In a command the rule stands beside the one against opening a transaction.
+    const command = await lint(
+      "functions/src/domain/commands/new-command.ts",
+      [
+        'import type { Deps } from "../deps.js";',
+        "export const write = (deps: Deps) => [process.env.QUOTA_EVENTS_PER_CALENDAR, deps.store.runTransaction(async () => 1)];",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(command, "no-restricted-syntax")).toEqual([
+      expect.stringContaining("take the setting from `deps.config`"),
+      expect.stringContaining("runs in the transaction its caller opened"),
+    ]);
+    const edge = await lint("functions/src/http/new-middleware.ts", "export const on = process.env.RATE_LIMITS;\n");
+    expect(findings(edge, "no-restricted-syntax")).toHaveLength(1);
+    // The entry layer reads it: config.ts, and the composition roots that call readConfig(process.env).
+    for (const entry of ["config.ts", "server.ts", "index.ts", "local-auth.ts"]) {
+      const messages = await lint(`functions/src/${entry}`, "export const env = process.env;\n");
+      expect(findings(messages, "no-restricted-syntax"), entry).toEqual([]);
+    }
+  });
+
   it("a route may not import storage/", async () => {
     const messages = await lint(
       "functions/src/routes/new-route.ts",
@@ -255,8 +285,8 @@ describe("import graph of functions/src, type imports included", () => {
 
   it("would find one made of type imports only", () => {
     const edges = graph();
-    // `import type { Deps }` in the leaf that deps.ts imports its quota types from.
-    edges.get("domain/quota-limits.ts")!.push("domain/deps.ts");
-    expect(cycles(edges)).toEqual([["domain/deps.ts", "domain/quota-limits.ts"]]);
+    // `import type { Deps }` in the leaf that deps.ts imports its configuration type from.
+    edges.get("domain/config.ts")!.push("domain/deps.ts");
+    expect(cycles(edges)).toEqual([["domain/config.ts", "domain/deps.ts"]]);
   });
 });

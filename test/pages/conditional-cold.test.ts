@@ -8,7 +8,7 @@ import type { Express } from "express";
 import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
-import { newRevision, SHARDS } from "../../functions/src/domain/revision.js";
+import { newRevision } from "../../functions/src/domain/revision.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { FEED_EVENT_BUDGET } from "../../functions/src/pages/budgets.js";
@@ -38,9 +38,10 @@ const december = (i: number): EventSeed =>
 /** Events written straight to the store, then counted on every shard as event writes would leave them. */
 async function seedCounted(calendarId: string, seeds: EventSeed[], total: number): Promise<void> {
   await seedEvents(t.deps, calendarId, seeds);
+  const shards = t.deps.config.revisionShards;
   await t.deps.store.runTransaction(async (tx) => {
-    for (let n = 0; n < SHARDS; n++) {
-      const share = Math.floor(total / SHARDS) + (n < total % SHARDS ? 1 : 0);
+    for (let n = 0; n < shards; n++) {
+      const share = Math.floor(total / shards) + (n < total % shards ? 1 : 0);
       tx.set(paths.shard(calendarId, n), { revision: newRevision(), event_count: share, change_seq: 0 });
     }
   });

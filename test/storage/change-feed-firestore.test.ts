@@ -20,6 +20,7 @@ import { attachLayer, mintAgent, newCalendar, newEvent } from "../helpers/factor
 import { del, expectError, get, patch } from "../helpers/http.js";
 import { freePort } from "../helpers/ports.js";
 import { checkResponses } from "../helpers/check-responses.js";
+import { configDeps } from "../helpers/config.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 let server: FirestoreServer | undefined;
@@ -45,6 +46,7 @@ beforeAll(async () => {
     return clock();
   };
   const deps: HttpDeps = {
+    ...configDeps(),
     store,
     clock: ticking,
     baseUrl: "https://almanac.test",

@@ -79,30 +79,24 @@ runStoreContract(`firestore (${where})`, async (layout) => {
   };
 });
 
-describe(`FirestoreStore.fromEnvironment (${where})`, () => {
+describe(`FirestoreStore.onDefaultApp (${where})`, () => {
   it("shares one store on the default app, and starts afresh after close", async () => {
     await ensureEmulator();
-    const saved = process.env.GCLOUD_PROJECT;
-    process.env.GCLOUD_PROJECT = uniqueProject("env");
-    try {
-      const first = FirestoreStore.fromEnvironment(LAYOUT);
-      expect(FirestoreStore.fromEnvironment(LAYOUT)).toBe(first);
-      // The app's layout: its own paths only.
-      const one = paths.calendar("cal_one");
-      await (first as UncheckedStore).runTransaction(async (tx) => {
-        tx.set(one, { n: 1, dropped: undefined });
-      });
-      expect(await first.get(one)).toEqual({ id: "cal_one", path: one, data: { n: 1 } });
-      await expect(first.get("things/one")).rejects.toThrow(/not in the store's layout/);
-      await first.close();
+    const project = uniqueProject("env");
+    const first = FirestoreStore.onDefaultApp(LAYOUT, project);
+    expect(FirestoreStore.onDefaultApp(LAYOUT, project)).toBe(first);
+    // The app's layout: its own paths only.
+    const one = paths.calendar("cal_one");
+    await (first as UncheckedStore).runTransaction(async (tx) => {
+      tx.set(one, { n: 1, dropped: undefined });
+    });
+    expect(await first.get(one)).toEqual({ id: "cal_one", path: one, data: { n: 1 } });
+    await expect(first.get("things/one")).rejects.toThrow(/not in the store's layout/);
+    await first.close();
 
-      const second = FirestoreStore.fromEnvironment(LAYOUT);
-      expect(second).not.toBe(first);
-      expect((await second.get(one))?.data).toEqual({ n: 1 });
-      await second.close();
-    } finally {
-      if (saved === undefined) delete process.env.GCLOUD_PROJECT;
-      else process.env.GCLOUD_PROJECT = saved;
-    }
+    const second = FirestoreStore.onDefaultApp(LAYOUT, project);
+    expect(second).not.toBe(first);
+    expect((await second.get(one))?.data).toEqual({ n: 1 });
+    await second.close();
   });
 });

@@ -1,11 +1,15 @@
 /**
  * How long a change-feed request may hold, and how many may hold at once, under the deployed
  * function's options (functions/src/index.ts, functions/.env): docs/ARCHITECTURE.md, "Change feed".
+ * Read at start into `config.changeFeed` (functions/src/config.ts).
  */
 import { describe, expect, it } from "vitest";
-import { changeFeedLimits, MAX_WAIT_SECONDS } from "../../functions/src/domain/queries/changes.js";
+import { readConfig } from "../../functions/src/config.js";
+import { MAX_WAIT_SECONDS } from "../../functions/src/domain/queries/changes.js";
 
-describe("changeFeedLimits", () => {
+const changeFeedLimits = (env: Record<string, string | undefined>) => readConfig(env).changeFeed;
+
+describe("config.changeFeed", () => {
   it("locally (no function options in the environment) honours wait up to 60 s, for any number of waiters", () => {
     expect(changeFeedLimits({})).toEqual({ maxHoldSeconds: MAX_WAIT_SECONDS, maxWaiters: Infinity });
   });
@@ -21,6 +25,13 @@ describe("changeFeedLimits", () => {
     });
     expect(changeFeedLimits({ ALMANAC_TIMEOUT_SECONDS: "20" }).maxHoldSeconds).toBe(15);
     expect(changeFeedLimits({ ALMANAC_TIMEOUT_SECONDS: "3" }).maxHoldSeconds).toBe(0);
+  });
+
+  it("stops the start on a value that is no whole number", () => {
+    expect(() => changeFeedLimits({ ALMANAC_TIMEOUT_SECONDS: "a minute" })).toThrow(
+      'ALMANAC_TIMEOUT_SECONDS must be a whole number of at least 1, not "a minute"',
+    );
+    expect(() => changeFeedLimits({ ALMANAC_CONCURRENCY: "0" })).toThrow(/ALMANAC_CONCURRENCY/);
   });
 
   it("matches the deployed defaults in functions/.env", async () => {

@@ -3,7 +3,7 @@
  * request of this instance waits on a calendar, one watcher reads that calendar's shard
  * counters every CHANGE_POLL_MS, in a read-only transaction, and wakes the waiters whose
  * cursor a counter has passed; each then reads its own page. So an idle calendar costs one
- * read of its shard documents (at most SHARDS) a second, however many wait on it, and a waiter
+ * read of its shard documents (at most `deps.config.revisionShards`) a second, however many wait on it, and a waiter
  * costs nothing until there is something for it. With no waiter left the watcher stops.
  *
  * A signal of this process (domain/change-signals.ts) makes the watcher read at once; since a
@@ -19,21 +19,29 @@ import type { TransactionReads } from "../storage/port.js";
 import { onChangeSignal } from "./change-signals.js";
 import type { Deps, InstanceMemory } from "./deps.js";
 import { paths } from "./paths.js";
-import { SHARDS } from "./revision.js";
+import { DEFAULT_SHARDS } from "./revision.js";
 
 /** How often a watcher reads the counters when no signal came (changes written by other instances). */
 export const CHANGE_POLL_MS = 1_000;
 /** After a signal that found nothing yet (the write had not committed), the next reads come sooner. */
 const RECHECKS_MS = [20, 50, 100, 200, 400];
 
-type WatchDeps = Pick<Deps, "store" | "memory" | "log">;
+type WatchDeps = Pick<Deps, "store" | "memory" | "log" | "config">;
 
-/** Each shard's last change number; shards never written count 0. Only that field is read. */
-export async function readCounters(reads: TransactionReads, calendarId: string): Promise<number[]> {
-  const counters: number[] = new Array<number>(SHARDS).fill(0);
+/**
+ * Each of the `shards` shards' last change number (`deps.config.revisionShards`); shards never
+ * written count 0. Only that field is read. The default is there for the callers in
+ * domain/webhooks/ until they pass the configured count.
+ */
+export async function readCounters(
+  reads: TransactionReads,
+  calendarId: string,
+  shards: number = DEFAULT_SHARDS,
+): Promise<number[]> {
+  const counters: number[] = new Array<number>(shards).fill(0);
   for (const doc of await reads.query(paths.shards(calendarId), { select: ["change_seq"] })) {
     const n = Number(doc.id);
-    if (n >= 0 && n < SHARDS) counters[n] = doc.data.change_seq ?? 0;
+    if (n >= 0 && n < shards) counters[n] = doc.data.change_seq ?? 0;
   }
   return counters;
 }
@@ -150,7 +158,9 @@ class CalendarWatch {
     clearTimeout(this.timer);
     let counters: number[] | undefined;
     try {
-      counters = await this.deps.store.runReadOnly((reads) => readCounters(reads, this.calendarId));
+      counters = await this.deps.store.runReadOnly((reads) =>
+        readCounters(reads, this.calendarId, this.deps.config.revisionShards),
+      );
     } catch (err) {
       // The waiters' own reads report what is wrong; the watcher tries again at the next tick.
       this.deps.log(`change feed: reading the shard counters failed: ${String(err)}`, { severity: "WARNING" });

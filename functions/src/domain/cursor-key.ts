@@ -4,7 +4,8 @@
  * random bytes kept in the store (`server_secrets/change_cursors`), created in a transaction
  * by the first instance that needs it, and held in memory after one read.
  *
- * `ALMANAC_CHANGE_CURSOR_SECRET` (at least 32 characters) overrides it: to keep the key out of
+ * `ALMANAC_CHANGE_CURSOR_SECRET` (at least 32 characters, checked at start by
+ * functions/src/config.ts; `deps.config.changeCursorSecret`) overrides it: to keep the key out of
  * the database (e.g. from Secret Manager), or to rotate it. Either way, changing the key makes
  * every cursor given out before it 400, and clients start again without one.
  */
@@ -13,21 +14,11 @@ import { DocumentExistsError } from "../storage/port.js";
 import type { Deps } from "./deps.js";
 import { paths } from "./paths.js";
 
-export const CURSOR_SECRET_VARIABLE = "ALMANAC_CHANGE_CURSOR_SECRET";
-const MIN_SECRET_LENGTH = 32;
 const KEY_BYTES = 32;
 
-export function changeCursorKey(
-  deps: Pick<Deps, "store" | "clock" | "memory">,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Buffer> {
-  const configured = env[CURSOR_SECRET_VARIABLE];
-  if (configured !== undefined && configured !== "") {
-    if (configured.length < MIN_SECRET_LENGTH) {
-      return Promise.reject(new Error(`${CURSOR_SECRET_VARIABLE} must be at least ${MIN_SECRET_LENGTH} characters`));
-    }
-    return Promise.resolve(Buffer.from(configured, "utf8"));
-  }
+export function changeCursorKey(deps: Pick<Deps, "store" | "clock" | "memory" | "config">): Promise<Buffer> {
+  const configured = deps.config.changeCursorSecret;
+  if (configured !== null) return Promise.resolve(Buffer.from(configured, "utf8"));
   // The stored key, once per instance of the service (its `deps.memory`).
   const { memory } = deps;
   let key = memory.changeCursorKey;

@@ -1,5 +1,5 @@
 import type { Store } from "../storage/port.js";
-import type { QuotaLimits } from "./quota-limits.js";
+import type { DomainConfig } from "./config.js";
 
 /** What the apps need from the outside world; tests pass their own clock and store. */
 export interface Deps {
@@ -11,8 +11,11 @@ export interface Deps {
   log: (line: string, fields?: LogFields) => void;
   /** What this instance of the service keeps across requests: every request's `deps` shares it. */
   memory: InstanceMemory;
-  /** Quotas (docs/api.md#quotas); when absent, the environment's (domain/quotas.ts). */
-  quotas?: QuotaLimits;
+  /**
+   * The configuration, read once at start by the composition root (functions/src/config.ts):
+   * the domain's part of it (quotas, revision shards, the cursor key, change-feed limits).
+   */
+  config: DomainConfig;
   /** Most events and exceptions one read may load (queries/occurring.ts); READ_BUDGET when absent. */
   readBudget?: number;
 }

@@ -38,26 +38,8 @@ export const DEFAULT_QUOTAS: QuotaLimits = {
   webhooks_per_agent: 20,
 };
 
-/** `QUOTA_EVENTS_PER_CALENDAR=20000` and so on: the quota's name in upper case. */
-export const quotaEnvName = (quota: QuotaName): string => `QUOTA_${quota.toUpperCase()}`;
-
-/** The quotas from the environment, each a whole number >= 1; anything else stops the start. */
-export function quotasFromEnv(env: Record<string, string | undefined> = process.env): QuotaLimits {
-  const limits = { ...DEFAULT_QUOTAS };
-  for (const quota of Object.keys(limits) as QuotaName[]) {
-    const name = quotaEnvName(quota);
-    const raw = env[name];
-    if (raw === undefined || raw === "") continue;
-    if (!/^[1-9][0-9]*$/.test(raw.trim()))
-      throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
-    limits[quota] = Number(raw.trim());
-  }
-  return limits;
-}
-
-let fromEnv: QuotaLimits | undefined;
-/** Deps may carry their own limits (tests); otherwise the environment's, read once. */
-export const quotaLimits = (deps: Pick<Deps, "quotas">): QuotaLimits => deps.quotas ?? (fromEnv ??= quotasFromEnv());
+/** The quotas in force: `QUOTA_*`, read at start (functions/src/config.ts), else DEFAULT_QUOTAS. */
+export const quotaLimits = (deps: Pick<Deps, "config">): QuotaLimits => deps.config.quotas;
 
 /** The counter field of each quota and, for records older than it, how to count them once. */
 /** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
@@ -112,7 +94,7 @@ export const newCalendarCounters = (): Required<CalendarCounters> => ({ slug_cou
  * for the caller to write with its own writes (reads come first in a transaction).
  */
 export async function takeQuota(
-  deps: Pick<Deps, "quotas">,
+  deps: Pick<Deps, "config">,
   tx: Transaction,
   quota: RecordQuota,
   owner: StoredDoc<Counters>,
@@ -149,7 +131,7 @@ export interface EventUsage {
  * so the sum stays right: a calendar from before shards counts its events once (at most
  * limit + 1 reads), and the first write stores that count.
  */
-export async function eventUsage(deps: Pick<Deps, "store" | "quotas">, calendarId: string): Promise<EventUsage> {
+export async function eventUsage(deps: Pick<Deps, "store" | "config">, calendarId: string): Promise<EventUsage> {
   const shards = await readShards(deps.store, calendarId);
   if (shards) return { used: shards.reduce((sum, s) => sum + s.event_count, 0), seed: 0 };
   const limit = quotaLimits(deps).events_per_calendar;
@@ -166,7 +148,7 @@ export const EXACT_EVENT_MARGIN = 100;
  */
 export async function takeEventQuota(
   tx: Transaction,
-  deps: Pick<Deps, "quotas">,
+  deps: Pick<Deps, "config">,
   calendarId: string,
   usage: EventUsage,
 ): Promise<number> {

@@ -5,8 +5,8 @@
  * Settings changes are rare and bump the calendar record's own `revision`. Event writes are
  * frequent and must not all queue on one document (Firestore sustains about one write per
  * second per document, and a transaction that writes a document waits for every other
- * transaction holding it), so each event write lands on one of SHARDS small documents (a
- * deployment setting, 8 by default), `calendars/{id}/shards/{n}`, chosen at random: a new
+ * transaction holding it), so each event write lands on one of a few small documents (a
+ * deployment setting, `deps.config.revisionShards`, 8 by default), `calendars/{id}/shards/{n}`, chosen at random: a new
  * revision token and its share of the calendar's event count. Concurrent writes to one calendar meet on a document only when they
  * draw the same shard. A calendar's full revision is its own plus its shards'.
  */
@@ -16,25 +16,13 @@ import { randomString, sha256 } from "./ids.js";
 import { paths } from "./paths.js";
 import type { ShardRecord } from "./records.js";
 
-/** The revision shards per calendar when the deployment sets none. */
-export const DEFAULT_SHARDS = 8;
-export const SHARDS_ENV = "ALMANAC_REVISION_SHARDS";
-
 /**
- * The shard count from the environment, 1 to 64 (docs/configuration.md): more lets more writes
- * to one calendar commit at once (Firestore sustains about one write a second per document), but
- * every cached read and the change feed's watcher read each shard. Anything else stops the start.
+ * The revision shards per calendar when the deployment sets none. The count in use is
+ * `deps.config.revisionShards` (`ALMANAC_REVISION_SHARDS`, read at start by functions/src/config.ts):
+ * more lets more writes to one calendar commit at once (Firestore sustains about one write a
+ * second per document), but every cached read and the change feed's watcher read each shard.
  */
-export function shardsFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env[SHARDS_ENV]?.trim();
-  if (raw === undefined || raw === "") return DEFAULT_SHARDS;
-  const shards = Number(raw);
-  if (!/^[1-9][0-9]*$/.test(raw) || shards > 64)
-    throw new Error(`${SHARDS_ENV} must be a whole number from 1 to 64, not "${raw}"`);
-  return shards;
-}
-
-export const SHARDS = shardsFromEnv();
+export const DEFAULT_SHARDS = 8;
 
 export const newRevision = (): string => randomString(12);
 
@@ -46,7 +34,7 @@ export const firstShard = (calendarId: string): { path: DocRef<ShardRecord>; dat
 
 export interface DrawnShard {
   path: DocRef<ShardRecord>;
-  /** Which shard (0..SHARDS-1): the change feed numbers changes per shard (domain/commands/changes.ts). */
+  /** Which shard (0 to the shard count - 1): the change feed numbers changes per shard (domain/commands/changes.ts). */
   index: number;
   count: number;
   /** The number of the shard's last change; recordChange raises it, touchShard writes it. */
@@ -55,9 +43,12 @@ export interface DrawnShard {
   touched?: boolean;
 }
 
-/** Draws the shard an event write lands on and reads it in the write's transaction (reads come first). */
-export const drawShard = (tx: Transaction, calendarId: string): Promise<DrawnShard> =>
-  readShard(tx, calendarId, Math.floor(Math.random() * SHARDS));
+/**
+ * Draws the shard an event write lands on, one of `shards` (`deps.config.revisionShards`), and
+ * reads it in the write's transaction (reads come first).
+ */
+export const drawShard = (tx: Transaction, calendarId: string, shards: number): Promise<DrawnShard> =>
+  readShard(tx, calendarId, Math.floor(Math.random() * shards));
 
 /** Reads shard `index` of a calendar in a transaction, for a write to land on it. */
 export async function readShard(reads: TransactionReads, calendarId: string, index: number): Promise<DrawnShard> {

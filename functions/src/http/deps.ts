@@ -2,10 +2,16 @@
 import type { Deps } from "../domain/deps.js";
 import type { Sender } from "../domain/webhooks/sender.js";
 import type { ResolveHost } from "../domain/webhooks/url.js";
+import type { HttpConfig } from "./config.js";
+import type { ExpensiveReadGate } from "./expensive-reads.js";
 
 /** The domain's dependencies and this process's rendered responses, which only the edge reads. */
 export interface HttpDeps extends Deps {
+  /** The configuration read at start (functions/src/config.ts): the domain's part and the edge's. */
+  config: HttpConfig;
   cache: RenderedCache;
+  /** The instance's places for anonymous expensive reads (http/expensive-reads.ts, `expensiveReadGateFor`). */
+  expensiveReads: ExpensiveReadGate;
   /** POSTs to webhook receivers (outbound/send.ts); when absent, one per WEBHOOKS_ALLOW_LOOPBACK at each use. */
   sender?: Sender;
   /** Resolves a webhook URL's host for the subscription check (outbound/lookup.ts); DNS when absent. */

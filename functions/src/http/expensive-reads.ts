@@ -7,10 +7,9 @@
  * budget, and do not take places. Off with `RATE_LIMITS=off`, like every limit.
  */
 import { errors } from "../domain/errors.js";
-import { rateLimitsFromEnv } from "./rate-limit.js";
+import type { HttpConfig } from "./config.js";
 
-/** Anonymous expensive reads one instance computes at once (`ANONYMOUS_READS_AT_ONCE`). */
-export const DEFAULT_ANONYMOUS_READS_AT_ONCE = 4;
+export { DEFAULT_ANONYMOUS_READS_AT_ONCE } from "./config.js";
 
 export type ExpensiveReadGate = <T>(anonymous: boolean, work: () => Promise<T>) => Promise<T>;
 
@@ -28,20 +27,12 @@ export function expensiveReadGate(places: number): ExpensiveReadGate {
   };
 }
 
-type Env = Record<string, string | undefined>;
-
-/** The places from the environment: none to take (unbounded) when rate limits are off. */
-export function expensiveReadGateFromEnv(env: Env = process.env): ExpensiveReadGate {
-  if (!rateLimitsFromEnv(env).enabled) return (_anonymous, work) => work();
-  const raw = env.ANONYMOUS_READS_AT_ONCE?.trim();
-  if (raw && !/^[1-9][0-9]*$/.test(raw))
-    throw new Error(`ANONYMOUS_READS_AT_ONCE must be a whole number of at least 1, not "${raw}"`);
-  return expensiveReadGate(raw ? Number(raw) : DEFAULT_ANONYMOUS_READS_AT_ONCE);
-}
-
-let shared: ExpensiveReadGate | null = null;
-
-/** The process's gate: the API and the pages share it when one process serves both. */
-export function expensiveReads(): ExpensiveReadGate {
-  return (shared ??= expensiveReadGateFromEnv());
+/**
+ * The gate of one instance of the service, from its configuration: none to take (unbounded)
+ * when rate limits are off. The composition root builds it once and puts it on `HttpDeps`, so
+ * the API and the pages share it when one process serves both.
+ */
+export function expensiveReadGateFor(config: Pick<HttpConfig, "anonymousReadsAtOnce">): ExpensiveReadGate {
+  const places = config.anonymousReadsAtOnce;
+  return places === null ? (_anonymous, work) => work() : expensiveReadGate(places);
 }

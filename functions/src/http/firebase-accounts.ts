@@ -2,23 +2,32 @@
  * `AccountAuth` on Firebase Authentication through firebase-admin, imported on the first
  * sign-in or session check only, so that the functions' cold start does not load it.
  *
- * Settings, read on each use (the local server starts the Auth emulator after the apps exist):
- * - FIREBASE_AUTH_EMULATOR_HOST (`127.0.0.1:9099`): use the Auth emulator, as `npm start`, the
- *   Functions emulator and the tests do; firebase-admin reads it too.
- * - ALMANAC_FIREBASE_API_KEY: the web API key of the Firebase project (public; needed when
- *   deployed, where sign-in is otherwise unavailable).
- * - ALMANAC_FIREBASE_AUTH_DOMAIN: where Google sign-in's helper pages live; by default the host of
- *   the base URL, which Firebase Hosting serves them on (`/__/auth/handler`).
- * - GCLOUD_PROJECT / GOOGLE_CLOUD_PROJECT: the project; `demo-almanac` on a local run.
+ * Settings: `FirebaseAccountSettings`, read at start into `config.firebase` (functions/src/config.ts).
  */
 import type { Auth } from "firebase-admin/auth";
 import type { Account, AccountAuth, BrowserAuthConfig } from "./session.js";
 
 /** Firebase's advice: make a session cookie only from a sign-in of the last 5 minutes. */
 const RECENT_SIGN_IN_SECONDS = 5 * 60;
-const LOCAL_PROJECT = "demo-almanac";
 
-const projectId = (env: NodeJS.ProcessEnv): string => env.GCLOUD_PROJECT ?? env.GOOGLE_CLOUD_PROJECT ?? LOCAL_PROJECT;
+export interface FirebaseAccountSettings {
+  /** `ALMANAC_FIREBASE_API_KEY`: the project's web API key (public; needed when deployed, else sign-in is off). */
+  apiKey: string | null;
+  /**
+   * `ALMANAC_FIREBASE_AUTH_DOMAIN`: where Google sign-in's helper pages live; null for the host
+   * of the base URL, which Firebase Hosting serves them on (`/__/auth/handler`).
+   */
+  authDomain: string | null;
+  /** `GCLOUD_PROJECT`, else `GOOGLE_CLOUD_PROJECT`, else `demo-almanac` (a local run). */
+  projectId: string;
+  /**
+   * `FIREBASE_AUTH_EMULATOR_HOST` (`127.0.0.1:9099`), or null: the Auth emulator in use, as
+   * `npm start`, the Functions emulator and the tests use it (firebase-admin reads the variable
+   * itself). Asked at each use, not kept: `npm start` starts its emulator after the apps exist,
+   * and it says the emulator's host only once it runs (local-auth.ts).
+   */
+  authEmulatorHost: () => string | null;
+}
 
 /** Errors firebase-admin throws for a token or cookie that is not good: `auth/...` codes. */
 const isAuthRefusal = (err: unknown): boolean =>
@@ -27,13 +36,13 @@ const isAuthRefusal = (err: unknown): boolean =>
   typeof (err as { code?: unknown }).code === "string" &&
   (err as { code: string }).code.startsWith("auth/");
 
-export function firebaseAccountAuth(baseUrl: string, env: NodeJS.ProcessEnv = process.env): AccountAuth {
+export function firebaseAccountAuth(baseUrl: string, settings: FirebaseAccountSettings): AccountAuth {
   let auth: Promise<Auth> | undefined;
   const admin = (): Promise<Auth> =>
     (auth ??= (async () => {
       const { getApps, initializeApp } = await import("firebase-admin/app");
       const { getAuth } = await import("firebase-admin/auth");
-      const app = getApps().find((a) => a.name === "[DEFAULT]") ?? initializeApp({ projectId: projectId(env) });
+      const app = getApps().find((a) => a.name === "[DEFAULT]") ?? initializeApp({ projectId: settings.projectId });
       return getAuth(app);
     })().catch((err: unknown) => {
       auth = undefined;
@@ -68,13 +77,13 @@ export function firebaseAccountAuth(baseUrl: string, env: NodeJS.ProcessEnv = pr
       await (await admin()).revokeRefreshTokens(uid);
     },
     browserConfig(): BrowserAuthConfig | null {
-      const emulatorHost = env.FIREBASE_AUTH_EMULATOR_HOST;
-      const apiKey = env.ALMANAC_FIREBASE_API_KEY ?? (emulatorHost ? "fake-api-key" : undefined);
+      const emulatorHost = settings.authEmulatorHost();
+      const apiKey = settings.apiKey ?? (emulatorHost ? "fake-api-key" : null);
       if (!apiKey) return null;
       return {
         apiKey,
-        authDomain: env.ALMANAC_FIREBASE_AUTH_DOMAIN ?? new URL(baseUrl).host,
-        projectId: projectId(env),
+        authDomain: settings.authDomain ?? new URL(baseUrl).host,
+        projectId: settings.projectId,
         emulatorUrl: emulatorHost ? `http://${emulatorHost}` : null,
       };
     },

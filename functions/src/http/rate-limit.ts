@@ -11,7 +11,8 @@
  * message is charged by mcp/server.ts as the operation it runs.
  * Over a limit: 429 `rate_limited` with `Retry-After` (seconds); the envelope on /v1, an HTML
  * page or plain text on pages and feeds (the pages app decides). `RATE_LIMITS=off` turns them
- * all off (the test suite and the benchmarks); each limit is an environment variable.
+ * all off (the test suite and the benchmarks); each limit is an environment variable, read at
+ * start into `config.rateLimits` (functions/src/config.ts).
  *
  * Counts live in this process's memory: each Cloud Functions instance counts on its own, so
  * the effective limit is the limit times the instances (docs/ARCHITECTURE.md).
@@ -23,7 +24,7 @@
  * tokens buy no fresh budget.
  *
  * The client address: the socket's peer, or behind Firebase Hosting the X-Forwarded-For entry
- * that Express's `trust proxy` picks (see `trustProxySetting`). Anything that is not an IP
+ * that Express's `trust proxy` picks (`config.trustProxy`, `TRUST_PROXY_HOPS`). Anything that is not an IP
  * address counts as the peer's; IPv6 addresses count per /56 network, as an ISP assigns them.
  */
 import { isIP, isIPv4 } from "node:net";
@@ -39,79 +40,13 @@ import {
 import type { Deps } from "../domain/deps.js";
 import { sha256 } from "../domain/ids.js";
 import { paths } from "../domain/paths.js";
+import type { RateLimitConfig, RateWindow } from "./config.js";
 import { httpErrors } from "./errors.js";
 
-export interface RateWindow {
-  limit: number;
-  windowMs: number;
-}
-
-export interface RateLimitConfig {
-  enabled: boolean;
-  mint: RateWindow;
-  writes: RateWindow;
-  reads: RateWindow;
-  pages: RateWindow;
-  /**
-   * Most clients one limiter remembers (for up to two windows). Beyond it (a flood of forged
-   * addresses), new clients share one budget, so memory stays bounded: about 310 bytes a
-   * client, 6 MB at the default.
-   */
-  maxClients: number;
-}
+export { DEFAULT_RATE_LIMITS, type RateLimitConfig, type RateWindow } from "./config.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
-  enabled: true,
-  mint: { limit: 20, windowMs: HOUR },
-  writes: { limit: 600, windowMs: MINUTE },
-  reads: { limit: 3_000, windowMs: MINUTE },
-  pages: { limit: 600, windowMs: MINUTE },
-  maxClients: 20_000,
-};
-
-/** The variable that sets each limit, and the window it counts in. */
-export const RATE_LIMIT_VARIABLES = {
-  mint: "RATE_LIMIT_MINT_PER_HOUR",
-  writes: "RATE_LIMIT_WRITES_PER_MINUTE",
-  reads: "RATE_LIMIT_READS_PER_MINUTE",
-  pages: "RATE_LIMIT_PAGES_PER_MINUTE",
-} as const;
-
-type Env = Record<string, string | undefined>;
-
-/** `RATE_LIMITS=off` (or `0`, `false`) turns every limit off; a malformed number stops the start. */
-export function rateLimitsFromEnv(env: Env = process.env): RateLimitConfig {
-  const switchValue = (env.RATE_LIMITS ?? "on").trim().toLowerCase();
-  if (!["on", "off", "true", "false", "1", "0", ""].includes(switchValue)) {
-    throw new Error(`RATE_LIMITS must be "on" or "off", not "${env.RATE_LIMITS}"`);
-  }
-  const config: RateLimitConfig = { ...DEFAULT_RATE_LIMITS, enabled: !["off", "false", "0"].includes(switchValue) };
-  for (const kind of Object.keys(RATE_LIMIT_VARIABLES) as Array<keyof typeof RATE_LIMIT_VARIABLES>) {
-    const name = RATE_LIMIT_VARIABLES[kind];
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === "") continue;
-    if (!/^[1-9][0-9]*$/.test(raw)) throw new Error(`${name} must be a whole number of at least 1, not "${raw}"`);
-    config[kind] = { ...config[kind], limit: Number(raw) };
-  }
-  return config;
-}
-
-/**
- * Express's `trust proxy` for the deployed apps, behind Firebase Hosting and Google's front
- * end. Unset: the first X-Forwarded-For entry is the client (`true`). A client can forge that
- * entry (the proxies append to what it sends), so once the number of entries the proxies add
- * is known, `TRUST_PROXY_HOPS=<n>` takes the n-th entry from the right instead, which only
- * the proxies write. Locally nothing is trusted: the socket's peer is the client.
- */
-export function trustProxySetting(env: Env = process.env): boolean | number {
-  const raw = env.TRUST_PROXY_HOPS?.trim();
-  if (raw === undefined || raw === "") return true;
-  if (!/^[1-9][0-9]?$/.test(raw)) throw new Error(`TRUST_PROXY_HOPS must be a whole number from 1 to 99, not "${raw}"`);
-  return Number(raw);
-}
 
 /** The key of the caller's address: an IP (IPv6 per /56), or the socket's peer when the header gave no IP. */
 export function clientAddress(req: Request): string {

@@ -17,19 +17,12 @@ import { resolveViewSlug } from "../domain/queries/views.js";
 import { overlongQueryParam } from "../http/edge.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
 import { logUnexpected, requestLog } from "../http/log.js";
-import {
-  pageRateLimits,
-  rateLimitsFromEnv,
-  trustProxySetting,
-  type PageLimitAnswer,
-  type RateLimitConfig,
-} from "../http/rate-limit.js";
+import { pageRateLimits, type PageLimitAnswer, type RateLimitConfig } from "../http/rate-limit.js";
 import { firebaseAccountAuth } from "../http/firebase-accounts.js";
 import { REQUEST_ID_HEADER, requestId, requestIdOf, withRequestIdLine } from "../http/request-id.js";
 import type { AccountAuth } from "../http/session.js";
 import { answerEtag, sendRevalidated, sendRevalidatedAs } from "./conditional.js";
 import { codeVersion } from "./code-version.js";
-import { expensiveReads } from "../http/expensive-reads.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
 import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
@@ -41,7 +34,7 @@ import { STYLESHEET, STYLESHEET_NAME } from "./style.js";
 type SlugRequest = Request<{ slug: string }>;
 
 export interface PagesAppOptions {
-  /** Rate limits (http/rate-limit.ts); by default the environment's (`RATE_LIMITS=off` and the rest). */
+  /** Rate limits (http/rate-limit.ts); by default the configuration's (`deps.config.rateLimits`). */
   rateLimits?: RateLimitConfig;
   /** Deployed behind Firebase Hosting: the client address comes from X-Forwarded-For (`TRUST_PROXY_HOPS`). */
   behindProxy?: boolean;
@@ -56,19 +49,19 @@ export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): E
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  if (options.behindProxy) app.set("trust proxy", trustProxySetting());
+  if (options.behindProxy) app.set("trust proxy", deps.config.trustProxy);
   // First: every answer, whatever answers it, carries its X-Request-Id.
   app.use(requestId);
   // A share view's slug and a claim link's token are capabilities: they are left out of the log.
   app.use(
     requestLog(deps, (path) => path.replace(/^\/v\/[^/]+/, "/v/{slug}").replace(/^\/claim\/[^/]+/, "/claim/{token}")),
   );
-  app.use(pageRateLimits(deps, options.rateLimits ?? rateLimitsFromEnv(), tooManyRequests));
+  app.use(pageRateLimits(deps, options.rateLimits ?? deps.config.rateLimits, tooManyRequests));
   app.use(refuseLongQueries);
   // Feeds first: `/c/:slug` would otherwise take `foo.ics` for a slug. They set their own headers.
   app.use(feedRouter(deps));
   // The claim and account pages set their own headers (a CSP that lets the sign-in module run).
-  app.use(humansRouter(deps, options.accounts ?? firebaseAccountAuth(deps.baseUrl)));
+  app.use(humansRouter(deps, options.accounts ?? firebaseAccountAuth(deps.baseUrl, deps.config.firebase)));
   app.use(pageHeaders);
 
   app.get(["/c/_assets/:file", "/v/_assets/:file"], sendStylesheet);
@@ -126,7 +119,7 @@ async function sendPage(deps: HttpDeps, req: Request, res: Response, page: Prepa
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
   // Events change at any time; a revoked view must disappear at once.
   await sendRevalidatedAs(req, res, await answerEtag(deps, page.key), "text/html; charset=utf-8", () =>
-    deps.cache.body(page.key, () => expensiveReads()(true, async () => renderPage(await page.load()))),
+    deps.cache.body(page.key, () => deps.expensiveReads(true, async () => renderPage(await page.load()))),
   );
 }
 

@@ -16,7 +16,6 @@ import type { EventRecord } from "../domain/records.js";
 import { sourcesRevisions } from "../domain/revision.js";
 import { eventsShownByView, resolveViewSlug, viewEventSources, viewShowsOccurrence } from "../domain/queries/views.js";
 import { asApiError, isTransientStoreError } from "../http/error-handler.js";
-import { expensiveReads } from "../http/expensive-reads.js";
 import { logUnexpected } from "../http/log.js";
 import { REQUEST_ID_HEADER, requestIdOf, withRequestIdLine } from "../http/request-id.js";
 import { answerKey } from "../http/response-cache.js";
@@ -149,12 +148,12 @@ const feedsOfCached = new WeakMap<Buffer, Feed>();
  * matches is answered before this (notModifiedFeed), on any instance.
  */
 async function cachedFeed(
-  deps: Pick<HttpDeps, "cache">,
+  deps: Pick<HttpDeps, "cache" | "expensiveReads">,
   key: string,
   render: () => Promise<{ text: string; omitted: number }>,
 ): Promise<Feed> {
   const cached = await deps.cache.body(key, () =>
-    expensiveReads()(true, async () => {
+    deps.expensiveReads(true, async () => {
       const { text, omitted } = await render();
       return `${omitted}\n${text}`;
     }),

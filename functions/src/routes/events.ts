@@ -8,7 +8,6 @@ import { eventUsage } from "../domain/quotas.js";
 import { revisionsKey } from "../domain/revision.js";
 import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
-import { expensiveReads } from "../http/expensive-reads.js";
 import { answerKey } from "../http/response-cache.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
@@ -241,7 +240,7 @@ export const eventRoutes = [
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];
       return deps.cache.json(answerKey("occurrences", await revisionsKey(deps, sources), canonical), () =>
-        expensiveReads()(actor === null, async () => {
+        deps.expensiveReads(actor === null, async () => {
           const page = await pageOccurrencesInTurns(await loadOccurring(deps, sources, query), query);
           return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };
         }),

@@ -11,7 +11,6 @@ import {
   type FreeBusyRequest,
   type FreeBusyScope,
 } from "../domain/queries/freebusy.js";
-import { expensiveReads } from "../http/expensive-reads.js";
 import { answerKey } from "../http/response-cache.js";
 import { defineRoute } from "../http/route.js";
 import { presentFreeBusy, presentSlots } from "../presenters/freebusy.js";
@@ -151,7 +150,7 @@ export const freeBusyRoutes = [
     handler: async ({ deps, actor, query }) => {
       const scope = await freeBusyScope(deps, actor, requestOf(query), { everyCalendar: false });
       return deps.cache.json(cacheKey("freebusy", scope, []), () =>
-        expensiveReads()(actor === null, async () => presentFreeBusy(scope, await busyTime(deps, scope))),
+        deps.expensiveReads(actor === null, async () => presentFreeBusy(scope, await busyTime(deps, scope))),
       );
     },
   }),
@@ -171,7 +170,7 @@ export const freeBusyRoutes = [
       const scope = await freeBusyScope(deps, actor, requestOf(query), { everyCalendar: true });
       const rest = [query.minutes, query.hours, query.days, query.limit];
       return deps.cache.json(cacheKey("slots", scope, rest), () =>
-        expensiveReads()(actor === null, async () => {
+        deps.expensiveReads(actor === null, async () => {
           const windows = workingWindows(scope.clock, scope.range, parseHours(query.hours)!, parseDays(query.days)!);
           const busy = await busyTime(deps, scope);
           return presentSlots(scope.clock, freeSlots(windows, busy.merged, query.minutes * MINUTE_MS, query.limit));

@@ -26,11 +26,24 @@ export class StoreConfigError extends Error {
   }
 }
 
-export async function openFirestoreStore(layout: Layout, env: NodeJS.ProcessEnv = process.env): Promise<Store> {
+/**
+ * Where the deployed functions find Firestore: read at start with the rest of the configuration
+ * (functions/src/config.ts), in storage's own terms.
+ */
+export interface FirestoreSettings {
+  /** `GCLOUD_PROJECT`, else `GOOGLE_CLOUD_PROJECT`, else `demo-almanac`. */
+  projectId: string;
+  /** `FUNCTIONS_EMULATOR=true`: running in the Functions emulator. */
+  functionsEmulator: boolean;
+  /** `FIRESTORE_EMULATOR_HOST`, or null (firebase-admin reads the variable itself). */
+  emulatorHost: string | null;
+}
+
+export async function openFirestoreStore(layout: Layout, settings: FirestoreSettings): Promise<Store> {
   // In the Functions emulator without a Firestore emulator, firebase-admin would reach for
   // production Firestore (no credentials, often no network) and each request would hang
   // until the emulator's 60 s timeout answered 504.
-  if (env.FUNCTIONS_EMULATOR === "true" && !env.FIRESTORE_EMULATOR_HOST) {
+  if (settings.functionsEmulator && !settings.emulatorHost) {
     throw new StoreConfigError(
       "the Functions emulator runs without a Firestore emulator: start everything with `npm run emulators` " +
         "(Functions, Hosting and Auth with a Node Firestore stand-in), or add firestore to `--only` (needs Java 21), " +
@@ -38,5 +51,5 @@ export async function openFirestoreStore(layout: Layout, env: NodeJS.ProcessEnv 
     );
   }
   const { FirestoreStore } = await import("./firestore/index.js");
-  return FirestoreStore.fromEnvironment(layout);
+  return FirestoreStore.onDefaultApp(layout, settings.projectId);
 }

@@ -64,7 +64,10 @@ export async function updateCalendar(
 ): Promise<CalendarRecord> {
   const nowIso = deps.clock().toISOString();
   // The shard carries the change feed's number for this change (domain/commands/changes.ts).
-  const [doc, shard] = await Promise.all([tx.get(paths.calendar(calendarId)), drawShard(tx, calendarId)]);
+  const [doc, shard] = await Promise.all([
+    tx.get(paths.calendar(calendarId)),
+    drawShard(tx, calendarId, deps.config.revisionShards),
+  ]);
   if (!doc) throw errors.notFound("calendar");
   const current = doc.data;
   const next: CalendarRecord = {

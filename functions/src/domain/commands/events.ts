@@ -34,7 +34,7 @@ export async function createEvent(
   const now = deps.clock();
   const nowIso = now.toISOString();
   const counted = await takeEventQuota(tx, deps, calendar.id, usage);
-  const shard = await drawShard(tx, calendar.id);
+  const shard = await drawShard(tx, calendar.id, deps.config.revisionShards);
   // A series without `starts` begins on the creation date in the calendar's timezone, stored explicitly.
   const fields = eventFieldsFromCreate(input, todayIn(calendar.timezone, now));
   const event: EventRecord = {
@@ -63,7 +63,7 @@ export async function updateEvent(
   const nowIso = deps.clock().toISOString();
   const [current, shard, exceptions, entry] = await Promise.all([
     tx.get(paths.event(calendar.id, eventId)),
-    drawShard(tx, calendar.id),
+    drawShard(tx, calendar.id, deps.config.revisionShards),
     exceptionsOf(tx, deps, calendar.id, eventId, true),
     readAlarmEntry(tx, calendar.id, eventId),
   ]);
@@ -110,7 +110,7 @@ export async function deleteEvent(
   const released = releaseEventQuota(usage);
   const [event, shard, exceptions, entry] = await Promise.all([
     tx.get(paths.event(calendarId, eventId)),
-    drawShard(tx, calendarId),
+    drawShard(tx, calendarId, deps.config.revisionShards),
     exceptionsOf(tx, deps, calendarId, eventId, true),
     readAlarmEntry(tx, calendarId, eventId),
   ]);

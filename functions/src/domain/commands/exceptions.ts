@@ -82,7 +82,7 @@ export async function patchOccurrence(
   const nowIso = deps.clock().toISOString();
   const { event, existing } = await loadOccurrence(tx, calendar, eventId, originalDate);
   const [shard, others, entry] = await Promise.all([
-    drawShard(tx, calendar.id),
+    drawShard(tx, calendar.id, deps.config.revisionShards),
     exceptionsOf(tx, deps, calendar.id, eventId, true),
     readAlarmEntry(tx, calendar.id, eventId),
   ]);
@@ -142,7 +142,7 @@ export async function restoreOccurrence(
 ): Promise<string> {
   const [exception, shard, event, exceptions, entry] = await Promise.all([
     tx.get(paths.exception(calendar.id, eventId, originalDate)),
-    drawShard(tx, calendar.id),
+    drawShard(tx, calendar.id, deps.config.revisionShards),
     tx.get(paths.event(calendar.id, eventId)), // for the change feed, which shows the series
     exceptionsOf(tx, deps, calendar.id, eventId, true),
     readAlarmEntry(tx, calendar.id, eventId),

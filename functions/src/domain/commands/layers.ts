@@ -4,7 +4,7 @@ import type { CommandDeps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import type { HostLinkRecord, LayerRecord } from "../records.js";
-import { drawShard, touchShard } from "../revision.js";
+import { DEFAULT_SHARDS, drawShard, touchShard } from "../revision.js";
 import { recordChange } from "./changes.js";
 
 export const MAX_LAYERS = 20;
@@ -16,7 +16,7 @@ export const MAX_LAYERS = 20;
  */
 export async function attachLayer(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock">,
+  deps: Pick<CommandDeps, "clock" | "config">,
   hostId: string,
   input: { calendar_id: string; key: string },
 ): Promise<LayerRecord> {
@@ -27,7 +27,7 @@ export async function attachLayer(
     tx.query(paths.layers(hostId)),
     tx.query(paths.layers(targetId), { limit: 1 }),
     tx.query(paths.hosts(hostId), { limit: 1 }),
-    drawShard(tx, hostId), // the change feed's number for this change (domain/commands/changes.ts)
+    drawShard(tx, hostId, deps.config.revisionShards), // the change feed's number for this change (domain/commands/changes.ts)
   ]);
   const attached = (layer: LayerRecord) => {
     recordChange(tx, deps, hostId, shard, { type: "layer.attached", id: layer.id });
@@ -60,14 +60,21 @@ export async function attachLayer(
   return attached(layer);
 }
 
-/** Removes the link and its reverse link; the attached calendar is untouched. */
+/**
+ * Removes the link and its reverse link; the attached calendar is untouched. `deps.config` may
+ * be missing from the type only: the purge (domain/purge/calendars.ts) passes the instance's
+ * deps under a narrower type, and the default shard count stands in until it names `config`.
+ */
 export async function detachLayer(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock">,
+  deps: Pick<CommandDeps, "clock"> & Partial<Pick<CommandDeps, "config">>,
   hostId: string,
   layerId: string,
 ): Promise<LayerRecord> {
-  const [layer, shard] = await Promise.all([tx.get(paths.layer(hostId, layerId)), drawShard(tx, hostId)]);
+  const [layer, shard] = await Promise.all([
+    tx.get(paths.layer(hostId, layerId)),
+    drawShard(tx, hostId, deps.config?.revisionShards ?? DEFAULT_SHARDS),
+  ]);
   if (!layer) throw errors.notFound("layer");
   tx.delete(layer.path);
   tx.delete(paths.host(layer.data.calendar_id, hostId));

@@ -58,7 +58,7 @@ async function readCalendar(tx: Transaction, calendarId: string) {
 /** A live view counts against the calendar's view quota until it is revoked. */
 export async function createView(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock" | "quotas">,
+  deps: Pick<CommandDeps, "clock" | "config">,
   calendarId: string,
   input: NewView,
 ): Promise<ShareViewRecord> {

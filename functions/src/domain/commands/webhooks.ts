@@ -53,13 +53,13 @@ const newStream = (webhookId: string, calendarId: string, positions: number[], n
   attempts: [],
 });
 
-async function countersOf(tx: Transaction, calendarIds: string[]): Promise<number[][]> {
-  return Promise.all(calendarIds.map((id) => readCounters(tx, id)));
+async function countersOf(tx: Transaction, calendarIds: string[], shards: number): Promise<number[][]> {
+  return Promise.all(calendarIds.map((id) => readCounters(tx, id, shards)));
 }
 
 export async function createWebhook(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock" | "quotas">,
+  deps: Pick<CommandDeps, "clock" | "config">,
   agentId: string,
   input: NewWebhook,
   settings: Pick<WebhookSettings, "allowLoopback">,
@@ -68,7 +68,7 @@ export async function createWebhook(
   const limit = quotaLimits(deps).webhooks_per_agent;
   const [held, counters] = await Promise.all([
     tx.query(paths.webhooks(), { where: [["agent_id", "==", agentId]], select: ["id"], limit: limit + 1 }),
-    countersOf(tx, input.calendars),
+    countersOf(tx, input.calendars, deps.config.revisionShards),
   ]);
   if (held.length >= limit) throw errors.quotaExceeded("webhooks_per_agent", limit);
   const now = deps.clock().toISOString();
@@ -102,7 +102,7 @@ export async function createWebhook(
  */
 export async function updateWebhook(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock">,
+  deps: Pick<CommandDeps, "clock" | "config">,
   agentId: string,
   webhookId: string,
   patch: WebhookPatch,
@@ -114,7 +114,7 @@ export async function updateWebhook(
   const calendars = patch.calendars ?? before.calendars;
   const added = calendars.filter((id) => !before.calendars.includes(id));
   const removed = before.calendars.filter((id) => !calendars.includes(id));
-  const counters = await countersOf(tx, added);
+  const counters = await countersOf(tx, added, deps.config.revisionShards);
   const now = deps.clock().toISOString();
   const enabling = patch.enabled === true && !before.enabled;
   const changes: Partial<WebhookRecord> = {

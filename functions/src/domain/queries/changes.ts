@@ -26,16 +26,16 @@ import type { TransactionReads } from "../../storage/port.js";
 import type { WaitGuard } from "../change-signals.js";
 import { nextChange, readCounters } from "../change-watch.js";
 import { changeCursorKey } from "../cursor-key.js";
+import { MAX_WAIT_SECONDS, type ChangeFeedLimits } from "../config.js";
 import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
 import type { ChangeRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
-import { SHARDS } from "../revision.js";
 import { readChangesAfter } from "./change-reader.js";
 
 export { CHANGE_POLL_MS } from "../change-watch.js";
 
-export const MAX_WAIT_SECONDS = 60;
+export { MAX_WAIT_SECONDS };
 /** How far ahead of this instance's clock a cursor's `issued` may be: the instance that gave it out may run ahead. */
 export const CURSOR_CLOCK_SKEW_MS = 60_000;
 /** The HMAC-SHA-256 tag at the head of a cursor, truncated. */
@@ -65,7 +65,7 @@ export interface ChangeQuery {
 /**
  * Without a cursor: no changes and the current cursor. With one: the changes after it, at
  * most `limit`, waiting up to `wait` seconds for the first (less under the deployment's limits,
- * `changeFeedLimits`). 410 cursor_expired for a cursor older than the retention, or behind a
+ * `deps.config.changeFeed`). 410 cursor_expired for a cursor older than the retention, or behind a
  * change already purged. `guard` comes from the protocol layer: after any wait, the caller's
  * access is judged again before the answer, and the wait ends when the client goes.
  */
@@ -77,15 +77,17 @@ export async function readChanges(
 ): Promise<ChangePage> {
   const key = await changeCursorKey(deps);
   if (query.cursor === undefined) {
-    const counters = await deps.store.runReadOnly((reads) => readCounters(reads, calendarId));
+    const counters = await deps.store.runReadOnly((reads) =>
+      readCounters(reads, calendarId, deps.config.revisionShards),
+    );
     const cursor = encodeCursor({ calendarId, issued: deps.clock().getTime(), positions: counters }, key);
     return { changes: [], cursor };
   }
   const now = deps.clock().getTime();
-  const from = decodeCursor(query.cursor, calendarId, key, now);
+  const from = decodeCursor(query.cursor, calendarId, key, now, deps.config.revisionShards);
   if (now - from.issued > CHANGE_RETENTION_MS) throw errors.cursorExpired();
 
-  const holdMs = holdFor(query.wait);
+  const holdMs = holdFor(query.wait, deps.config.changeFeed);
   const deadline = performance.now() + holdMs;
   const holding = holdMs > 0;
   if (holding) waiters += 1;
@@ -149,25 +151,9 @@ export const waitingRequests = (): number => waiters;
  * concurrency may hold at once, so waiting requests never take all of it (beyond that the
  * answer comes at once and the client asks again).
  */
-function holdFor(waitSeconds: number): number {
-  const limits = changeFeedLimits();
+function holdFor(waitSeconds: number, limits: ChangeFeedLimits): number {
   if (waiters >= limits.maxWaiters) return 0;
   return Math.min(waitSeconds, limits.maxHoldSeconds) * 1000;
-}
-
-export interface ChangeFeedLimits {
-  maxHoldSeconds: number;
-  maxWaiters: number;
-}
-
-/** From the deployed function's options (functions/src/index.ts reads the same variables). */
-export function changeFeedLimits(env: NodeJS.ProcessEnv = process.env): ChangeFeedLimits {
-  const timeout = Number(env.ALMANAC_TIMEOUT_SECONDS);
-  const concurrency = Number(env.ALMANAC_CONCURRENCY);
-  return {
-    maxHoldSeconds: Number.isFinite(timeout) && timeout > 0 ? Math.max(0, Math.min(timeout, 60) - 5) : MAX_WAIT_SECONDS,
-    maxWaiters: Number.isFinite(concurrency) && concurrency > 0 ? Math.floor(concurrency / 2) : Infinity,
-  };
 }
 
 /**
@@ -183,7 +169,7 @@ async function readPage(
   limit: number,
   key: Buffer,
 ): Promise<ChangePage> {
-  const counters = await readCounters(reads, calendarId);
+  const counters = await readCounters(reads, calendarId, deps.config.revisionShards);
   if (counters.some((c, n) => c < from.positions[n])) throw errors.badChangeCursor(); // ahead of the calendar: not given out here
   const now = deps.clock();
   const read = await readChangesAfter(reads, calendarId, {
@@ -213,7 +199,7 @@ const tagOf = (body: Buffer, key: Buffer): Buffer =>
  * A cursor this calendar's feed gave out, or 400 invalid_request (`field: cursor`): signed with
  * the server's key, for this calendar, and not issued later than `now` allows.
  */
-function decodeCursor(text: string, calendarId: string, key: Buffer, now: number): Cursor {
+function decodeCursor(text: string, calendarId: string, key: Buffer, now: number, shards: number): Cursor {
   const bytes = Buffer.from(text, "base64url");
   // Only the exact text given out: base64url decoding skips what is not of its alphabet.
   if (bytes.length <= TAG_BYTES || bytes.toString("base64url") !== text) throw errors.badChangeCursor();
@@ -238,7 +224,7 @@ function decodeCursor(text: string, calendarId: string, key: Buffer, now: number
     throw errors.badChangeCursor();
   }
   // Signed by this server under another shard count (a deployment changed it): start again.
-  if (positions.length !== SHARDS)
+  if (positions.length !== shards)
     throw errors.cursorExpired("this cursor was given out before the service was reconfigured");
   return { calendarId, issued, positions };
 }

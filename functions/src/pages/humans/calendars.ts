@@ -7,9 +7,8 @@
  * nothing in the shared page cache.
  */
 import type { Request, Response } from "express";
-import type { Deps } from "../../domain/deps.js";
+import type { HttpDeps } from "../../http/deps.js";
 import { loadAccountCalendar } from "../../domain/queries/account-calendars.js";
-import { expensiveReads } from "../../http/expensive-reads.js";
 import { requestIdOf } from "../../http/request-id.js";
 import { readSession, type AccountAuth } from "../../http/session.js";
 import { renderPage } from "../layout.js";
@@ -20,7 +19,7 @@ export const ACCOUNT_CALENDAR_ROUTE = "/account/agents/:agentId/calendars/:calen
 
 type CalendarRequest = Request<{ agentId: string; calendarId: string }>;
 
-export function accountCalendarPage(deps: Deps, accounts: AccountAuth) {
+export function accountCalendarPage(deps: HttpDeps, accounts: AccountAuth) {
   return async (req: CalendarRequest, res: Response): Promise<void> => {
     const { account } = await readSession(req, res, accounts, deps.baseUrl);
     const { agentId, calendarId } = req.params;
@@ -28,7 +27,7 @@ export function accountCalendarPage(deps: Deps, accounts: AccountAuth) {
     if (!seen) return calendarNotFound(res);
     const query = { view: req.query.view, date: req.query.date };
     // Nothing is cached, so every request computes: it takes a place as an anonymous page does.
-    const body = await expensiveReads()(true, async () =>
+    const body = await deps.expensiveReads(true, async () =>
       renderPage(
         await loadAccountCalendarPage(deps, seen.calendar, query, {
           href: "/account",

@@ -26,6 +26,7 @@ import { deleteAccountWebhook, setAccountWebhookEnabled } from "../../domain/com
 import { claimAgent, createOnboardToken, revokeAgent } from "../../domain/commands/accounts.js";
 import type { Deps } from "../../domain/deps.js";
 import { listAccountAgents, lookupClaim } from "../../domain/queries/accounts.js";
+import type { HttpDeps } from "../../http/deps.js";
 import { asApiError, isTransientStoreError } from "../../http/error-handler.js";
 import { logUnexpected } from "../../http/log.js";
 import { requestIdOf } from "../../http/request-id.js";
@@ -67,7 +68,7 @@ const WEBHOOK_NOTICES: Record<WebhookAction, string> = {
 
 export { isHumansPath } from "./paths.js";
 
-export function humansRouter(deps: Deps, accounts: AccountAuth): Router {
+export function humansRouter(deps: HttpDeps, accounts: AccountAuth): Router {
   const router = express.Router({ strict: true });
   const form = express.urlencoded({ extended: false, limit: "16kb", parameterLimit: 10 });
 

@@ -37,10 +37,12 @@ let shared: { store: FirestoreStore; app: App } | undefined;
  * Paths in the port are Firestore document and collection paths already.
  */
 export class FirestoreStore implements Store {
-  /** The store of the deployed function: the default app, created once per process. */
-  static fromEnvironment(layout: Layout): FirestoreStore {
+  /**
+   * The store of the deployed function: on firebase-admin's default app (of `projectId`, the
+   * configured project), created once per process as that app is, until `close`.
+   */
+  static onDefaultApp(layout: Layout, projectId: string): FirestoreStore {
     if (!shared) {
-      const projectId = process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-almanac";
       const app = getApps().find((a) => a.name === "[DEFAULT]") ?? initializeApp({ projectId });
       const db = getFirestore(app);
       db.settings({ ignoreUndefinedProperties: true });
@@ -50,7 +52,7 @@ export class FirestoreStore implements Store {
   }
 
   /**
-   * `db` should have `ignoreUndefinedProperties: true` set, as fromEnvironment does. `layout`:
+   * `db` should have `ignoreUndefinedProperties: true` set, as onDefaultApp does. `layout`:
    * the collections this store holds (the app's come from the composition root); any other path is refused.
    */
   constructor(
