@@ -17,13 +17,15 @@
 import { setImmediate } from "node:timers";
 import { backfillBatch, nextBackfillBatch } from "../domain/alarms/backfill.js";
 import {
-  dueHeads,
+  dueHeadsOf,
   dueInLane,
-  earliestHead,
+  dueTenants,
+  earliestTenant,
   moveHeadOn,
+  moveTenantOn,
   turnMark,
+  type AfterTurn,
   type AlarmHead,
-  type HeadAfterTurn,
 } from "../domain/alarms/lanes.js";
 import type { AlarmEntry } from "../domain/alarms/queue.js";
 import { nextRequeueBatch, requeueBatch } from "../domain/alarms/requeue.js";
@@ -36,12 +38,18 @@ import { budgetOf, timeLeft, type Budget, type Job, type JobDeps } from "./pass.
 export const ALARM_IDLE_MS = 1_000;
 /** A pass's time when a driver runs it on its own: a tick stops starting rounds after it. */
 export const ALARM_PASS_MS = 5_000;
-/** Heads one round takes. */
+/** Tenants one round takes. */
+export const TENANTS_PER_ROUND = 32;
+/**
+ * Heads one round takes, shared among the tenants due: an agent's share of a round, however many
+ * calendars it has, is this over the tenants due, and at least HEADS_PER_TENANT.
+ */
 export const HEADS_PER_ROUND = 64;
+export const HEADS_PER_TENANT = 4;
 /** Entries one head's turn settles at most: a few, so that every head due gets its turn soon. */
 export const ENTRIES_PER_TURN = 4;
-/** Heads served at once: on Firestore each settling is a few round trips, so they overlap. */
-const HEADS_AT_ONCE = 8;
+/** Transactions of a round at once: on Firestore each is a few round trips, so they overlap. */
+const AT_ONCE = 16;
 /** Batches of requeued entries (a timezone change) a tick makes due before its rounds. */
 const REQUEUE_BATCHES = 5;
 /** Batches of the backfill of entries from before lanes a tick runs before its rounds. */
@@ -64,9 +72,9 @@ export interface TickResult {
   turns: number;
   /** Rounds run. */
   rounds: number;
-  /** Heads were still due when the budget ran out: tick again at once. */
+  /** Tenants were still due when the budget ran out: tick again at once. */
   more: boolean;
-  /** When the earliest head falls due (epoch ms), null when the queue is empty; only when not `more`. */
+  /** When the earliest tenant falls due (epoch ms), null when the queue is empty; only when not `more`. */
   nextDueAt: number | null;
 }
 
@@ -93,41 +101,55 @@ export async function runAlarmTick(
     const nowIso = clock().toISOString();
     await deps.store.runTransaction((tx) => requeueBatch(tx, next, nowIso));
   }
+  const slots = limiter(AT_ONCE);
   for (;;) {
     const now = clock();
-    const heads = await dueHeads(deps.store, now.toISOString(), HEADS_PER_ROUND);
-    if (heads.length === 0) break;
+    const nowIso = now.toISOString();
+    const tenants = await dueTenants(deps.store, nowIso, TENANTS_PER_ROUND);
+    if (tenants.length === 0) break;
     if (result.rounds > 0 && timeLeft(budget) <= 0) {
       result.more = true;
       break;
     }
     result.rounds += 1;
-    const mark = turnMark(now.toISOString(), ++turns);
-    await eachAtOnce(heads, HEADS_AT_ONCE, async (head) => {
-      const turn = await takeTurn(deps, head, now, mark);
-      result.due += turn.due;
-      result.fired += turn.fired;
-      result.conflicts += turn.conflicts;
-      result.turns += 1;
-    });
+    const mark = turnMark(nowIso, ++turns);
+    const share = Math.max(HEADS_PER_TENANT, Math.floor(HEADS_PER_ROUND / tenants.length));
+    await Promise.all(
+      tenants.map(async ({ data: { tenant } }) => {
+        const heads = await dueHeadsOf(deps.store, tenant, nowIso, share);
+        await Promise.all(
+          heads.map(async (head) => {
+            const turn = await takeTurn(deps, slots, head, now, mark);
+            result.due += turn.due;
+            result.fired += turn.fired;
+            result.conflicts += turn.conflicts;
+            result.turns += 1;
+          }),
+        );
+        await slots(() => deps.store.runTransaction((tx) => moveTenantOn(tx, tenant, nowIso, mark)));
+      }),
+    );
     // Let requests of this instance in between rounds.
     await new Promise((done) => setImmediate(done));
   }
-  if (!result.more) result.nextDueAt = await earliestHead(deps.store);
+  if (!result.more) result.nextDueAt = await earliestTenant(deps.store);
   return result;
 }
+
+type Slots = <R>(fn: () => Promise<R>) => Promise<R>;
 
 /** One head's turn: up to ENTRIES_PER_TURN of its lane's due entries settled, then the head moved on. */
 async function takeTurn(
   deps: AlarmJobDeps,
+  slots: Slots,
   head: AlarmHead,
   now: Date,
   mark: string,
-): Promise<{ due: number; fired: number; conflicts: number; after: HeadAfterTurn }> {
+): Promise<{ due: number; fired: number; conflicts: number; after: AfterTurn }> {
   const nowIso = now.toISOString();
   const entries = await dueInLane(deps.store, head.data, nowIso, ENTRIES_PER_TURN);
-  const settled = await Promise.all(entries.map((entry) => settle(deps, entry, now)));
-  const after = await deps.store.runTransaction((tx) => moveHeadOn(tx, head.data, nowIso, mark));
+  const settled = await Promise.all(entries.map((entry) => slots(() => settle(deps, entry, now))));
+  const after = await slots(() => deps.store.runTransaction((tx) => moveHeadOn(tx, head.data, nowIso, mark)));
   return {
     due: entries.length,
     fired: settled.reduce<number>((sum, s) => sum + (s === CONFLICT ? 0 : s), 0),
@@ -162,13 +184,21 @@ async function backfill(deps: AlarmJobDeps, nowIso: string): Promise<void> {
   }
 }
 
-/** Runs `fn` over `items`, at most `limit` at once. */
-async function eachAtOnce<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]);
+/** At most `n` of the functions it is handed run at once; the others wait their turn, in order. */
+function limiter(n: number): Slots {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async (fn) => {
+    if (running >= n) await new Promise<void>((go) => waiting.push(go));
+    else running += 1;
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running -= 1;
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 export const alarmsJob: Job<AlarmJobDeps> = {

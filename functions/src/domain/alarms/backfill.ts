@@ -1,14 +1,14 @@
 /**
  * Entries queued before lanes existed have no lane, so no head finds them: one pass over the
  * queue, in `event_id` order a batch per transaction (the alarms job opens them,
- * jobs/alarms.ts), gives each its lane, brings that lane's head to it, and counts it in its
+ * jobs/alarms.ts), gives each its lane, brings that lane's head (and its tenant) to it, and counts it in its
  * calendar's events with alarms (quota.ts) on the calendar's first shard. `alarm_backfills/lanes`
  * keeps how far the pass has come; once it reaches the end it is done for good, since every
  * entry written since has a lane.
  */
 import type { StoredDoc, Transaction, TransactionReads } from "../../storage/port.js";
 import { paths } from "../paths.js";
-import { laneOf } from "./lanes.js";
+import { keepTenantAhead, laneOf, tenantOf } from "./lanes.js";
 import type { AlarmEntry } from "./queue.js";
 import type { AlarmBackfillRecord } from "./records.js";
 
@@ -57,22 +57,41 @@ export async function backfillBatch(
     gained.set(calendarId, (gained.get(calendarId) ?? 0) + 1);
   }
   const lanes = [...earliest.values()];
-  const calendars = [...gained.keys()];
-  const [heads, shards] = await Promise.all([
+  const calendarIds = [...gained.keys()];
+  const [heads, shards, calendars] = await Promise.all([
     tx.getAll(lanes.map((l) => paths.alarmHead(l.calendarId, l.lane))),
-    tx.getAll(calendars.map((calendarId) => paths.shard(calendarId, 0))),
+    tx.getAll(calendarIds.map((calendarId) => paths.shard(calendarId, 0))),
+    tx.getAll(calendarIds.map((calendarId) => paths.calendar(calendarId))),
   ]);
+  // A deleted calendar's entries go with its purge: they get no head.
+  const tenants = new Map<string, string>();
+  calendars.forEach((calendar) => calendar && tenants.set(calendar.id, tenantOf(calendar.data)));
+  const tenantIds = [...new Set(tenants.values())];
+  const tenantHeads = await tx.getAll(tenantIds.map((tenant) => paths.alarmTenant(tenant)));
   for (const entry of legacy) tx.update(entry.path, { lane: laneOf(entry.data.event_id) });
+  const tenantDue = new Map<string, string>();
   lanes.forEach(({ calendarId, lane, dueAt }, i) => {
-    const head = heads[i];
-    const at = head && head.data.due_at < dueAt ? head.data.due_at : dueAt;
-    tx.set(paths.alarmHead(calendarId, lane), { calendar_id: calendarId, lane, due_at: at });
+    const tenant = heads[i]?.data.tenant ?? tenants.get(calendarId);
+    if (tenant === undefined) return;
+    const current = heads[i]?.data.due_at;
+    tx.set(paths.alarmHead(calendarId, lane), {
+      calendar_id: calendarId,
+      lane,
+      tenant,
+      due_at: current !== undefined && current < dueAt ? current : dueAt,
+    });
+    const seen = tenantDue.get(tenant);
+    if (seen === undefined || dueAt < seen) tenantDue.set(tenant, dueAt);
+  });
+  tenantIds.forEach((tenant, i) => {
+    const dueAt = tenantDue.get(tenant);
+    if (dueAt !== undefined) keepTenantAhead(tx, tenantHeads[i], tenant, dueAt, nowIso);
   });
   // A calendar from before shards has no first shard: its entries stay uncounted.
-  calendars.forEach((calendarId, i) => {
+  calendarIds.forEach((calendarId, i) => {
     const shard = shards[i];
-    if (shard)
-      tx.update(shard.path, { alarm_event_count: (shard.data.alarm_event_count ?? 0) + (gained.get(calendarId) ?? 0) });
+    const count = (shard?.data.alarm_event_count ?? 0) + (gained.get(calendarId) ?? 0);
+    if (shard) tx.update(shard.path, { alarm_event_count: count });
   });
   const last = batch.entries[batch.entries.length - 1];
   const done = batch.entries.length < BACKFILL_BATCH;

@@ -1,78 +1,143 @@
 /**
- * Lanes and heads: how a tick takes the queue calendar by calendar (docs/decisions/alarms.md,
- * "Fair per calendar"). Each entry is in one of its calendar's ALARM_LANES lanes, a hash of its
- * event id, and each lane that holds an entry has a head, `alarm_heads/{calendarId}-{lane}`,
- * whose `due_at` is never later than the lane's earliest entry. A tick takes the due heads
- * (one single-field query), settles a few entries of each, and moves each head on: to the
- * lane's earliest entry when it is ahead, else to a turn mark after every head still waiting
- * at that instant. So a calendar with thousands of entries due at once takes one turn per lane
- * per round, like a calendar with one.
+ * Lanes, heads and tenants: how a tick takes the queue agent by agent, and within an agent
+ * calendar by calendar (docs/decisions/alarms.md, "Fair per agent and per calendar").
  *
- * The invariant (a head at or before its lane's earliest entry) holds under concurrency because
- * both sides meet on the head document: an event write that queues an entry reads the lane's
- * head in its transaction and writes it when it must come earlier, or when it is due (a tick may
- * be moving it on); the tick moves a head on in a transaction that reads it and queries the lane.
- * A head earlier than its lane's earliest entry costs one turn that settles nothing, then moves on.
+ * Each entry is in one of its calendar's ALARM_LANES lanes, a hash of its event id. Each lane
+ * that holds an entry has a head, `alarm_heads/{calendarId}-{lane}`, whose `due_at` is never
+ * later than the lane's earliest entry; each tenant (the agent whose calendar it is) that holds a
+ * head has a tenant head, `alarm_tenants/{tenant}`, never later than its earliest head. A tick
+ * takes the due tenants (one single-field query), for each a few of its due heads (one query,
+ * tenant and due_at), and for each head a few due entries (one query, calendar, lane and
+ * due_at); then it moves each head, and each tenant, on: to its next instant when that is ahead,
+ * else to a turn mark after everything still waiting at that instant. So an agent with 30,000
+ * alarms at one instant takes one turn per round like an agent with one, and among its own
+ * calendars each lane takes one turn per round of the agent's.
+ *
+ * The invariants (a head at or before its lane's earliest entry, a tenant at or before its
+ * earliest head) hold under concurrency because both sides meet on a document: an event write
+ * that queues an entry reads its lane's head in its transaction and writes it when it must come
+ * earlier or when it is due (a tick may be moving it on meanwhile), and when it writes a head
+ * earlier, or a new one, it does the same with the tenant; a tick moves a head, or a tenant, on
+ * in a transaction that reads it and queries what is under it. A head or tenant earlier than
+ * what it stands for costs one turn that settles nothing, then moves on.
  */
 import type { StoredDoc, Transaction, TransactionReads } from "../../storage/port.js";
 import { sha256 } from "../ids.js";
 import { paths } from "../paths.js";
-import type { AlarmQueueRecord } from "../records.js";
-import type { AlarmHeadRecord } from "./records.js";
+import type { AlarmQueueRecord, CalendarRecord } from "../records.js";
+import type { AlarmHeadRecord, AlarmTenantRecord } from "./records.js";
 
-/** Lanes per calendar: how many heads one calendar can hold in a round, and how far its event writes spread. */
+/** Lanes per calendar: how far one calendar's event writes spread over heads. */
 export const ALARM_LANES = 8;
 
 export type AlarmHead = StoredDoc<AlarmHeadRecord>;
+export type AlarmTenant = StoredDoc<AlarmTenantRecord>;
 
 /** The lane of an event's entry: always the same for the event. */
 export const laneOf = (eventId: string): number => Number.parseInt(sha256(eventId).slice(0, 8), 16) % ALARM_LANES;
 
+/** Whose alarms a calendar's are: the agent that created it, or the calendar itself when older than that field. */
+export const tenantOf = (calendar: Pick<CalendarRecord, "id" | "created_by">): string =>
+  calendar.created_by ?? calendar.id;
+
 /**
- * The highest head `due_at` that is due at `nowIso`: every instant up to it and every turn mark
+ * The highest `due_at` that is due at `nowIso`: every instant up to it and every turn mark
  * taken at it (`<instant>#...` sorts after the instant, `~` after `#`, and both before the next
  * millisecond's instant, ISO instants being of one length).
  */
 export const dueBound = (nowIso: string): string => `${nowIso}~`;
 
-/** What a head that keeps entries due after its turn at `nowIso` becomes: after every head waiting at that instant. */
+/** What a head or tenant that keeps work due after its turn at `nowIso` becomes: after everything waiting at that instant. */
 export const turnMark = (nowIso: string, turn: number): string => `${nowIso}#${String(turn).padStart(12, "0")}`;
 
-/** The instant a head's `due_at` stands for (a turn mark's instant). */
-export const headInstant = (dueAt: string): number => Date.parse(dueAt.slice(0, 24));
+/** The instant a `due_at` stands for (a turn mark's instant). */
+export const instantOf = (dueAt: string): number => Date.parse(dueAt.slice(0, 24));
 
-/** The lane's head, read with a write's other reads. */
-export const readAlarmHead = (reads: TransactionReads, calendarId: string, lane: number): Promise<AlarmHead | null> =>
-  reads.get(paths.alarmHead(calendarId, lane));
+/** What an event write reads of the index for the entry it stores: its lane's head, and the tenant when the head must move. */
+export interface HeadReads {
+  head: AlarmHead | null;
+  tenant: AlarmTenant | null;
+}
 
 /**
- * For a write that stores `entry` (its lane's head read in the same transaction): the head comes
- * to the entry's instant when it is later, and is written unchanged when it is due, so that a
- * tick moving it on meets this write (see the top of this file). Otherwise the head stays.
+ * Reads, with a write's other reads, the head of the lane `entry` goes in, and its tenant when
+ * that head is to be written earlier or created (`keepAhead` then writes them).
  */
-export function keepHeadAhead(tx: Transaction, head: AlarmHead | null, entry: AlarmQueueRecord, nowIso: string): void {
-  const lane = entry.lane ?? laneOf(entry.event_id);
-  const ref = paths.alarmHead(entry.calendar_id, lane);
+export async function readHeads(reads: TransactionReads, entry: AlarmQueueRecord, tenant: string): Promise<HeadReads> {
+  const head = await reads.get(paths.alarmHead(entry.calendar_id, laneOf(entry.event_id)));
+  const lowers = head === null || entry.due_at < head.data.due_at;
+  return { head, tenant: lowers ? await reads.get(paths.alarmTenant(tenant)) : null };
+}
+
+/**
+ * For a write that stores `entry` (its heads read in the same transaction by `readHeads`): the
+ * lane's head comes to the entry's instant when it is later, and the tenant to the head's; each
+ * is written unchanged when it is due, so that a tick moving it on meets this write (see the top
+ * of this file). Otherwise they stay.
+ */
+export function keepAhead(
+  tx: Transaction,
+  read: HeadReads,
+  entry: AlarmQueueRecord,
+  tenant: string,
+  nowIso: string,
+): void {
+  const lane = laneOf(entry.event_id);
+  const { head } = read;
   if (head === null || entry.due_at < head.data.due_at) {
-    tx.set(ref, { calendar_id: entry.calendar_id, lane, due_at: entry.due_at });
+    tx.set(paths.alarmHead(entry.calendar_id, lane), {
+      calendar_id: entry.calendar_id,
+      lane,
+      tenant: head?.data.tenant ?? tenant,
+      due_at: entry.due_at,
+    });
+    keepTenantAhead(tx, read.tenant, head?.data.tenant ?? tenant, entry.due_at, nowIso);
   } else if (head.data.due_at <= dueBound(nowIso)) {
-    tx.set(ref, { ...head.data });
+    tx.set(head.path, { ...head.data });
   }
 }
 
-/** The heads due at `nowIso`, the longest waiting first: those whose lane has an entry due, or had. */
-export const dueHeads = (reads: TransactionReads, nowIso: string, limit: number): Promise<AlarmHead[]> =>
-  reads.query(paths.alarmHeads(), {
+/** The tenant head comes to `dueAt` when it is later, and is written unchanged when due (it was read in this transaction). */
+export function keepTenantAhead(
+  tx: Transaction,
+  current: AlarmTenant | null,
+  tenant: string,
+  dueAt: string,
+  nowIso: string,
+): void {
+  if (current === null || dueAt < current.data.due_at) tx.set(paths.alarmTenant(tenant), { tenant, due_at: dueAt });
+  else if (current.data.due_at <= dueBound(nowIso)) tx.set(current.path, { ...current.data });
+}
+
+/** The tenants due at `nowIso`, the longest waiting first. */
+export const dueTenants = (reads: TransactionReads, nowIso: string, limit: number): Promise<AlarmTenant[]> =>
+  reads.query(paths.alarmTenants(), {
     where: [["due_at", "<=", dueBound(nowIso)]],
     orderBy: [["due_at", "asc"]],
     limit,
   });
 
-/** When the earliest head falls due (epoch ms), or null when no lane holds an entry. */
-export async function earliestHead(reads: TransactionReads): Promise<number | null> {
-  const [first] = await reads.query(paths.alarmHeads(), { orderBy: [["due_at", "asc"]], limit: 1 });
-  return first ? headInstant(first.data.due_at) : null;
+/** When the earliest tenant falls due (epoch ms), or null when the queue is empty. */
+export async function earliestTenant(reads: TransactionReads): Promise<number | null> {
+  const [first] = await reads.query(paths.alarmTenants(), { orderBy: [["due_at", "asc"]], limit: 1 });
+  return first ? instantOf(first.data.due_at) : null;
 }
+
+/** A tenant's heads due at `nowIso`, the longest waiting first (a composite index: tenant, due_at). */
+export const dueHeadsOf = (
+  reads: TransactionReads,
+  tenant: string,
+  nowIso: string,
+  limit: number,
+): Promise<AlarmHead[]> =>
+  reads.query(paths.alarmHeads(), {
+    where: [
+      ["tenant", "==", tenant],
+      ["due_at", "<=", dueBound(nowIso)],
+    ],
+    orderBy: [["due_at", "asc"]],
+    limit,
+  });
 
 /** The lane's entries due at `nowIso`, earliest first, at most `limit` (a composite index: calendar_id, lane, due_at). */
 export const dueInLane = (
@@ -91,21 +156,21 @@ export const dueInLane = (
     limit,
   });
 
-/** What became of a head after its turn. */
-export type HeadAfterTurn = "due" | "ahead" | "gone";
+/** What became of a head or tenant after its turn: work still due, its next instant ahead, or nothing left. */
+export type AfterTurn = "due" | "ahead" | "gone";
 
 /**
- * After a turn: the head moves to its lane's earliest entry when that is ahead of `nowIso`, to
+ * After a head's turn: it moves to its lane's earliest entry when that is ahead of `nowIso`, to
  * `mark` when an entry is still due, and goes when the lane is empty. In the transaction that
- * reads it, so an event write queueing an entry meanwhile either comes first (and the query
- * sees its entry) or reads what this writes.
+ * reads it, so an event write queueing an entry meanwhile either comes first (and the query sees
+ * its entry) or reads what this writes.
  */
 export async function moveHeadOn(
   tx: Transaction,
   head: AlarmHeadRecord,
   nowIso: string,
   mark: string,
-): Promise<HeadAfterTurn> {
+): Promise<AfterTurn> {
   const ref = paths.alarmHead(head.calendar_id, head.lane);
   const [current, [first]] = await Promise.all([
     tx.get(ref),
@@ -124,6 +189,28 @@ export async function moveHeadOn(
   }
   const due = first.data.due_at <= nowIso;
   const dueAt = due ? mark : first.data.due_at;
-  if (current?.data.due_at !== dueAt) tx.set(ref, { calendar_id: head.calendar_id, lane: head.lane, due_at: dueAt });
+  if (current?.data.due_at !== dueAt)
+    tx.set(ref, { ...head, tenant: current?.data.tenant ?? head.tenant, due_at: dueAt });
+  return due ? "due" : "ahead";
+}
+
+/**
+ * After a tenant's turn: it moves to its earliest head's `due_at` when that is ahead of
+ * `nowIso`, to `mark` when a head is still due, and goes when it has none; in the transaction
+ * that reads it, as moveHeadOn.
+ */
+export async function moveTenantOn(tx: Transaction, tenant: string, nowIso: string, mark: string): Promise<AfterTurn> {
+  const ref = paths.alarmTenant(tenant);
+  const [current, [first]] = await Promise.all([
+    tx.get(ref),
+    tx.query(paths.alarmHeads(), { where: [["tenant", "==", tenant]], orderBy: [["due_at", "asc"]], limit: 1 }),
+  ]);
+  if (!first) {
+    if (current) tx.delete(ref);
+    return "gone";
+  }
+  const due = first.data.due_at <= dueBound(nowIso);
+  const dueAt = due ? mark : first.data.due_at;
+  if (current?.data.due_at !== dueAt) tx.set(ref, { tenant, due_at: dueAt });
   return due ? "due" : "ahead";
 }

@@ -3,7 +3,8 @@
  * next instant one of the event's alarms falls due and `fired_through`, the instant up to which
  * its alarms are settled. Every write of an event or of one of its occurrences settles it in
  * its own transaction, and so does a tick when the entry comes due (jobs/alarms.ts). An entry is
- * in one lane of its calendar, whose head the writes keep at or before it (lanes.ts).
+ * in one lane of its calendar, whose head (and its tenant's) the writes keep at or before it
+ * (lanes.ts).
  *
  * Exactly once: between `fired_through` and the next settling nothing changed the event (every
  * change settles), so the alarms in that window are those of the state read, each existed at
@@ -21,7 +22,7 @@ import { paths } from "../paths.js";
 import type { AlarmQueueRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
 import { readShard, type DrawnShard } from "../revision.js";
-import { keepHeadAhead, laneOf, readAlarmHead } from "./lanes.js";
+import { keepAhead, laneOf, readHeads, tenantOf } from "./lanes.js";
 import { takeAlarmPlace } from "./quota.js";
 import { alarmsBetween, nextAlarmAfter, type Alarm, type AlarmSource } from "./schedule.js";
 
@@ -148,14 +149,15 @@ export async function settleEventAlarms(
   },
 ): Promise<void> {
   const now = deps.clock();
-  const { calendarId, eventId, entry } = write;
-  const next = nextEntry(calendarId, eventId, entry, write.after, now);
-  const [head] = await Promise.all([
-    next ? readAlarmHead(tx, calendarId, next.lane!) : null,
+  const { calendarId, eventId, entry, after } = write;
+  const next = nextEntry(calendarId, eventId, entry, after, now);
+  const tenant = after ? tenantOf(after.calendar) : null;
+  const [heads] = await Promise.all([
+    next && tenant ? readHeads(tx, next, tenant) : null,
     // A new entry takes a place; one from before lanes is counted without taking one.
     next && !entry ? takeAlarmPlace(tx, deps, calendarId, write.alarmEvents) : undefined,
   ]);
   recordAlarms(tx, deps, calendarId, shard, dueAlarms(entry, write.before, now.getTime()));
   writeEntry(tx, shard, entry, next);
-  if (next) keepHeadAhead(tx, head, next, now.toISOString());
+  if (next && heads && tenant) keepAhead(tx, heads, next, tenant, now.toISOString());
 }

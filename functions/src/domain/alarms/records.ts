@@ -15,6 +15,18 @@
 export interface AlarmHeadRecord {
   calendar_id: string;
   lane: number;
+  /** Whose calendar it is (lanes.ts `tenantOf`): the tenant head it is found by. */
+  tenant: string;
+  due_at: string;
+}
+
+/**
+ * alarm_tenants/{tenant}: the heads of one tenant's calendars, as the tick takes tenants in
+ * turn: `due_at` is never later than the tenant's earliest head, and is a turn mark after a turn
+ * that left heads due, like a head's. Absent: the tenant has no head. Internal.
+ */
+export interface AlarmTenantRecord {
+  tenant: string;
   due_at: string;
 }
 

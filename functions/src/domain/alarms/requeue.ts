@@ -10,7 +10,7 @@
 import type { StoredDoc, Transaction, TransactionReads } from "../../storage/port.js";
 import { paths } from "../paths.js";
 import type { AlarmRequeueRecord } from "../records.js";
-import { ALARM_LANES } from "./lanes.js";
+import { ALARM_LANES, keepTenantAhead, tenantOf } from "./lanes.js";
 import type { AlarmEntry } from "./queue.js";
 
 export const REQUEUE_BATCH = 200;
@@ -34,8 +34,8 @@ export async function nextRequeueBatch(
 }
 
 /**
- * Makes the batch's entries due at `nowIso` and brings their lanes' heads there, and moves the
- * requeue on (or ends it after a short batch); answers how many entries moved.
+ * Makes the batch's entries due at `nowIso` and brings their lanes' heads and their tenant there,
+ * and moves the requeue on (or ends it after a short batch); answers how many entries moved.
  */
 export async function requeueBatch(
   tx: Transaction,
@@ -45,11 +45,14 @@ export async function requeueBatch(
   const { requeue, entries } = batch;
   const calendarId = requeue.data.calendar_id;
   const headRefs = Array.from({ length: ALARM_LANES }, (_, lane) => paths.alarmHead(calendarId, lane));
-  const [current, stored, heads] = await Promise.all([
+  const [current, stored, heads, calendar] = await Promise.all([
     tx.get(requeue.path),
     tx.getAll(entries.map((entry) => entry.path)),
     tx.getAll(headRefs),
+    tx.get(paths.calendar(calendarId)),
   ]);
+  const tenant = calendar ? tenantOf(calendar.data) : null;
+  const tenantHead = tenant ? await tx.get(paths.alarmTenant(tenant)) : null;
   // Another change of zone since the query starts it over; it is read again next time.
   if (current?.data.requested_at !== requeue.data.requested_at) return 0;
   const moved = stored.filter((entry) => entry !== null).filter((entry) => entry.data.due_at > nowIso);
@@ -59,11 +62,14 @@ export async function requeueBatch(
     // An entry from before lanes has no head yet: the backfill gives it one (backfill.ts).
     if (entry.data.lane !== undefined) lanes.add(entry.data.lane);
   }
-  // Written even when already due, so a tick moving a head on meets this write (lanes.ts).
-  for (const lane of lanes) {
-    const head = heads[lane];
-    const dueAt = head && head.data.due_at < nowIso ? head.data.due_at : nowIso;
-    tx.set(headRefs[lane], { calendar_id: calendarId, lane, due_at: dueAt });
+  // Written even when already due, so a tick moving one on meets this write (lanes.ts).
+  if (tenant && lanes.size > 0) {
+    for (const lane of lanes) {
+      const head = heads[lane];
+      const dueAt = head && head.data.due_at < nowIso ? head.data.due_at : nowIso;
+      tx.set(headRefs[lane], { calendar_id: calendarId, lane, tenant: head?.data.tenant ?? tenant, due_at: dueAt });
+    }
+    keepTenantAhead(tx, tenantHead, tenant, nowIso, nowIso);
   }
   if (entries.length < REQUEUE_BATCH) tx.delete(requeue.path);
   else tx.update(requeue.path, { after_event_id: entries[entries.length - 1].data.event_id });
