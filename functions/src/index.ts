@@ -193,31 +193,17 @@ const EVERY_MINUTE = {
 };
 
 /**
- * Runs `pass` again while it reports work left, for up to `budgetMs` of a scheduled run's 60 s;
- * the sum of what the passes counted.
- */
-async function passesWithin(budgetMs: number, pass: () => Promise<{ count: number; more: boolean }>): Promise<number> {
-  const started = Date.now();
-  let total = 0;
-  for (;;) {
-    const { count, more } = await pass();
-    total += count;
-    if (!more || Date.now() - started > budgetMs) return total;
-  }
-}
-
-/**
- * Alarms coming due (docs/decisions/alarms.md): one tick a minute, and more while a batch
- * comes back full, for up to 45 s, so an alarm is recorded within the minute after its instant.
+ * Alarms coming due (docs/decisions/alarms.md): passes of the alarms job for up to 45 s a minute,
+ * again at once while one leaves heads due and at the next alarm's instant when it falls inside
+ * the run, so an alarm is recorded within the minute after its instant, most at it.
  */
 export const alarms = onSchedule(EVERY_MINUTE, async () => {
-  const { runAlarmTick } = await import("./domain/alarms/tick.js");
-  const deps = await productionDeps();
-  const fired = await passesWithin(45_000, async () => {
-    const { fired, more } = await runAlarmTick(deps);
-    return { count: fired, more };
-  });
-  if (fired > 0) cloudLog(`alarms: ${fired} fired`);
+  const [{ alarmsJob }, { runWithin }] = await Promise.all([
+    import("./jobs/alarms.js"),
+    import("./jobs/scheduled-driver.js"),
+  ]);
+  const { done } = await runWithin(alarmsJob, await productionDeps(), 45_000);
+  if (done > 0) cloudLog(`alarms: ${done} fired`);
 });
 
 /** How long one scheduled run delivers, within its 60 s timeout (docs/decisions/webhooks.md). */

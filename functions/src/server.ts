@@ -85,7 +85,7 @@ export async function startLocalServer(
   );
   const stopAlarms = startLater(
     ALARMS_AFTER_MS,
-    async () => (await import("./domain/alarms/timer.js")).startAlarmTimer(deps),
+    async () => startJob((await import("./jobs/alarms.js")).alarmsJob, deps),
     deps.log,
   );
   const stopPurge = startLater(
@@ -123,7 +123,7 @@ export async function startLocalServer(
   return { server, deps, close };
 }
 
-/** When the alarm timer starts; it then wakes at each alarm due and at least every second. */
+/** When the alarms job starts (loaded then); it then wakes at each alarm due and at least every second. */
 const ALARMS_AFTER_MS = 1_000;
 
 /** When the purge of deleted calendars starts: after the first answers, which it must not slow. */

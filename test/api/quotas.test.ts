@@ -222,6 +222,7 @@ describe("configuration", () => {
       views_per_calendar: 100,
       exceptions_per_event: 100,
       webhooks_per_agent: 20,
+      events_with_alarms_per_calendar: 2_000,
     });
     expect(quotasFromEnv({ QUOTA_EVENTS_PER_CALENDAR: "20000", QUOTA_VIEWS_PER_CALENDAR: " 5 " })).toMatchObject({
       events_per_calendar: 20_000,

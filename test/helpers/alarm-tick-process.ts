@@ -2,11 +2,12 @@
  * One process's alarm ticks, for test/api/alarm-two-processes.test.ts (bundled by it with
  * esbuild and run with node): the Firestore adapter on FIRESTORE_EMULATOR_HOST, project
  * GCLOUD_PROJECT. It says `ready` once its client has reached the store, waits for a line on
- * stdin, ticks at ALARM_TICK_AT until a tick leaves nothing to do, then prints its totals as JSON.
+ * stdin, ticks (jobs/alarms.ts) at ALARM_TICK_AT until a tick leaves nothing to do, then prints
+ * its totals as JSON.
  */
 import { once } from "node:events";
 import { readConfig } from "../../functions/src/config.js";
-import { runAlarmTick } from "../../functions/src/domain/alarms/tick.js";
+import { runAlarmTick } from "../../functions/src/jobs/alarms.js";
 import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { FirestoreStore } from "../../functions/src/storage/firestore/index.js";
 
@@ -16,7 +17,7 @@ if (Number.isNaN(now.getTime())) throw new Error("ALARM_TICK_AT must be an insta
 // A process of its own: its configuration from its environment, as a composition root reads it.
 const config = readConfig(process.env);
 const store = FirestoreStore.onDefaultApp(LAYOUT, config.projectId);
-const deps = { store, clock: () => now, config };
+const deps = { store, clock: () => now, log: () => {}, config };
 // Connected before the start: both processes then begin their first query together.
 await store.query(paths.alarmQueue(), { limit: 1 });
 process.stdout.write("ready\n");
@@ -24,7 +25,7 @@ await once(process.stdin, "data");
 
 const totals = { ticks: 0, due: 0, fired: 0, conflicts: 0 };
 for (;;) {
-  const result = await runAlarmTick(deps, now);
+  const result = await runAlarmTick(deps, { now });
   totals.ticks += 1;
   totals.due += result.due;
   totals.fired += result.fired;

@@ -95,6 +95,9 @@ const QUOTA_REACHED: Record<QuotaName, string> = {
   webhooks_per_agent:
     "this agent already has %d webhooks, the most it may hold; delete one it no longer needs (DELETE /v1/webhooks/{id}) " +
     "or subscribe an existing one to more calendars",
+  events_with_alarms_per_calendar:
+    "this calendar already has %d events with an alarm ahead, the most it may have; clear the alarms of events " +
+    'that no longer need them (PATCH with "alarms": null) or delete them',
 };
 
 /** The catalog: one factory per way a request can fail in the domain. */

@@ -27,6 +27,7 @@ import type {
   TokenRecord,
   ViewSlugRecord,
 } from "./records.js";
+import type { AlarmBackfillRecord, AlarmHeadRecord, AlarmTenantRecord } from "./alarms/records.js";
 import type {
   DeliveryQueueRecord,
   WebhookOutboxRecord,
@@ -72,6 +73,9 @@ export interface RecordIn {
   "calendars/shards": ShardRecord;
   "calendars/shards/changes": ChangeRecord;
   alarm_queue: AlarmQueueRecord;
+  alarm_heads: AlarmHeadRecord;
+  alarm_tenants: AlarmTenantRecord;
+  alarm_backfills: AlarmBackfillRecord;
   alarm_requeues: AlarmRequeueRecord;
   calendar_purges: CalendarPurgeRecord;
   server_secrets: ServerSecretRecord;
@@ -105,6 +109,9 @@ const SHAPES = {
   "calendars/shards": true,
   "calendars/shards/changes": true,
   alarm_queue: true,
+  alarm_heads: true,
+  alarm_tenants: true,
+  alarm_backfills: true,
   alarm_requeues: true,
   calendar_purges: true,
   server_secrets: true,
@@ -157,6 +164,17 @@ export const exceptionKey = (eventId: string, originalDate: string): string => {
 
 const shardNumber = (n: number): string => {
   if (!Number.isInteger(n) || n < 0 || n > 255) throw errors.invalidId("record");
+  return String(n);
+};
+
+/** An alarm tenant: the agent a calendar belongs to, or the calendar itself (domain/alarms/lanes.ts). */
+const tenantId = (value: string): string => {
+  if (!isIdOf("agt", value) && !isIdOf("cal", value)) throw errors.invalidId("record");
+  return value;
+};
+
+const laneNumber = (n: number): string => {
+  if (!Number.isInteger(n) || n < 0 || n > 63) throw errors.invalidId("record");
   return String(n);
 };
 
@@ -225,10 +243,18 @@ export const paths = {
     collection("calendars/shards/changes", id("cal", calendarId), shardNumber(n)),
   change: (calendarId: string, n: number, seq: number) =>
     doc("calendars/shards/changes", id("cal", calendarId), shardNumber(n), changeNumber(seq)),
-  /** The next alarms of every event, top-level: a tick finds the due ones with one query (domain/alarms/). */
+  /** The next alarms of every event, top-level: a tick finds the due ones lane by lane (domain/alarms/lanes.ts). */
   alarmQueue: () => collection("alarm_queue"),
   alarmQueueEntry: (calendarId: string, eventId: string) =>
     doc("alarm_queue", `${id("cal", calendarId)}-${id("evt", eventId)}`),
+  /** One lane of a calendar's queue entries, by when the tick next takes it (domain/alarms/lanes.ts). */
+  alarmHeads: () => collection("alarm_heads"),
+  alarmHead: (calendarId: string, lane: number) => doc("alarm_heads", `${id("cal", calendarId)}-${laneNumber(lane)}`),
+  /** One tenant's heads, by when the tick next takes the tenant (domain/alarms/lanes.ts). */
+  alarmTenants: () => collection("alarm_tenants"),
+  alarmTenant: (tenant: string) => doc("alarm_tenants", tenantId(tenant)),
+  /** How far the pass giving entries from before lanes their lane has come (domain/alarms/backfill.ts). */
+  alarmBackfill: () => doc("alarm_backfills", "lanes"),
   /** Calendars whose timezone changed: their alarm queue entries are due again (domain/alarms/requeue.ts). */
   alarmRequeues: () => collection("alarm_requeues"),
   alarmRequeue: (calendarId: string) => doc("alarm_requeues", id("cal", calendarId)),

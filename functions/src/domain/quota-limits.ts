@@ -18,6 +18,12 @@ export interface QuotaLimits {
   exceptions_per_event: number;
   /** Webhooks one agent may hold (counted by a bounded query of its webhooks). */
   webhooks_per_agent: number;
+  /**
+   * Events of one calendar with an alarm ahead (alarm queue entries), counted on the calendar's
+   * shards (domain/alarms/quota.ts): with 5 alarms an event and calendars_per_agent, what bounds
+   * the alarms one agent can have queued.
+   */
+  events_with_alarms_per_calendar: number;
 }
 
 export type QuotaName = keyof QuotaLimits;

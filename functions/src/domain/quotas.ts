@@ -36,6 +36,7 @@ export const DEFAULT_QUOTAS: QuotaLimits = {
   views_per_calendar: 100,
   exceptions_per_event: 100,
   webhooks_per_agent: 20,
+  events_with_alarms_per_calendar: 2_000,
 };
 
 /** The quotas in force: `QUOTA_*`, read at start (functions/src/config.ts), else DEFAULT_QUOTAS. */
@@ -45,7 +46,11 @@ export const quotaLimits = (deps: Pick<Deps, "config">): QuotaLimits => deps.con
 /** Quotas counted on their owner's record; events are counted on the calendar's shards (below). */
 type RecordQuota = Exclude<
   QuotaName,
-  "events_per_calendar" | "exceptions_per_event" | "webhooks_per_agent" | "retired_slugs_per_agent"
+  | "events_per_calendar"
+  | "exceptions_per_event"
+  | "webhooks_per_agent"
+  | "events_with_alarms_per_calendar"
+  | "retired_slugs_per_agent"
 >;
 
 /** Every counter field, on the agent (AgentCounters) or the calendar record (CalendarCounters). */
@@ -124,6 +129,8 @@ export interface EventUsage {
   used: number;
   /** What the first write adds to its shard for a calendar from before shards: the events it holds. */
   seed: number;
+  /** The calendar's events with an alarm ahead, from the same shards (domain/alarms/quota.ts); absent without shards. */
+  alarmEvents?: number;
 }
 
 /**
@@ -133,7 +140,10 @@ export interface EventUsage {
  */
 export async function eventUsage(deps: Pick<Deps, "store" | "config">, calendarId: string): Promise<EventUsage> {
   const shards = await readShards(deps.store, calendarId);
-  if (shards) return { used: shards.reduce((sum, s) => sum + s.event_count, 0), seed: 0 };
+  if (shards) {
+    const used = shards.reduce((sum, s) => sum + s.event_count, 0);
+    return { used, seed: 0, alarmEvents: shards.reduce((sum, s) => sum + (s.alarm_event_count ?? 0), 0) };
+  }
   const limit = quotaLimits(deps).events_per_calendar;
   const existing = await deps.store.query(paths.events(calendarId), { limit: limit + 1 });
   return { used: existing.length, seed: existing.length };

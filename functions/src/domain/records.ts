@@ -299,6 +299,11 @@ export interface ShardRecord {
   event_count: number;
   /** The number of the last change recorded on this shard (domain/commands/changes.ts); absent = 0. */
   change_seq?: number;
+  /**
+   * This shard's share of the calendar's events with an alarm ahead (queue entries with a
+   * lane; domain/alarms/quota.ts); absent = 0. May go below zero like `event_count`.
+   */
+  alarm_event_count?: number;
 }
 
 export const CHANGE_TYPES = [
@@ -359,4 +364,11 @@ export interface AlarmQueueRecord {
   due_at: string;
   /** Every alarm up to this instant has been recorded, or had not existed when the event was written. */
   fired_through: string;
+  /**
+   * Which of the calendar's lanes the entry is in (domain/alarms/lanes.ts: a hash of the event
+   * id), and so which head the tick finds it by. Absent on entries queued before lanes: those
+   * are given one by a pass over the queue (domain/alarms/backfill.ts), and only entries with a
+   * lane count in the calendar's quota of events with alarms.
+   */
+  lane?: number;
 }

@@ -41,6 +41,10 @@ export interface DrawnShard {
   changeSeq: number;
   /** Written: a change recorded after touchShard would be lost, so recordChange refuses. */
   touched?: boolean;
+  /** The shard's share of the calendar's events with an alarm ahead (domain/alarms/quota.ts). */
+  alarmEvents: number;
+  /** What this transaction moves that share by (the alarm queue's writes); touchShard writes it. */
+  alarmDelta?: number;
 }
 
 /**
@@ -54,12 +58,24 @@ export const drawShard = (tx: Transaction, calendarId: string, shards: number): 
 export async function readShard(reads: TransactionReads, calendarId: string, index: number): Promise<DrawnShard> {
   const path = paths.shard(calendarId, index);
   const stored = await reads.get(path);
-  return { path, index, count: stored?.data.event_count ?? 0, changeSeq: stored?.data.change_seq ?? 0 };
+  return {
+    path,
+    index,
+    count: stored?.data.event_count ?? 0,
+    changeSeq: stored?.data.change_seq ?? 0,
+    alarmEvents: stored?.data.alarm_event_count ?? 0,
+  };
 }
 
-/** Gives the shard a new revision and moves the calendar's event count by `delta`. */
+/** Gives the shard a new revision and moves the calendar's event count by `delta` (and its events with alarms by `alarmDelta`). */
 export function touchShard(tx: Transaction, shard: DrawnShard, delta = 0): void {
-  tx.set(shard.path, { revision: newRevision(), event_count: shard.count + delta, change_seq: shard.changeSeq });
+  const alarmEvents = shard.alarmEvents + (shard.alarmDelta ?? 0);
+  tx.set(shard.path, {
+    revision: newRevision(),
+    event_count: shard.count + delta,
+    change_seq: shard.changeSeq,
+    ...(alarmEvents !== 0 ? { alarm_event_count: alarmEvents } : {}),
+  });
   shard.touched = true;
 }
 

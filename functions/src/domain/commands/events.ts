@@ -45,9 +45,17 @@ export async function createEvent(
     created_at: nowIso,
     updated_at: nowIso,
   };
-  tx.create(paths.event(calendar.id, event.id), storedEvent(event, calendar));
   const after = { calendar, event, exceptions: [] };
-  settleEventAlarms(tx, deps, shard, { calendarId: calendar.id, eventId: event.id, entry: null, before: null, after });
+  // Reads (its lane's head, the alarm quota) before the first write.
+  await settleEventAlarms(tx, deps, shard, {
+    calendarId: calendar.id,
+    eventId: event.id,
+    entry: null,
+    before: null,
+    after,
+    alarmEvents: usage.alarmEvents,
+  });
+  tx.create(paths.event(calendar.id, event.id), storedEvent(event, calendar));
   recordChange(tx, deps, calendar.id, shard, { type: "event.created", id: event.id, event });
   touchShard(tx, shard, counted);
   return event;
@@ -78,19 +86,19 @@ export async function updateEvent(
     updated_at: nowIso,
     ...(timeChanged ? { sequence: (event.sequence ?? 0) + 1 } : {}),
   };
-  tx.set(current.path, storedEvent(next, calendar));
   // An exception whose date the series no longer has would change an occurrence that is not there.
   const kept = exceptions.filter(
     (e) => next.kind === "recurring" && isPlannedDate(next, calendar, e.data.original_date),
   );
-  for (const e of exceptions) if (!kept.includes(e)) tx.delete(e.path);
-  settleEventAlarms(tx, deps, shard, {
+  await settleEventAlarms(tx, deps, shard, {
     calendarId: calendar.id,
     eventId,
     entry,
     before: { calendar, event, exceptions: exceptions.map((e) => e.data) },
     after: { calendar, event: next, exceptions: kept.map((e) => e.data) },
   });
+  tx.set(current.path, storedEvent(next, calendar));
+  for (const e of exceptions) if (!kept.includes(e)) tx.delete(e.path);
   recordChange(tx, deps, calendar.id, shard, { type: "event.updated", id: next.id, event: next });
   touchShard(tx, shard);
   return next;
@@ -119,15 +127,15 @@ export async function deleteEvent(
   // times need the calendar's zone, read only then (the route passes its id alone).
   const pending = entry !== null && entry.data.due_at <= deps.clock().toISOString();
   const calendar = pending ? (await tx.get(paths.calendar(calendarId)))?.data : undefined;
-  tx.delete(event.path);
-  for (const e of exceptions) tx.delete(e.path);
-  settleEventAlarms(tx, deps, shard, {
+  await settleEventAlarms(tx, deps, shard, {
     calendarId,
     eventId,
     entry,
     before: calendar ? { calendar, event: event.data, exceptions: exceptions.map((e) => e.data) } : null,
     after: null,
   });
+  tx.delete(event.path);
+  for (const e of exceptions) tx.delete(e.path);
   recordChange(tx, deps, calendarId, shard, { type: "event.deleted", id: event.id });
   touchShard(tx, shard, released);
   return event.id;

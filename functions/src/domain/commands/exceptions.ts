@@ -112,16 +112,16 @@ export async function patchOccurrence(
     sequence: base.sequence + (timeChanged ? 1 : 0),
     updated_at: nowIso,
   };
-  tx.set(paths.exception(calendar.id, eventId, originalDate), next);
   const before = others.map((e) => e.data);
   const after = [...before.filter((e) => e.original_date !== originalDate), next];
-  settleEventAlarms(tx, deps, shard, {
+  await settleEventAlarms(tx, deps, shard, {
     calendarId: calendar.id,
     eventId,
     entry,
     before: { calendar, event, exceptions: before },
     after: { calendar, event, exceptions: after },
   });
+  tx.set(paths.exception(calendar.id, eventId, originalDate), next);
   recordChange(tx, deps, calendar.id, shard, {
     type: "exception.changed",
     id: eventId,
@@ -148,11 +148,10 @@ export async function restoreOccurrence(
     readAlarmEntry(tx, calendar.id, eventId),
   ]);
   if (!exception) throw errors.notFound(`exception on ${originalDate}: this occurrence is as its series has it`);
-  tx.delete(exception.path);
   if (event) {
     const before = exceptions.map((e) => e.data);
     const after = before.filter((e) => e.original_date !== originalDate);
-    settleEventAlarms(tx, deps, shard, {
+    await settleEventAlarms(tx, deps, shard, {
       calendarId: calendar.id,
       eventId,
       entry,
@@ -160,6 +159,7 @@ export async function restoreOccurrence(
       after: { calendar, event: event.data, exceptions: after },
     });
   }
+  tx.delete(exception.path);
   const change = { type: "exception.changed", id: eventId, event: event?.data, original_date: originalDate } as const;
   recordChange(tx, deps, calendar.id, shard, change);
   touchShard(tx, shard);
