@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { runAlarmTick } from "../../functions/src/jobs/alarms.js";
+import { alarmChangeId } from "../../functions/src/domain/alarms/queue.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { appPerTest } from "../helpers/app.js";
 import { del, get, patch } from "../helpers/http.js";
@@ -198,6 +199,34 @@ describe("alarms fire into the change feed", () => {
     expect(alarms).toHaveLength(60);
     expect(new Set(alarms.map((a) => a.id)).size).toBe(60);
     expect(new Set(alarms.map((a) => a.event_id))).toEqual(new Set(ids));
+  });
+
+  it("names each alarm by the instant it falls at: moved a minute later, it fires again under a new id", async () => {
+    const { owner, cal, cursor } = await world();
+    const event = await newEvent(t, owner, cal.id, { date: "2026-11-22", start_time: "11:00", alarms: [30] });
+    t.clock.set("2026-11-22T10:30:00.000Z");
+    await tick();
+    const first = await alarmsAfter(owner, cal.id, cursor);
+    expect(first.alarms.map((a) => [a.id, a.due_at])).toEqual([
+      [expect.stringMatching(/^alm_[0-9a-f]{24}$/), "2026-11-22T10:30:00.000Z"],
+    ]);
+
+    await patch(t, `/v1/calendars/${cal.id}/events/${event.id}`, owner.auth).send({ start_time: "11:01" }).expect(200);
+    t.clock.set("2026-11-22T10:31:00.000Z");
+    await tick();
+    const second = await alarmsAfter(owner, cal.id, first.cursor);
+    expect(second.alarms.map((a) => [a.original_date, a.minutes_before, a.due_at])).toEqual([
+      ["2026-11-22", 30, "2026-11-22T10:31:00.000Z"],
+    ]);
+    // Same event, occurrence and offset, another instant: another id, which a receiver keeping
+    // the ids it has seen does not drop.
+    expect(second.alarms[0].id).toMatch(/^alm_[0-9a-f]{24}$/);
+    expect(second.alarms[0].id).not.toBe(first.alarms[0].id);
+    // The id is a function of what it names: the same alarm at the same instant, whoever records it, has one id.
+    for (const a of [...first.alarms, ...second.alarms]) {
+      const named = { event_id: event.id, original_date: "2026-11-22", minutes_before: 30, due_at: a.due_at as string };
+      expect(a.id).toBe(alarmChangeId(named));
+    }
   });
 
   it("wakes a reader waiting on the feed", async () => {

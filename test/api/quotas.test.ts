@@ -22,6 +22,7 @@ const SMALL: QuotaLimits = {
   views_per_calendar: 2,
   exceptions_per_event: 2,
   webhooks_per_agent: 2,
+  events_with_alarms_per_calendar: 3,
 };
 
 const t = appPerTest();

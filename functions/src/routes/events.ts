@@ -202,7 +202,8 @@ export const eventRoutes = [
     body: patchBody,
     invalidCode: "invalid_event",
     response: eventRecord,
-    errors: ["invalid_event", "unauthorized", "not_found"],
+    // quota_exceeded: giving an event its first alarm ahead takes a place (events_with_alarms_per_calendar).
+    errors: ["invalid_event", "unauthorized", "not_found", "quota_exceeded"],
     handler: async ({ tx, deps, calendar: { calendar }, params, body }) =>
       presentEvent(await updateEvent(tx, deps, calendar, params.eventId, body)),
   }),

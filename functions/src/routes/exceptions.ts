@@ -58,7 +58,8 @@ export const exceptionRoutes = [
     calendar: "event.write",
     params: occurrenceParams,
     response: deleted,
-    errors: ["unauthorized", "not_found"],
+    // quota_exceeded: a restored occurrence can give its series an alarm ahead again (events_with_alarms_per_calendar).
+    errors: ["unauthorized", "not_found", "quota_exceeded"],
     handler: async ({ tx, deps, calendar: { calendar }, params }) => ({
       deleted: await restoreOccurrence(tx, deps, calendar, params.eventId, params.date),
     }),
