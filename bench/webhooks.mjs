@@ -3,7 +3,7 @@
 // documents read per delivered change, on SQLite in process (the tests' CountingStore).
 //   npm run build && node bench/webhooks.mjs      (CHANGES=2000)
 // Two figures: a backlog (CHANGES written while delivery is stopped, then delivered by passes)
-// and live (the same number written by 4 writers while the runner delivers, as `npm start` does).
+// and live (the same number written by 4 writers while the job delivers, as `npm start` does).
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -19,16 +19,26 @@ const LIB = process.env.BENCH_LIB ?? fileURLToPath(new URL("../functions/lib", i
 const CHANGES = Number(process.env.CHANGES ?? 2000);
 const lib = (path) => import(pathToFileURL(join(LIB, path)).href);
 
-const [{ createApiApp }, { ResponseCache }, { SqliteStore }, { LAYOUT }, delivery, { CountingStore }] =
-  await Promise.all([
-    lib("app.js"),
-    lib("http/response-cache.js"),
-    lib("storage/sqlite/index.js"),
-    lib("domain/paths.js"),
-    lib("webhook-delivery.js"),
-    countingStore(),
-  ]);
-const { runDeliveryPass } = await lib("domain/webhooks/pass.js");
+const [
+  { createApiApp },
+  { ResponseCache },
+  { SqliteStore },
+  { LAYOUT, paths },
+  { webhookJobFromSettings },
+  { CountingStore },
+] = await Promise.all([
+  lib("app.js"),
+  lib("http/response-cache.js"),
+  lib("storage/sqlite/index.js"),
+  lib("domain/paths.js"),
+  lib("jobs/webhooks/build.js"),
+  countingStore(),
+]);
+const [{ startJob }, { budgetOf }, { DEFAULT_DELIVERY_LIMITS }] = await Promise.all([
+  lib("jobs/local-driver.js"),
+  lib("jobs/pass.js"),
+  lib("jobs/webhooks/limits.js"),
+]);
 
 const dataDir = mkdtempSync(join(tmpdir(), "almanac-webhooks-bench-"));
 const inner = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
@@ -62,6 +72,13 @@ const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 
 const call = apiClient(origin);
 
+// What the delivery machinery sustains: the per-agent minute (a policy, docs/decisions/webhooks.md) lifted.
+const { webhookSettings } = await lib("domain/webhooks/settings.js");
+const webhookJobUnlimited = () =>
+  webhookJobFromSettings(webhookSettings(config), {
+    limits: { ...DEFAULT_DELIVERY_LIMITS, perAgentPerMinute: Infinity },
+  });
+
 async function write(token, calendarId, n, writers = 4) {
   let next = 0;
   await Promise.all(
@@ -88,9 +105,11 @@ try {
   received = 0;
   store.take();
   let started = performance.now();
+  const job = webhookJobUnlimited();
   while (received < CHANGES) {
-    const result = await runDeliveryPass(delivery.webhookDeliveryContext(deps));
-    if (result.due === 0) break;
+    await job.run(deps, budgetOf(5_000));
+    await job.idle();
+    if ((await inner.query(paths.deliveryQueue())).length === 0) break;
   }
   let seconds = (performance.now() - started) / 1000;
   let counts = store.take();
@@ -100,9 +119,9 @@ try {
       `(${counts.documentsRead} reads, ${counts.transactions} read-write and ${counts.readOnlyTransactions} read-only transactions)`,
   );
 
-  // Live: written by 4 writers while the runner delivers (a pass every second and on every signal).
+  // Live: written by 4 writers while the job delivers (a pass every second and on every signal).
   received = 0;
-  const runner = delivery.startWebhookDelivery(deps, { intervalMs: 1000 });
+  const runner = startJob(webhookJobUnlimited(), deps);
   store.take();
   started = performance.now();
   await write(token, calendarId, CHANGES);

@@ -82,7 +82,6 @@ const productionDeps = retryingOnce(async (): Promise<HttpDeps> => {
   const { LAYOUT } = await import("./domain/paths.js");
   const { ResponseCache } = await import("./http/response-cache.js");
   const { senderOnFirstUse } = await import("./outbound/lazy.js");
-  const { webhookSettings } = await import("./domain/webhooks/settings.js");
   const { expensiveReadGateFor } = await import("./http/expensive-reads.js");
   // The configuration, read once per instance (a failed start reads it again): docs/configuration.md.
   const { readConfig } = await import("./config.js");
@@ -97,7 +96,7 @@ const productionDeps = retryingOnce(async (): Promise<HttpDeps> => {
     cache: new ResponseCache(),
     expensiveReads: expensiveReadGateFor(config),
     // Built on its first use: an instance that sends no webhook test never loads node:https.
-    sender: senderOnFirstUse({ allowLoopback: webhookSettings().allowLoopback }),
+    sender: senderOnFirstUse(config.webhooks),
   };
 });
 
@@ -143,11 +142,11 @@ async function deliverAfterWrites(deps: HttpDeps): Promise<void> {
   const { onAnyChangeSignal } = await import("./domain/change-signals.js");
   const stopWaiting = onAnyChangeSignal(() => {
     stopWaiting();
-    import("./webhook-delivery.js").then(
-      ({ startWebhookDelivery }) => {
-        const runner = startWebhookDelivery(deps, { intervalMs: null });
-        // This first write signalled before the runner listened: its changes get a pass too.
-        setTimeout(() => runner.kick(), 150).unref();
+    Promise.all([import("./jobs/webhooks/build.js"), import("./jobs/local-driver.js")]).then(
+      ([{ webhookJobFromConfig }, { startJob }]) => {
+        const running = startJob(webhookJobFromConfig(deps), deps, { onlyOnChange: true });
+        // This first write signalled before the job listened: its changes get a pass too.
+        setTimeout(() => running.kick(), 150).unref();
       },
       (err: unknown) => cloudLog(`webhook delivery did not start: ${String(err)}`, { severity: "ERROR" }),
     );
@@ -214,9 +213,13 @@ const WEBHOOK_DRAIN_MS = 50_000;
  * written on an instance that then went idle is delivered within about a minute.
  */
 export const webhooks = onSchedule(EVERY_MINUTE, async () => {
-  const { drainWebhookDeliveries } = await import("./webhook-delivery.js");
-  const result = await drainWebhookDeliveries(await productionDeps(), WEBHOOK_DRAIN_MS);
-  if (result.delivered > 0) cloudLog(`webhooks: ${result.delivered} delivered in ${result.passes} passes`);
+  const [{ webhookJobFromConfig }, { runWithin }] = await Promise.all([
+    import("./jobs/webhooks/build.js"),
+    import("./jobs/scheduled-driver.js"),
+  ]);
+  const deps = await productionDeps();
+  const result = await runWithin(webhookJobFromConfig(deps), deps, WEBHOOK_DRAIN_MS);
+  if (result.done > 0) cloudLog(`webhooks: ${result.done} delivered in ${result.passes} passes`);
 });
 
 /**

@@ -17,7 +17,6 @@ import type { HttpDeps } from "./http/deps.js";
 import { expensiveReadGateFor } from "./http/expensive-reads.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { senderOnFirstUse } from "./outbound/lazy.js";
-import { webhookSettings } from "./domain/webhooks/settings.js";
 import { openSqliteStore, StoreConfigError } from "./storage/index.js";
 import { startJob } from "./jobs/local-driver.js";
 import { sweepJob } from "./jobs/sweep.js";
@@ -45,7 +44,7 @@ export interface ServerTimeouts {
   checkIntervalMs: number;
 }
 
-/** Webhook delivery passes (docs/decisions/webhooks.md): every second, and at once on a change of this process. */
+/** When webhook delivery starts; then a pass every second, and at once on a change of this process. */
 export const WEBHOOK_PASS_MS = 1_000;
 
 /**
@@ -73,14 +72,17 @@ export async function startLocalServer(
     memory: {},
     cache: new ResponseCache(),
     expensiveReads: expensiveReadGateFor(config),
-    sender: senderOnFirstUse({ allowLoopback: webhookSettings().allowLoopback }),
+    sender: senderOnFirstUse(config.webhooks),
   };
   // Expired records (what Firestore's TTL policies delete deployed): a pass now, then every 10 minutes.
   const sweep = startJob(sweepJob, { store, clock: deps.clock, log: deps.log });
   // Webhook deliveries, alarms and the purge of deleted calendars run in the background, each loaded with its first run.
   const stopWebhooks = startLater(
     WEBHOOK_PASS_MS,
-    async () => (await import("./webhook-delivery.js")).startWebhookDelivery(deps, { intervalMs: WEBHOOK_PASS_MS }),
+    async () => {
+      const { webhookJobFromConfig } = await import("./jobs/webhooks/build.js");
+      return startJob(webhookJobFromConfig(deps), deps);
+    },
     deps.log,
   );
   const stopAlarms = startLater(

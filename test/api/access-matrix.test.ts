@@ -1,5 +1,5 @@
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../functions/src/domain/ids.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_QUOTAS } from "../../functions/src/domain/quotas.js";
@@ -9,6 +9,7 @@ import type { AnyRoute } from "../../functions/src/http/route.js";
 import { apiRoutes } from "../../functions/src/routes/index.js";
 import { createAccountsTestApp, Human, type AccountsTestApp } from "../helpers/accounts.js";
 import { createTestApp, type TestApp } from "../helpers/app.js";
+import { loopbackConfig } from "../helpers/config.js";
 import { freshKey, patch, post } from "../helpers/http.js";
 import {
   grantRole,
@@ -434,8 +435,7 @@ const world = {} as World;
 
 beforeAll(async () => {
   // Webhook rows subscribe a loopback URL (nothing listens: a test ping fails at once).
-  vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
-  world.t = createTestApp();
+  world.t = createTestApp({ config: loopbackConfig() });
   // One owner creates a calendar for many of the cases: more than the 100 a quota allows.
   const quotas = { ...DEFAULT_QUOTAS, calendars_per_agent: 10_000, webhooks_per_agent: 1_000 };
   world.t.deps.config = { ...world.t.deps.config, quotas };
@@ -463,7 +463,6 @@ beforeAll(async () => {
   world.elsewhere = await fixture(world, elsewhere, "private");
 });
 afterAll(async () => {
-  vi.unstubAllEnvs();
   await world.t.close();
 });
 

@@ -6,7 +6,7 @@
  */
 import type { LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from "../../functions/src/domain/webhooks/settings.js";
 import { startJob } from "../../functions/src/jobs/local-driver.js";
@@ -14,6 +14,7 @@ import { budgetOf, type PassResult } from "../../functions/src/jobs/pass.js";
 import { webhookJobFromSettings } from "../../functions/src/jobs/webhooks/build.js";
 import { createSender } from "../../functions/src/outbound/send.js";
 import { appPerTest, createTestApp, testClock } from "../helpers/app.js";
+import { loopbackConfig } from "../helpers/config.js";
 import { grantRole, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 import { del, get, patch, post } from "../helpers/http.js";
 import { startReceiver, type Receiver, type Received } from "../helpers/receiver.js";
@@ -27,17 +28,15 @@ const shiftedClock = () =>
     },
     set: () => {},
   }) as unknown as ReturnType<typeof testClock>;
-const t = appPerTest(() => createTestApp({ clock: shiftedClock() }));
+const t = appPerTest(() => createTestApp({ clock: shiftedClock(), config: loopbackConfig() }));
 const HOUR = 3_600_000;
 
 let receiver: Receiver;
 beforeEach(async () => {
   offset = 0;
-  vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
   receiver = await startReceiver();
 });
 afterEach(async () => {
-  vi.unstubAllEnvs();
   await receiver.close();
 });
 

@@ -3,18 +3,19 @@
  * tenant's delivery is not queued behind it. Real time (standardwebhooks-style timestamps and
  * a receiver that answers after 9 s), driven by the local driver as `npm start` runs it.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from "../../functions/src/domain/webhooks/settings.js";
 import { startJob, type RunningJob } from "../../functions/src/jobs/local-driver.js";
 import { webhookJobFromSettings } from "../../functions/src/jobs/webhooks/build.js";
 import { DEFAULT_DELIVERY_LIMITS } from "../../functions/src/jobs/webhooks/limits.js";
 import { appPerTest, createTestApp } from "../helpers/app.js";
+import { loopbackConfig } from "../helpers/config.js";
 import { mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 import { post } from "../helpers/http.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 const realClock = Object.assign(() => new Date(), { advance: () => {}, set: () => {} });
-const t = appPerTest(() => createTestApp({ clock: realClock }));
+const t = appPerTest(() => createTestApp({ clock: realClock, config: loopbackConfig() }));
 
 const SETTINGS: WebhookSettings = { ...DEFAULT_WEBHOOK_SETTINGS, allowLoopback: true };
 const SLOW_MS = 9_000;
@@ -23,7 +24,6 @@ let slow: Receiver;
 let fast: Receiver;
 let running: RunningJob | undefined;
 beforeEach(async () => {
-  vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
   slow = await startReceiver();
   slow.answer = () => ({ status: 200, delayMs: SLOW_MS });
   fast = await startReceiver();
@@ -32,7 +32,6 @@ afterEach(async () => {
   await running?.stop();
   running = undefined;
   await Promise.all([slow.close(), fast.close()]);
-  vi.unstubAllEnvs();
 });
 
 async function subscribe(agent: MintedAgent, calendars: string[], url: string) {

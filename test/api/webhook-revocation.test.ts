@@ -14,7 +14,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readConfig } from "../../functions/src/config.js";
 import { paths } from "../../functions/src/domain/paths.js";
 import { readStreamPage } from "../../functions/src/domain/webhooks/feed.js";
@@ -30,6 +30,7 @@ import {
   type AccountsTestApp,
   type FakeAccountAuth,
 } from "../helpers/accounts.js";
+import { loopbackConfig } from "../helpers/config.js";
 import { BASE_URL } from "../helpers/app.js";
 import { grantRole, laterCredential, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
 import { del, expectError, get, post, type Auth } from "../helpers/http.js";
@@ -153,12 +154,10 @@ describe.each([fakeSignIn, emulatorSignIn])("a revoked agent's webhooks, signed 
   }, 180_000);
   afterAll(() => signIn.stop(), 60_000);
   beforeEach(async () => {
-    vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
-    t = createAccountsTestApp(accounts ?? fakeAccountAuth());
+    t = createAccountsTestApp(accounts ?? fakeAccountAuth(), loopbackConfig());
     receiver = await startReceiver();
   });
   afterEach(async () => {
-    vi.unstubAllEnvs();
     await receiver.close();
     await t.close();
   });
@@ -222,12 +221,10 @@ describe.each([fakeSignIn, emulatorSignIn])("a revoked agent's webhooks, signed 
 
 describe("the delivery's reading of the agent's standing, and its human's buttons", () => {
   beforeEach(async () => {
-    vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
-    t = createAccountsTestApp();
+    t = createAccountsTestApp(undefined, loopbackConfig());
     receiver = await startReceiver();
   });
   afterEach(async () => {
-    vi.unstubAllEnvs();
     await receiver.close();
     await t.close();
   });
@@ -272,7 +269,9 @@ describe("the delivery's reading of the agent's standing, and its human's button
     const diary = await newCalendar(t, owner, { name: "Owner's diary", visibility: "private" });
     const grant = await grantRole(t, owner, diary.id, x.agentId, "reader");
     const page = (agentId: string, calendarId: string) =>
-      t.deps.store.runReadOnly((reads) => readStreamPage(reads, agentId, calendarId, [], 100, t.clock()));
+      t.deps.store.runReadOnly((reads) =>
+        readStreamPage(reads, agentId, calendarId, [], { limit: 100, now: t.clock(), shards: 8 }),
+      );
 
     expect(await page(x.agentId, diary.id)).toMatchObject({ allowed: true });
     expect((await page(x.agentId, diary.id)).denied).toBeUndefined();

@@ -6,9 +6,10 @@
  * Every refusal is 400 invalid_request on `url`, saying why.
  */
 import type { LookupFunction } from "node:net";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { resolverFor } from "../../functions/src/outbound/lookup.js";
 import { appPerTest } from "../helpers/app.js";
+import { loopbackConfig } from "../helpers/config.js";
 import { sharingWorld, type SharingWorld } from "../helpers/factories.js";
 import { patch, post } from "../helpers/http.js";
 
@@ -41,9 +42,6 @@ const testLookup: LookupFunction = (hostname, options, callback) => {
 beforeEach(async () => {
   world = await sharingWorld(t);
   t.deps.resolveHost = resolverFor(testLookup);
-});
-afterEach(() => {
-  vi.unstubAllEnvs();
 });
 
 const create = (body: Record<string, unknown>, auth = world.reader.auth) => post(t, "/v1/webhooks", auth).send(body);
@@ -153,7 +151,7 @@ describe("URLs refused at subscription", () => {
   });
 
   it("with WEBHOOKS_ALLOW_LOOPBACK=on also takes http: and loopback, and nothing else private", async () => {
-    vi.stubEnv("WEBHOOKS_ALLOW_LOOPBACK", "on");
+    t.deps.config = loopbackConfig();
     const cal = world.calendars.unlisted.id;
     for (const url of [
       "http://127.0.0.1:9/x",

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import express, { type Express } from "express";
 import request from "supertest";
 import { expect } from "vitest";
+import type { Config } from "../../functions/src/config.js";
 import type { AccountAuth } from "../../functions/src/http/session.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { isHumansPath } from "../../functions/src/pages/humans/router.js";
@@ -57,9 +58,9 @@ export interface AccountsTestApp extends TestApp {
 }
 
 /** `/v1`, `/c`, `/v`, `/claim` and `/account` on one store, with the fake sign-in (and the sign-in module built). */
-export function createAccountsTestApp(accounts: FakeAccountAuth = fakeAccountAuth()): AccountsTestApp {
+export function createAccountsTestApp(accounts: FakeAccountAuth = fakeAccountAuth(), config?: Config): AccountsTestApp {
   ensureWebBundle();
-  const t = createTestApp();
+  const t = createTestApp({ config });
   const pages = createPagesApp(t.deps, { accounts });
   const api = t.app;
   const root: Express = express();

@@ -12,6 +12,9 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return readConfig({ RATE_LIMITS: "off", ...env });
 }
 
+/** Webhooks may use `http:` and loopback receivers: the tests' receivers listen on 127.0.0.1. */
+export const loopbackConfig = (): Config => testConfig({ WEBHOOKS_ALLOW_LOOPBACK: "on" });
+
 /** The parts of `HttpDeps` that come from the configuration, for a test that builds its deps by hand. */
 export function configDeps(config: Config = testConfig()): Pick<HttpDeps, "config" | "expensiveReads"> {
   return { config, expensiveReads: expensiveReadGateFor(config) };

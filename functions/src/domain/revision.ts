@@ -41,6 +41,8 @@ export interface DrawnShard {
   changeSeq: number;
   /** Written: a change recorded after touchShard would be lost, so recordChange refuses. */
   touched?: boolean;
+  /** The webhook outbox entry of this shard is set in this transaction (recordChange, once). */
+  outboxed?: boolean;
   /** The shard's share of the calendar's events with an alarm ahead (domain/alarms/quota.ts). */
   alarmEvents: number;
   /** What this transaction moves that share by (the alarm queue's writes); touchShard writes it. */

@@ -13,7 +13,7 @@ import { Agent as HttpAgent, request as httpRequest } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import { describeJudgement, judgeAddress, refusedName, type AddressPolicy } from "../domain/webhooks/addresses.js";
-import type { Sender, SendOptions, SendResult } from "../domain/webhooks/sender.js";
+import type { Sender, SendResult } from "../domain/webhooks/sender.js";
 import { guardedLookup, REFUSED_CODE, systemLookup } from "./lookup.js";
 
 /** The most of an answer read; past it the connection is dropped. */

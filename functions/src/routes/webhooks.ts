@@ -42,7 +42,7 @@ const description = trimmedName(500).nullable().describe("A note for you");
 const webhookParams = z.object({ webhookId: idOf("whk").describe("Webhook id") });
 
 /** The composition root's sender, or one built from the settings of this moment (tests switch loopback per test). */
-const senderOf = (deps: HttpDeps) => deps.sender ?? sharedSender({ allowLoopback: webhookSettings().allowLoopback });
+const senderOf = (deps: HttpDeps) => deps.sender ?? sharedSender(deps.config.webhooks);
 
 const systemResolver = resolverFor();
 
@@ -51,7 +51,7 @@ const systemResolver = resolverFor();
  * outside the transaction, which no DNS answer may hold.
  */
 const verifiedUrl = (deps: HttpDeps, url: string) =>
-  verifyWebhookUrl(url, webhookSettings(), deps.resolveHost ?? systemResolver);
+  verifyWebhookUrl(url, webhookSettings(deps.config), deps.resolveHost ?? systemResolver);
 
 /** The caller must be able to read every calendar it subscribes to (404 as for any unreadable calendar). */
 async function requireReadable(deps: Deps, actor: Actor, ids: readonly string[]): Promise<void> {
@@ -86,7 +86,13 @@ export const webhookRoutes = [
     prepare: async ({ deps, body }) => verifiedUrl(deps, body.url),
     handler: async ({ tx, deps, actor, body, prepared: url }) => {
       await requireReadable(deps, actor, body.calendars);
-      const { webhook, secret } = await createWebhook(tx, deps, actor.agentId, { ...body, url }, webhookSettings());
+      const { webhook, secret } = await createWebhook(
+        tx,
+        deps,
+        actor.agentId,
+        { ...body, url },
+        webhookSettings(deps.config),
+      );
       return { webhook: presentWebhook(webhook), secret };
     },
   }),
@@ -130,7 +136,7 @@ export const webhookRoutes = [
           body.calendars.filter((id) => !current.data.calendars.includes(id)),
         );
       const patch = url === undefined ? body : { ...body, url };
-      const hook = await updateWebhook(tx, deps, actor.agentId, params.webhookId, patch, webhookSettings());
+      const hook = await updateWebhook(tx, deps, actor.agentId, params.webhookId, patch, webhookSettings(deps.config));
       return presentWebhook(hook);
     },
   }),
@@ -181,7 +187,7 @@ export const webhookRoutes = [
     // The POST goes out before the transaction: no transaction waits on a receiver.
     prepare: async ({ deps, actor, params }) => {
       const hook = await ownWebhook(deps.store, actor.agentId, params.webhookId);
-      return sendPing(deps, hook.data, webhookSettings(), senderOf(deps));
+      return sendPing(deps, hook.data, webhookSettings(deps.config), senderOf(deps));
     },
     handler: async ({ tx, actor, params, prepared }) => {
       await recordTestAttempt(tx, actor.agentId, params.webhookId, prepared);

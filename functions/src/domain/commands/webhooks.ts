@@ -21,6 +21,7 @@ import {
 } from "../webhooks/records.js";
 import type { WebhookSettings } from "../webhooks/settings.js";
 import { newWebhookSecret, PREVIOUS_SECRET_MS } from "../webhooks/signing.js";
+import { queueEntry } from "../webhooks/stream.js";
 import { checkWebhookUrl } from "../webhooks/url.js";
 
 /** The test pings a webhook keeps for GET .../deliveries. */
@@ -130,10 +131,17 @@ export async function updateWebhook(
   added.forEach((calendarId, i) =>
     tx.set(paths.webhookStream(webhookId, calendarId), newStream(webhookId, calendarId, counters[i], now)),
   );
-  for (const calendarId of removed) tx.delete(paths.webhookStream(webhookId, calendarId));
-  if (enabling) {
-    for (const calendarId of calendars.filter((id) => !added.includes(id)))
-      tx.update(paths.webhookStream(webhookId, calendarId), { failures: 0, failing_since: null, next_attempt_at: now });
+  for (const calendarId of removed) {
+    tx.delete(paths.webhookStream(webhookId, calendarId));
+    tx.delete(paths.deliveryQueueEntry(webhookId, calendarId));
+  }
+  // Enabled again, or sent elsewhere: every stream is due at once (the queue entry names the receiver).
+  if (enabling || (url !== undefined && url !== before.url)) {
+    for (const calendarId of calendars.filter((id) => !added.includes(id))) {
+      if (enabling)
+        tx.update(paths.webhookStream(webhookId, calendarId), { failures: 0, failing_since: null, next_attempt_at: now });
+      tx.set(paths.deliveryQueueEntry(webhookId, calendarId), queueEntry(updated, calendarId, now, now));
+    }
   }
   return updated;
 }
@@ -141,7 +149,10 @@ export async function updateWebhook(
 export async function deleteWebhook(tx: Transaction, agentId: string, webhookId: string): Promise<WebhookRecord> {
   const doc = await ownWebhook(tx, agentId, webhookId);
   tx.delete(doc.path);
-  for (const calendarId of doc.data.calendars) tx.delete(paths.webhookStream(webhookId, calendarId));
+  for (const calendarId of doc.data.calendars) {
+    tx.delete(paths.webhookStream(webhookId, calendarId));
+    tx.delete(paths.deliveryQueueEntry(webhookId, calendarId));
+  }
   return doc.data;
 }
 

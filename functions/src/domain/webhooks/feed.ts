@@ -34,9 +34,9 @@ export async function readStreamPage(
   agentId: string,
   calendarId: string,
   positions: readonly number[],
-  limit: number,
-  now: Date,
+  page: { limit: number; now: Date; shards: number },
 ): Promise<StreamPage> {
+  const { limit, now, shards } = page;
   const [agent, liveCredential, calendar, membership, counters] = await Promise.all([
     reads.get(paths.agent(agentId)),
     // Revoked = no live credential left (docs/decisions/accounts.md), as every token of the
@@ -44,7 +44,7 @@ export async function readStreamPage(
     reads.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]], select: ["id"], limit: 1 }),
     reads.get(paths.calendar(calendarId)),
     reads.get(paths.membership(agentId, calendarId)),
-    readCounters(reads, calendarId),
+    readCounters(reads, calendarId, shards),
   ]);
   if (!agent || liveCredential.length === 0) return refused("agent_revoked", counters);
   // The webhook was created with calendar:read; the agent's role decides whether it still reads.

@@ -1,8 +1,10 @@
 /**
- * How deliveries behave (docs/api.md#webhooks). The environment decides one thing,
+ * How deliveries behave (docs/api.md#webhooks). The configuration decides one thing,
  * `WEBHOOKS_ALLOW_LOOPBACK=on` (local runs and tests: `http:` and loopback receivers); the rest
  * are the contract's figures, which tests shorten by passing their own.
  */
+import type { DomainConfig } from "../config.js";
+
 export interface WebhookSettings {
   /** `http:` URLs and loopback hosts are allowed (never any other private address). */
   allowLoopback: boolean;
@@ -20,8 +22,6 @@ export interface WebhookSettings {
   batch: number;
 }
 
-export const ALLOW_LOOPBACK_VARIABLE = "WEBHOOKS_ALLOW_LOOPBACK";
-
 export const DEFAULT_WEBHOOK_SETTINGS: Omit<WebhookSettings, "allowLoopback"> = {
   timeoutMs: 10_000,
   backoffBaseMs: 1_000,
@@ -32,9 +32,8 @@ export const DEFAULT_WEBHOOK_SETTINGS: Omit<WebhookSettings, "allowLoopback"> = 
   batch: 100,
 };
 
-/** Read at each use, so a test may switch loopback on for itself. */
-export function webhookSettings(env: NodeJS.ProcessEnv = process.env): WebhookSettings {
-  return { ...DEFAULT_WEBHOOK_SETTINGS, allowLoopback: env[ALLOW_LOOPBACK_VARIABLE] === "on" };
+export function webhookSettings(config: Pick<DomainConfig, "webhooks">): WebhookSettings {
+  return { ...DEFAULT_WEBHOOK_SETTINGS, allowLoopback: config.webhooks.allowLoopback };
 }
 
 /**

@@ -19,10 +19,14 @@ import {
 } from "../../domain/webhooks/stream.js";
 import type { ChangeRecord } from "../../domain/records.js";
 import type { WebhookRecord } from "../../domain/webhooks/records.js";
+import type { Deps } from "../../domain/deps.js";
 import type { JobDeps } from "../pass.js";
 
+/** A delivery reads the change feed with the configured number of revision shards. */
+export type DeliveryDeps = JobDeps & Pick<Deps, "config">;
+
 export interface DeliveryContext {
-  deps: JobDeps;
+  deps: DeliveryDeps;
   settings: WebhookSettings;
   send: Sender;
   present: PresentChange;
@@ -57,7 +61,11 @@ export async function deliverStream(ctx: DeliveryContext, entry: DeliveryQueueRe
   const outcome: StreamOutcome = { delivered: 0, failed: false, more: false };
   for (;;) {
     const page = await store.runReadOnly((reads) =>
-      readStreamPage(reads, hook.agent_id, calendarId, stream.positions, ctx.settings.batch, clock()),
+      readStreamPage(reads, hook.agent_id, calendarId, stream.positions, {
+        limit: ctx.settings.batch,
+        now: clock(),
+        shards: ctx.deps.config.revisionShards,
+      }),
     );
     const p: Progress = {
       positions: [...stream.positions],
@@ -120,7 +128,12 @@ async function deliverBatch(
     }
     if (ctx.signal.aborted || !ctx.allowance.take(hook.agent_id)) return delivered;
     const id = deliveryId(hook.id, calendarId, change);
-    const body = JSON.stringify({ type: change.type, calendar_id: calendarId, data: ctx.present(seq, change), at: change.at });
+    const body = JSON.stringify({
+      type: change.type,
+      calendar_id: calendarId,
+      data: ctx.present(seq, change),
+      at: change.at,
+    });
     const sentAt = clock();
     const sent = await ctx.send(hook.url, deliveryHeaders(signingSecrets(hook, sentAt), id, sentAt, body), body, {
       timeoutMs: ctx.settings.timeoutMs,

@@ -14,8 +14,8 @@ import type { Sender } from "../../domain/webhooks/sender.js";
 import type { WebhookSettings } from "../../domain/webhooks/settings.js";
 import type { Holder } from "../../domain/webhooks/stream.js";
 import { presentChange } from "../../presenters/changes.js";
-import { IDLE, timeLeft, type Budget, type Job, type JobDeps, type PassResult } from "../pass.js";
-import { deliverStream, type DeliveryContext } from "./deliver.js";
+import { IDLE, timeLeft, type Budget, type Job, type PassResult } from "../pass.js";
+import { deliverStream, type DeliveryContext, type DeliveryDeps } from "./deliver.js";
 import { fanOut } from "./fan-out.js";
 import { AgentAllowance, DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./limits.js";
 
@@ -32,7 +32,7 @@ export interface WebhookJobOptions {
   limits?: DeliveryLimits;
 }
 
-export interface WebhookJob extends Job {
+export interface WebhookJob extends Job<DeliveryDeps> {
   /** Streams delivering now. */
   running(): number;
   /** Resolves when no stream is delivering. */
@@ -56,7 +56,7 @@ export function createWebhookJob(options: WebhookJobOptions): WebhookJob {
   let backlog: DeliveryQueueRecord[] = [];
   const blocked = { places: false, agents: false };
 
-  const start = (deps: JobDeps, entry: DeliveryQueueRecord) => {
+  const start = (deps: DeliveryDeps, entry: DeliveryQueueRecord) => {
     const key = keyOf(entry);
     perReceiver.set(entry.receiver, (perReceiver.get(entry.receiver) ?? 0) + 1);
     const ctx: DeliveryContext = {
@@ -92,7 +92,7 @@ export function createWebhookJob(options: WebhookJobOptions): WebhookJob {
   };
 
   /** Starts what the backlog holds as far as the limits allow; the rest waits its turn. */
-  const fill = (deps: JobDeps) => {
+  const fill = (deps: DeliveryDeps) => {
     blocked.places = false;
     blocked.agents = false;
     backlog = backlog.filter((entry) => {
@@ -110,7 +110,7 @@ export function createWebhookJob(options: WebhookJobOptions): WebhookJob {
     });
   };
 
-  async function run(deps: JobDeps, budget: Budget): Promise<PassResult> {
+  async function run(deps: DeliveryDeps, budget: Budget): Promise<PassResult> {
     allowance ??= new AgentAllowance(limits.perAgentPerMinute, () => deps.clock().getTime());
     if (abort.signal.aborted) abort = new AbortController();
     const fanned = await fanOut(deps, budget);

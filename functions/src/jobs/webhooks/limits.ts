@@ -12,7 +12,7 @@ export interface DeliveryLimits {
   perAgentPerMinute: number;
 }
 
-export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = { atOnce: 32, perReceiver: 2, perAgentPerMinute: 600 };
+export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = { atOnce: 32, perReceiver: 2, perAgentPerMinute: 6_000 };
 
 const MINUTE_MS = 60_000;
 
