@@ -37,9 +37,10 @@ export async function backfillBatch(
   batch: { state: AlarmBackfill; entries: AlarmEntry[] },
   nowIso: string,
 ): Promise<number> {
+  // An entry the query saw with a lane keeps it: only the others are read again.
   const [current, stored] = await Promise.all([
     tx.get(paths.alarmBackfill()),
-    tx.getAll(batch.entries.map((entry) => entry.path)),
+    tx.getAll(batch.entries.filter((entry) => entry.data.lane === undefined).map((entry) => entry.path)),
   ]);
   // Another process moved the pass on since this batch was read: it is read again next time.
   if ((current?.data.after_event_id ?? null) !== (batch.state?.data.after_event_id ?? null) || current?.data.done_at)
