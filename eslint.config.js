@@ -10,10 +10,10 @@ import tseslint from "typescript-eslint";
 
 const SRC = "functions/src";
 
-/** The layers that take requests: nothing below them imports them. */
-const ENTRY_LAYERS = ["routes", "pages", "mcp", "openapi"];
-/** Layers the domain never imports: it knows no protocol and no presentation. */
-const PROTOCOL_LAYERS = ["http", "presenters", ...ENTRY_LAYERS];
+/** The layers that take requests or run background passes: nothing below them imports them. */
+const ENTRY_LAYERS = ["routes", "pages", "mcp", "openapi", "jobs"];
+/** Layers the domain never imports: it knows no protocol, no presentation and no network (outbound/). */
+const PROTOCOL_LAYERS = ["http", "presenters", "outbound", ...ENTRY_LAYERS];
 /** What implements the storage port: only the composition roots (server.ts, index.ts) pick one. */
 const STORAGE_ADAPTERS = ["storage/sqlite", "storage/firestore", "storage/index.ts"];
 
@@ -199,7 +199,7 @@ export default tseslint.config(
     },
   },
   {
-    files: [`${SRC}/domain/commands/**/*.ts`],
+    files: [`${SRC}/domain/**/*.ts`],
     rules: {
       // Replaces the rule's options for these files: the process.env restriction is repeated.
       "no-restricted-syntax": [
@@ -208,7 +208,7 @@ export default tseslint.config(
         {
           selector: "MemberExpression[property.name='runTransaction']",
           message:
-            "A command runs in the transaction its caller opened and passed in (http/execute.ts): take `tx`, open none.",
+            "The domain runs in the transaction its caller opened and passed in (http/execute.ts for requests, jobs/ for background passes): take `tx`, open none.",
         },
       ],
     },

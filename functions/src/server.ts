@@ -18,7 +18,7 @@ import { expensiveReadGateFor } from "./http/expensive-reads.js";
 import { ResponseCache } from "./http/response-cache.js";
 import { senderOnFirstUse } from "./outbound/lazy.js";
 import { openSqliteStore, StoreConfigError } from "./storage/index.js";
-import { startJob } from "./jobs/local-driver.js";
+import { startJob, startJobLater } from "./jobs/local-driver.js";
 import { sweepJob } from "./jobs/sweep.js";
 
 export interface LocalServerOptions {
@@ -76,25 +76,14 @@ export async function startLocalServer(
   };
   // Expired records (what Firestore's TTL policies delete deployed): a pass now, then every 10 minutes.
   const sweep = startJob(sweepJob, { store, clock: deps.clock, log: deps.log });
-  // Webhook deliveries, alarms and the purge of deleted calendars run in the background, each loaded with its first run.
-  const stopWebhooks = startLater(
-    WEBHOOK_PASS_MS,
-    async () => {
-      const { webhookJobFromConfig } = await import("./jobs/webhooks/build.js");
-      return startJob(webhookJobFromConfig(deps), deps);
-    },
-    deps.log,
-  );
-  const stopAlarms = startLater(
-    ALARMS_AFTER_MS,
-    async () => startJob((await import("./jobs/alarms.js")).alarmsJob, deps),
-    deps.log,
-  );
-  const stopPurge = startLater(
-    PURGE_AFTER_MS,
-    async () => startJob((await import("./jobs/purge.js")).purgeJob, deps),
-    deps.log,
-  );
+  // Webhook deliveries, alarms and the purge of deleted calendars: each job loads with its first run.
+  const later = [
+    startJobLater(async () => (await import("./jobs/webhooks/build.js")).webhookJobFromConfig(deps), deps, {
+      startAfterMs: WEBHOOK_PASS_MS,
+    }),
+    startJobLater(async () => (await import("./jobs/alarms.js")).alarmsJob, deps, { startAfterMs: ALARMS_AFTER_MS }),
+    startJobLater(async () => (await import("./jobs/purge.js")).purgeJob, deps, { startAfterMs: PURGE_AFTER_MS }),
+  ];
   // Each app is built, with its modules, by the first request for it: the process starts with
   // the store and node:http only, an API call never loads the pages (lazy.ts).
   const api = onFirstRequest(deps, async () => (await import("./app.js")).createApiApp(deps));
@@ -118,7 +107,7 @@ export async function startLocalServer(
   server.keepAliveTimeout = timeouts.keepAliveMs;
   await new Promise<void>((done) => server.listen(options.port, done));
   const close = async () => {
-    await Promise.all([sweep.stop(), stopWebhooks(), stopAlarms(), stopPurge()]);
+    await Promise.all([sweep, ...later].map((job) => job.stop()));
     await new Promise<void>((done) => server.close(() => done()));
     await store.close();
   };
@@ -130,28 +119,6 @@ const ALARMS_AFTER_MS = 1_000;
 
 /** When the purge of deleted calendars starts: after the first answers, which it must not slow. */
 const PURGE_AFTER_MS = 2_000;
-
-/**
- * Work that starts `delayMs` after the server and loads its code then; the stop waits for it.
- * A failed start is logged and leaves the server answering.
- */
-function startLater(
-  delayMs: number,
-  start: () => Promise<{ stop(): unknown }>,
-  log: HttpDeps["log"],
-): () => Promise<void> {
-  let running: Promise<{ stop(): unknown }> | undefined;
-  const timer = setTimeout(() => {
-    running = start();
-    running.catch((err: unknown) =>
-      log(`background start failed: ${err instanceof Error ? err.message : String(err)}`),
-    );
-  }, delayMs).unref();
-  return async () => {
-    clearTimeout(timer);
-    await (await running?.catch(() => undefined))?.stop();
-  };
-}
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -63,6 +63,48 @@ describe("layer rules", () => {
     expect(findings(command, "no-restricted-syntax")).toEqual([
       expect.stringContaining("runs in the transaction its caller opened"),
     ]);
+    // Anywhere in the domain, background work included: jobs/ opens the transactions.
+    const tick = await lint(
+      "functions/src/domain/alarms/new-tick.ts",
+      [
+        'import type { Deps } from "../deps.js";',
+        "export const tick = (deps: Deps) => deps.store.runTransaction(async () => 1);",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(tick, "no-restricted-syntax")).toEqual([
+      expect.stringContaining("runs in the transaction its caller opened"),
+    ]);
+    const job = await lint(
+      "functions/src/jobs/new-job.ts",
+      [
+        'import type { Deps } from "../domain/deps.js";',
+        "export const run = (deps: Deps) => deps.store.runTransaction(async () => 1);",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(job, "no-restricted-syntax")).toEqual([]);
+  });
+
+  it("the domain neither runs background jobs nor sends: jobs/ and outbound/ are handed in, never imported", async () => {
+    const messages = await lint(
+      "functions/src/domain/webhooks/new-delivery.ts",
+      [
+        'import { createSender } from "../../outbound/send.js";',
+        'import { startJob } from "../../jobs/local-driver.js";',
+        "export const used = [createSender, startJob];",
+        "",
+      ].join("\n"),
+    );
+    expect(findings(messages, "import-x/no-restricted-paths")).toEqual([
+      expect.stringContaining("does not import outbound/"),
+      expect.stringContaining("does not import jobs/"),
+    ]);
+    const edge = await lint(
+      "functions/src/http/new-middleware.ts",
+      'import { purgeJob } from "../jobs/purge.js";\nexport const used = purgeJob;\n',
+    );
+    expect(findings(edge, "import-x/no-restricted-paths")).toEqual([expect.stringContaining("does not import jobs/")]);
   });
 
   it("nothing below the entry layer reads process.env: configuration comes on deps.config", async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, CURSOR_SECRET_VARIABLE } from "../../functions/src/config.js";
-import { changeCursorKey } from "../../functions/src/domain/cursor-key.js";
+import { changeCursorKey } from "../../functions/src/http/cursor-key.js";
 import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
 import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
 import { testClock } from "../helpers/app.js";

@@ -54,15 +54,18 @@ describe(`${SHARDS_ENV}`, () => {
     const guard = { signal: new AbortController().signal, stillAllowed: async () => {} };
     const query = { limit: 10, wait: 0 };
     const before = instance({});
-    const { cursor } = await readChanges(before, "cal_shards", query, guard);
+    const key = Buffer.from("k".repeat(32));
+    const { cursor } = await readChanges(before, "cal_shards", query, guard, key);
 
     const after = instance({ [SHARDS_ENV]: "4" });
-    await expect(readChanges(after, "cal_shards", { ...query, cursor }, guard)).rejects.toMatchObject({
+    await expect(readChanges(after, "cal_shards", { ...query, cursor }, guard, key)).rejects.toMatchObject({
       code: "cursor_expired",
     });
     // A cursor of the new count reads as usual.
-    const fresh = await readChanges(after, "cal_shards", query, guard);
-    await expect(readChanges(after, "cal_shards", { ...query, cursor: fresh.cursor }, guard)).resolves.toMatchObject({
+    const fresh = await readChanges(after, "cal_shards", query, guard, key);
+    await expect(
+      readChanges(after, "cal_shards", { ...query, cursor: fresh.cursor }, guard, key),
+    ).resolves.toMatchObject({
       changes: [],
     });
   });

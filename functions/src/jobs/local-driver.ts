@@ -92,3 +92,33 @@ export function startJob<D extends JobDeps>(job: Job<D>, deps: D, options: Start
     },
   };
 }
+
+/**
+ * A job whose code loads when it first runs, `startAfterMs` after the server, so that the
+ * server's first answers neither wait for it nor share their start with it. A failed load is
+ * logged and leaves the server answering.
+ */
+export function startJobLater<D extends JobDeps>(
+  load: () => Promise<Job<D>>,
+  deps: D,
+  options: StartOptions & { startAfterMs: number },
+): RunningJob {
+  let started: Promise<RunningJob | null> | undefined;
+  const timer = setTimeout(() => {
+    started = load().then(
+      (job) => startJob(job, deps, { ...options, startAfterMs: 0 }),
+      (err: unknown) => {
+        deps.log(`background start failed: ${errorText(err)}`, { severity: "ERROR" });
+        return null;
+      },
+    );
+  }, options.startAfterMs).unref();
+  return {
+    kick: () => void started?.then((running) => running?.kick()),
+    pass: async () => (await started)?.pass() ?? { done: 0, more: false, nextDueAt: null },
+    stop: async () => {
+      clearTimeout(timer);
+      await (await started)?.stop();
+    },
+  };
+}

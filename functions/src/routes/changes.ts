@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_WAIT_SECONDS, readChanges } from "../domain/queries/changes.js";
+import { changeCursorKey } from "../http/cursor-key.js";
 import { defineRoute } from "../http/route.js";
 import { presentChange } from "../presenters/changes.js";
 import { calendarParams } from "./common.js";
@@ -40,7 +41,7 @@ export const changeRoutes = [
     response: changesPage,
     errors: ["invalid_request", "unauthorized", "cursor_expired"],
     handler: async ({ deps, calendar: { calendar }, query, waiting }) => {
-      const page = await readChanges(deps, calendar.id, query, waiting);
+      const page = await readChanges(deps, calendar.id, query, waiting, await changeCursorKey(deps));
       return { changes: page.changes.map((c) => presentChange(c.seq, c.change)), cursor: page.cursor };
     },
   }),

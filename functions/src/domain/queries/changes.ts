@@ -25,7 +25,6 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { TransactionReads } from "../../storage/port.js";
 import type { WaitGuard } from "../change-signals.js";
 import { nextChange, readCounters } from "../change-watch.js";
-import { changeCursorKey } from "../cursor-key.js";
 import { MAX_WAIT_SECONDS, type ChangeFeedLimits } from "../config.js";
 import type { Deps } from "../deps.js";
 import { errors } from "../errors.js";
@@ -65,7 +64,7 @@ export interface ChangeQuery {
 /**
  * Without a cursor: no changes and the current cursor. With one: the changes after it, at
  * most `limit`, waiting up to `wait` seconds for the first (less under the deployment's limits,
- * `deps.config.changeFeed`). 410 cursor_expired for a cursor older than the retention, or behind a
+ * `deps.config.changeFeed`); `key` signs the cursors (http/cursor-key.ts). 410 cursor_expired for a cursor older than the retention, or behind a
  * change already purged. `guard` comes from the protocol layer: after any wait, the caller's
  * access is judged again before the answer, and the wait ends when the client goes.
  */
@@ -74,8 +73,8 @@ export async function readChanges(
   calendarId: string,
   query: ChangeQuery,
   guard: WaitGuard,
+  key: Buffer,
 ): Promise<ChangePage> {
-  const key = await changeCursorKey(deps);
   if (query.cursor === undefined) {
     const counters = await deps.store.runReadOnly((reads) =>
       readCounters(reads, calendarId, deps.config.revisionShards),
