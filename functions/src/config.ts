@@ -24,8 +24,6 @@ export interface Config extends HttpConfig {
    * `http://localhost:$PORT` locally, `https://<project>.web.app` deployed.
    */
   publicBaseUrl: string | null;
-  /** The local server's (server.ts): `PORT` (8787) and `DATA_DIR` (`./.data`). */
-  local: { port: number; dataDir: string };
   /** `GCLOUD_PROJECT`, else `GOOGLE_CLOUD_PROJECT`, else `demo-almanac`. */
   projectId: string;
   /** Where the deployed functions find Firestore (storage/index.ts). */
@@ -132,7 +130,6 @@ export function readConfig(env: Env): Config {
       authEmulatorHost: () => text("FIREBASE_AUTH_EMULATOR_HOST"),
     },
     publicBaseUrl: baseUrl?.replace(/\/+$/, "") ?? null,
-    local: { port: wholeNumber("PORT", 1, 65_535, "from 1 to 65535") ?? 8787, dataDir: text("DATA_DIR") ?? "./.data" },
     projectId,
     firestore: {
       projectId,
@@ -148,6 +145,19 @@ function protocolOf(url: string): string {
   } catch {
     return "";
   }
+}
+
+/**
+ * Where `npm start` listens and keeps its data (`PORT`, 8787; `DATA_DIR`, `./.data`), read by
+ * server.ts's `main` only: deployed, `PORT` is the platform's (a socket path in the Functions
+ * emulator), not a setting of ours.
+ */
+export function readLocalServer(env: Env): { port: number; dataDir: string } {
+  const raw = env.PORT?.trim();
+  const port = raw ? Number(raw) : 8787;
+  if (raw && (!/^[0-9]+$/.test(raw) || port < 1 || port > 65_535))
+    throw new ConfigError(`PORT must be a whole number from 1 to 65535, not "${env.PORT}"`);
+  return { port, dataDir: env.DATA_DIR?.trim() || "./.data" };
 }
 
 /** Every setting at its default, as with an empty environment. */

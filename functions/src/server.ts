@@ -7,7 +7,7 @@
 import { extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { ConfigError, readConfig, type Config } from "./config.js";
+import { ConfigError, readConfig, readLocalServer, type Config } from "./config.js";
 import { loadOnce } from "./lazy.js";
 import { underRepository } from "./disk-paths.js";
 import { isHumansPath } from "./pages/humans/paths.js";
@@ -164,15 +164,17 @@ const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.st
 /** `npm start`: the server on PORT and DATA_DIR, with the Auth emulator beside it, until a signal stops both. */
 export async function main(): Promise<void> {
   let config: Config;
+  let local: { port: number; dataDir: string };
   try {
     config = readConfig(process.env);
+    local = readLocalServer(process.env);
   } catch (err) {
     // A variable set wrong is said in one line, without a stack.
     if (!(err instanceof ConfigError)) throw err;
     console.error(`Almanac cannot start: ${err.message}`);
     process.exit(1);
   }
-  const { port, dataDir } = config.local;
+  const { port, dataDir } = local;
   // Sign-in for the claim and account pages: the Firebase Auth emulator, no cloud project (local-auth.ts).
   const auth = await startLocalAuthEmulator({ dataDir, log: console.log });
   const { close } = await startLocalServer({ port, dataDir, baseUrl: config.publicBaseUrl ?? undefined, config }).catch(

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, defaultConfig, readConfig } from "../../functions/src/config.js";
+import { ConfigError, defaultConfig, readConfig, readLocalServer } from "../../functions/src/config.js";
 import { DEFAULT_QUOTAS } from "../../functions/src/domain/quotas.js";
 import { DEFAULT_SHARDS } from "../../functions/src/domain/revision.js";
 import { DEFAULT_ANONYMOUS_READS_AT_ONCE } from "../../functions/src/http/expensive-reads.js";
@@ -33,7 +33,6 @@ describe("readConfig", () => {
       trustProxy: true,
       firebase: { apiKey: null, authDomain: null, projectId: "demo-almanac" },
       publicBaseUrl: null,
-      local: { port: 8787, dataDir: "./.data" },
       projectId: "demo-almanac",
       firestore: { projectId: "demo-almanac", functionsEmulator: false, emulatorHost: null },
     });
@@ -73,7 +72,6 @@ describe("readConfig", () => {
       FIRESTORE_EMULATOR_HOST: "127.0.0.1:8080",
     });
     expect(config).toMatchObject({
-      local: { port: 9000, dataDir: "/var/almanac" },
       publicBaseUrl: "https://almanac.example",
       webhooks: { allowLoopback: true },
       anonymousReadsAtOnce: 2,
@@ -93,13 +91,25 @@ describe("readConfig", () => {
     expect(config.firebase.authEmulatorHost()).toBe("127.0.0.1:9100");
   });
 
+  it("reads the local server's port and data directory apart: deployed, PORT is the platform's", () => {
+    expect(readLocalServer({})).toEqual({ port: 8787, dataDir: "./.data" });
+    expect(readLocalServer({ PORT: "9000", DATA_DIR: "/var/almanac" })).toEqual({
+      port: 9000,
+      dataDir: "/var/almanac",
+    });
+    expect(() => readLocalServer({ PORT: "eighty" })).toThrow(
+      /^PORT must be a whole number from 1 to 65535, not "eighty"$/,
+    );
+    // The Functions emulator's PORT is a socket path: the deployed configuration never reads it.
+    expect(() => readConfig({ PORT: "/tmp/fire_emu.sock" })).not.toThrow();
+  });
+
   it("gives no places to anonymous expensive reads when rate limits are off", () => {
     expect(readConfig({ RATE_LIMITS: "off", ANONYMOUS_READS_AT_ONCE: "2" }).anonymousReadsAtOnce).toBeNull();
   });
 
   it("refuses a bad value with one line naming the variable and the value", () => {
     const bad: Record<string, string> = {
-      PORT: "eighty",
       PUBLIC_BASE_URL: "almanac.example",
       RATE_LIMITS: "sometimes",
       RATE_LIMIT_MINT_PER_HOUR: "0",
