@@ -208,7 +208,8 @@ export default tseslint.config(
         {
           selector: "MemberExpression[property.name='runTransaction']",
           message:
-            "The domain runs in the transaction its caller opened and passed in (http/execute.ts for requests, jobs/ for background passes): take `tx`, open none.",
+            "The domain runs in the transaction its caller opened and passed in " +
+            "(http/execute.ts for requests, jobs/ for background passes): take `tx`, open none.",
         },
       ],
     },

@@ -162,9 +162,7 @@ export function boundedDetails(details: ErrorDetails | undefined): ErrorDetails 
   if (details === undefined) return undefined;
   const bounded = boundedValue(details, 0) as ErrorDetails;
   if (JSON.stringify(bounded).length <= ENVELOPE_LIMITS.MAX_DETAILS_JSON) return bounded;
-  return Object.fromEntries(
-    Object.entries(bounded).filter(([, value]) => typeof value !== "object" || value === null),
-  );
+  return Object.fromEntries(Object.entries(bounded).filter(([, value]) => typeof value !== "object" || value === null));
 }
 
 /** A DomainError on its way out: its status, its headers, and a message that names its docs page. */

@@ -139,7 +139,11 @@ export async function updateWebhook(
   if (enabling || (url !== undefined && url !== before.url)) {
     for (const calendarId of calendars.filter((id) => !added.includes(id))) {
       if (enabling)
-        tx.update(paths.webhookStream(webhookId, calendarId), { failures: 0, failing_since: null, next_attempt_at: now });
+        tx.update(paths.webhookStream(webhookId, calendarId), {
+          failures: 0,
+          failing_since: null,
+          next_attempt_at: now,
+        });
       tx.set(paths.deliveryQueueEntry(webhookId, calendarId), queueEntry(updated, calendarId, now, now));
     }
   }

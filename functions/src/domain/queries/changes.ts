@@ -64,9 +64,10 @@ export interface ChangeQuery {
 /**
  * Without a cursor: no changes and the current cursor. With one: the changes after it, at
  * most `limit`, waiting up to `wait` seconds for the first (less under the deployment's limits,
- * `deps.config.changeFeed`); `key` signs the cursors (http/cursor-key.ts). 410 cursor_expired for a cursor older than the retention, or behind a
- * change already purged. `guard` comes from the protocol layer: after any wait, the caller's
- * access is judged again before the answer, and the wait ends when the client goes.
+ * `deps.config.changeFeed`); `key` signs the cursors (http/cursor-key.ts). 410 cursor_expired
+ * for a cursor older than the retention, or behind a change already purged. `guard` comes from
+ * the protocol layer: after any wait, the caller's access is judged again before the answer,
+ * and the wait ends when the client goes.
  */
 export async function readChanges(
   deps: Deps,

@@ -177,12 +177,16 @@ function webhookItem(
 ${csrfField(ctx.csrf)}<button class="button ${style}" type="submit" aria-label="${label} the webhook to ${hook.url}">\
 ${label}</button></form>`;
   const toggle = hook.enabled ? action("disable", "Disable", "quiet") : action("enable", "Enable", "quiet");
+  const them = lost.length === 1 ? "it" : "them";
+  const lostLine = lost.length
+    ? html`<p class="who">Sends nothing more of ${lost.join(", ")}: the agent can no longer read ${them}.</p>\n`
+    : "";
   return html`<li class="webhook">
 <p class="webhook-url"><code>${hook.url}</code><span class="state">${state}</span></p>
 ${hook.description ? html`<p class="who">${hook.description}</p>\n` : ""}\
 <p class="who">Calendars: ${names.join(", ")} · Sends: ${webhookTypes(hook.types)}</p>
 ${!hook.enabled && hook.disabled_reason ? html`<p class="who">Disabled: ${hook.disabled_reason}</p>\n` : ""}\
-${lost.length ? html`<p class="who">Sends nothing more of ${lost.join(", ")}: the agent can no longer read ${lost.length === 1 ? "it" : "them"}.</p>\n` : ""}\
+${lostLine}\
 <div class="actions">${toggle} ${action("delete", "Delete", "danger")}</div>
 </li>`;
 }

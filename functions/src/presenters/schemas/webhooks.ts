@@ -24,7 +24,8 @@ export const webhookRecord = z.object({
     )
     .meta({
       description:
-        "Calendars not delivered because the agent may no longer read them (never counted as failing); delivery resumes if access comes back",
+        "Calendars not delivered because the agent may no longer read them (never counted as failing); " +
+        "delivery resumes if access comes back",
     }),
   created_at: z.string(),
 });
