@@ -23,6 +23,7 @@ const SMALL: QuotaLimits = {
   exceptions_per_event: 2,
   webhooks_per_agent: 2,
   events_with_alarms_per_calendar: 3,
+  retired_slugs_per_agent: 3,
 };
 
 const t = appPerTest();
