@@ -29,7 +29,7 @@ export interface WaitGuard {
 
 const listeners = new Map<string, Set<() => void>>();
 
-/** Listeners of every calendar's signals (webhook delivery, domain/webhooks/runner.ts). */
+/** Listeners of every calendar's signals (the local driver of webhook delivery, jobs/local-driver.ts). */
 const everyCalendar = new Set<(calendarId: string) => void>();
 
 export function signalChange(calendarId: string): void {
