@@ -27,6 +27,7 @@ import {
   createAccountsTestApp,
   fakeAccountAuth,
   Human,
+  claimAgent,
   type AccountsTestApp,
   type FakeAccountAuth,
 } from "../helpers/accounts.js";
@@ -59,26 +60,6 @@ const receivedNames = (): string[] =>
       receiver.received.map((r) => (JSON.parse(r.body) as { data: { event?: { name?: string } } }).data.event?.name),
     ),
   ].filter((name): name is string => typeof name === "string");
-
-interface Claimed {
-  agentId: string;
-  auth: Auth;
-  calendarId: string;
-}
-
-/** An agent minted anonymously (with its own calendar), then claimed by `human` through its claim link. */
-async function claimedBy(human: Human, name: string): Promise<Claimed> {
-  const minted = await post(t, "/v1/mint").send({ name, calendar: { name: `${name} plans` } });
-  expect(minted.status).toBe(200);
-  const claimPath = new URL(minted.body.claim_url as string).pathname;
-  await human.get(claimPath);
-  expect((await human.post(claimPath)).status).toBe(303);
-  return {
-    agentId: minted.body.agent.id,
-    auth: { Authorization: `Bearer ${minted.body.token}` },
-    calendarId: minted.body.calendar.id,
-  };
-}
 
 async function subscribe(agent: Auth, calendars: string[]): Promise<string> {
   const res = await post(t, "/v1/webhooks", agent).send({ url: receiver.url, calendars });
@@ -166,7 +147,7 @@ describe.each([fakeSignIn, emulatorSignIn])("a revoked agent's webhooks, signed 
     "on another owner's private calendar: nothing written after the revocation is delivered",
     async () => {
       const alice = await signIn.signIn(new Human(t), accounts, "alice");
-      const x = await claimedBy(alice, "X");
+      const x = await claimAgent(t, alice, "X");
       const owner = await mintAgent(t, "Owner");
       const diary = await newCalendar(t, owner, { name: "Owner's diary", visibility: "private" });
       await grantRole(t, owner, diary.id, x.agentId, "reader");
@@ -198,7 +179,7 @@ describe.each([fakeSignIn, emulatorSignIn])("a revoked agent's webhooks, signed 
     "on its own calendar: nothing written after the revocation is delivered",
     async () => {
       const alice = await signIn.signIn(new Human(t), accounts, "alice");
-      const x = await claimedBy(alice, "X");
+      const x = await claimAgent(t, alice, "X");
       // X owns its calendar and shares it with a writer, who goes on writing after X is revoked.
       const writer = await mintAgent(t, "Writer");
       await grantRole(t, x.auth, x.calendarId, writer.agentId, "writer");
@@ -242,7 +223,7 @@ describe("the delivery's reading of the agent's standing, and its human's button
 
   it("disabled from the account page it sends nothing; enabled, what came meanwhile arrives; deleted, nothing", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const x = await claimedBy(alice, "X");
+    const x = await claimAgent(t, alice, "X");
     const hook = await subscribe(x.auth, [x.calendarId]);
     const account = (verb: string) => alice.post(`/account/agents/${x.agentId}/webhooks/${hook}/${verb}`);
     await alice.get("/account");
@@ -264,7 +245,7 @@ describe("the delivery's reading of the agent's standing, and its human's button
 
   it("says why a page is refused: agent_revoked (revoked, or no agent record), no_access (no grant)", async () => {
     const human = await new Human(t).signIn(t.accounts, "alice");
-    const x = await claimedBy(human, "X");
+    const x = await claimAgent(t, human, "X");
     const owner = await mintAgent(t, "Owner");
     const diary = await newCalendar(t, owner, { name: "Owner's diary", visibility: "private" });
     const grant = await grantRole(t, owner, diary.id, x.agentId, "reader");

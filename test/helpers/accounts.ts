@@ -17,6 +17,7 @@ import type { AccountAuth } from "../../functions/src/http/session.js";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { isHumansPath } from "../../functions/src/pages/humans/router.js";
 import { createTestApp, type TestApp } from "./app.js";
+import { post, type Auth } from "./http.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const BUNDLE = join(ROOT, "functions/lib/web/humans.js");
@@ -112,4 +113,27 @@ export class Human {
     await this.get("/account");
     return this;
   }
+}
+
+/** An agent a human has claimed: its token, and the calendar it minted with (unlisted, so it has a public page). */
+export interface ClaimedAgent {
+  agentId: string;
+  auth: Auth;
+  calendarId: string;
+  mintedSlug: string;
+}
+
+/** An agent minted anonymously (with its calendar "{name} plans"), then claimed by `human` through its claim link. */
+export async function claimAgent(t: TestApp, human: Human, name: string): Promise<ClaimedAgent> {
+  const minted = await post(t, "/v1/mint").send({ name, calendar: { name: `${name} plans` } });
+  expect(minted.status).toBe(200);
+  const claimPath = new URL(minted.body.claim_url as string).pathname;
+  await human.get(claimPath);
+  expect((await human.post(claimPath)).status).toBe(303);
+  return {
+    agentId: minted.body.agent.id,
+    auth: { Authorization: `Bearer ${minted.body.token}` },
+    calendarId: minted.body.calendar.id,
+    mintedSlug: minted.body.calendar.slug,
+  };
 }

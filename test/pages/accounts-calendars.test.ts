@@ -7,36 +7,21 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ResponseCache } from "../../functions/src/http/response-cache.js";
-import { createAccountsTestApp, Human, type AccountsTestApp } from "../helpers/accounts.js";
+import {
+  claimAgent,
+  createAccountsTestApp,
+  Human,
+  type AccountsTestApp,
+  type ClaimedAgent,
+} from "../helpers/accounts.js";
 import { grantRole, newCalendar, newEvent } from "../helpers/factories.js";
-import { del, get, post, type Auth } from "../helpers/http.js";
+import { del, get } from "../helpers/http.js";
 
 let t: AccountsTestApp;
 beforeEach(() => {
   t = createAccountsTestApp();
 });
 afterEach(() => t.close());
-
-interface ClaimedAgent {
-  agentId: string;
-  auth: Auth;
-  /** The calendar it minted with: unlisted, so it has a public page. */
-  mintedSlug: string;
-}
-
-/** An agent minted anonymously, then claimed by `human` through its claim link. */
-async function claimedBy(human: Human, name: string): Promise<ClaimedAgent> {
-  const minted = await post(t, "/v1/mint").send({ name, calendar: { name: `${name} plans` } });
-  expect(minted.status).toBe(200);
-  const claimPath = new URL(minted.body.claim_url as string).pathname;
-  await human.get(claimPath);
-  expect((await human.post(claimPath)).status).toBe(303);
-  return {
-    agentId: minted.body.agent.id,
-    auth: { Authorization: `Bearer ${minted.body.token}` },
-    mintedSlug: minted.body.calendar.slug,
-  };
-}
 
 /** A private calendar of `owner` with a timed event today (2026-11-22, the test clock), a weekly one and a someday one. */
 async function privateDiary(owner: ClaimedAgent, name: string) {
@@ -63,10 +48,10 @@ const withoutRequestId = (text: string) => text.replace(/Request id: [^<]+/, "Re
 describe("a claimed agent's private calendar, from the account", () => {
   it("is the same 404 to everyone but the claiming human, who sees its events in each lens", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const diary = await privateDiary(scout, "Scout's diary");
     const bob = await new Human(t).signIn(t.accounts, "bob");
-    const rover = await claimedBy(bob, "Rover");
+    const rover = await claimAgent(t, bob, "Rover");
     const garden = await privateDiary(rover, "Rover's garden");
     const path = pagePath(scout.agentId, diary.id);
 
@@ -116,7 +101,7 @@ describe("a claimed agent's private calendar, from the account", () => {
 
   it("is never cached, nor kept for anyone else; the old session of a signed-out human gets the 404", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const diary = await privateDiary(scout, "Scout's diary");
     const path = pagePath(scout.agentId, diary.id);
     const cache = t.deps.cache as ResponseCache;
@@ -153,7 +138,7 @@ describe("a claimed agent's private calendar, from the account", () => {
 
   it("is linked from the account page; its lens and date links stay on its address and nothing links to a 404", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const diary = await privateDiary(scout, "Scout's diary");
     const path = pagePath(scout.agentId, diary.id);
 
@@ -189,9 +174,9 @@ describe("a claimed agent's private calendar, from the account", () => {
 
   it("counts any live role of the claimed agent, while it lasts; a revoked agent's human still reads", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const bob = await new Human(t).signIn(t.accounts, "bob");
-    const rover = await claimedBy(bob, "Rover");
+    const rover = await claimAgent(t, bob, "Rover");
     const garden = await privateDiary(rover, "Rover's garden");
     const path = pagePath(scout.agentId, garden.id);
     expect((await alice.get(path)).status).toBe(404);

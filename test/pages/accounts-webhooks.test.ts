@@ -10,35 +10,21 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DISABLED_BY_ACCOUNT } from "../../functions/src/domain/commands/account-webhooks.js";
 import { paths } from "../../functions/src/domain/paths.js";
-import { createAccountsTestApp, Human, type AccountsTestApp } from "../helpers/accounts.js";
+import {
+  claimAgent,
+  createAccountsTestApp,
+  Human,
+  type AccountsTestApp,
+  type ClaimedAgent,
+} from "../helpers/accounts.js";
 import { newCalendar } from "../helpers/factories.js";
-import { expectError, get, post, type Auth } from "../helpers/http.js";
+import { expectError, get, post } from "../helpers/http.js";
 
 let t: AccountsTestApp;
 beforeEach(() => {
   t = createAccountsTestApp();
 });
 afterEach(() => t.close());
-
-interface ClaimedAgent {
-  agentId: string;
-  auth: Auth;
-  calendarId: string;
-}
-
-/** An agent minted anonymously (with its calendar "{name} plans"), then claimed by `human`. */
-async function claimedBy(human: Human, name: string): Promise<ClaimedAgent> {
-  const minted = await post(t, "/v1/mint").send({ name, calendar: { name: `${name} plans` } });
-  expect(minted.status).toBe(200);
-  const claimPath = new URL(minted.body.claim_url as string).pathname;
-  await human.get(claimPath);
-  expect((await human.post(claimPath)).status).toBe(303);
-  return {
-    agentId: minted.body.agent.id,
-    auth: { Authorization: `Bearer ${minted.body.token}` },
-    calendarId: minted.body.calendar.id,
-  };
-}
 
 async function subscribe(agent: ClaimedAgent, body: Record<string, unknown>) {
   const res = await post(t, "/v1/webhooks", agent.auth).send(body);
@@ -54,7 +40,7 @@ const stored = async (webhookId: string) => (await t.deps.store.get(paths.webhoo
 describe("an agent's webhooks on the account page", () => {
   it("lists each with its URL, calendars, types and state, and the forms that stop it; to no one else", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const diary = await newCalendar(t, scout.auth, { name: "Scout's diary", visibility: "private" });
     const all = await subscribe(scout, {
       url: "https://hooks.example.test/all",
@@ -98,7 +84,7 @@ describe("an agent's webhooks on the account page", () => {
 
   it("says which calendars a webhook sends nothing more of, once the agent lost them", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const hook = await subscribe(scout, { url: "https://hooks.example.test/a", calendars: [scout.calendarId] });
     // As the delivery job records it when a stream finds the calendar unreadable.
     const since = t.clock().toISOString();
@@ -114,16 +100,16 @@ describe("an agent's webhooks on the account page", () => {
 
   it("says when an agent has none", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    await claimedBy(alice, "Scout");
+    await claimAgent(t, alice, "Scout");
     expect((await alice.get("/account")).text).toContain('<h4>Webhooks</h4>\n<p class="who">No webhooks.</p>');
   });
 
   it("disables, enables and deletes one: 403 without the form, 401 signed out, one 404 for others, then done", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const hook = await subscribe(scout, { url: "https://hooks.example.test/a", calendars: [scout.calendarId] });
     const bob = await new Human(t).signIn(t.accounts, "bob");
-    const rover = await claimedBy(bob, "Rover");
+    const rover = await claimAgent(t, bob, "Rover");
     const roverHook = await subscribe(rover, { url: "https://hooks.example.test/b", calendars: [rover.calendarId] });
     await alice.get("/account");
     await bob.get("/account");
@@ -201,7 +187,7 @@ describe("an agent's webhooks on the account page", () => {
 
   it("keeps the reason of a webhook disabled for its failures when asked to disable it", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const hook = await subscribe(scout, { url: "https://hooks.example.test/a", calendars: [scout.calendarId] });
     const reason = "1000 consecutive deliveries failed; fix the receiver, then PATCH enabled: true";
     await t.deps.store.runTransaction(async (tx) =>
@@ -215,7 +201,7 @@ describe("an agent's webhooks on the account page", () => {
 
   it("a revoked agent's webhooks say they send nothing, and can still be deleted", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     const hook = await subscribe(scout, { url: "https://hooks.example.test/a", calendars: [scout.calendarId] });
     await alice.get("/account");
     expect((await alice.post(`/account/agents/${scout.agentId}/revoke`)).status).toBe(303);
@@ -228,7 +214,7 @@ describe("an agent's webhooks on the account page", () => {
 
   it("names no action it does not know in its notice", async () => {
     const alice = await new Human(t).signIn(t.accounts, "alice");
-    const scout = await claimedBy(alice, "Scout");
+    const scout = await claimAgent(t, alice, "Scout");
     for (const verb of ["constructor", "toString", "__proto__", "nothing"]) {
       const page = await alice.get(`/account?webhook=${verb}&webhook_of=${scout.agentId}`);
       expect(page.status).toBe(200);
