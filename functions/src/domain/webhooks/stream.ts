@@ -63,8 +63,8 @@ export type Leased = { hook: WebhookRecord; stream: WebhookStreamRecord } | null
 
 /**
  * The stream, leased to `holder`; null when there is nothing to deliver now: the stream or its
- * webhook is gone or disabled (its queue entry is removed), its retry is not due, or another
- * instance holds it.
+ * webhook is gone or disabled (its queue entry is removed), its retry is not due (its queue
+ * entry waits for it), or another instance holds it.
  */
 export async function takeLease(
   tx: Transaction,
@@ -72,9 +72,9 @@ export async function takeLease(
   settings: Pick<WebhookSettings, "leaseMs">,
   holder: Holder,
   singleProcess: boolean,
-  webhookId: string,
-  calendarId: string,
+  entry: Pick<DeliveryQueueRecord, "webhook_id" | "calendar_id" | "woken_at">,
 ): Promise<Leased> {
+  const { webhook_id: webhookId, calendar_id: calendarId } = entry;
   const [stream, hook] = await Promise.all([
     tx.get(paths.webhookStream(webhookId, calendarId)),
     tx.get(paths.webhook(webhookId)),
@@ -84,7 +84,13 @@ export async function takeLease(
     tx.delete(paths.deliveryQueueEntry(webhookId, calendarId));
     return null;
   }
-  if (Date.parse(stream.data.next_attempt_at) > now.getTime()) return null;
+  if (Date.parse(stream.data.next_attempt_at) > now.getTime()) {
+    tx.set(
+      paths.deliveryQueueEntry(webhookId, calendarId),
+      queueEntry(hook.data, calendarId, stream.data.next_attempt_at, entry.woken_at),
+    );
+    return null;
+  }
   if (!leaseFree(stream.data, holder, now, singleProcess)) return null;
   const lease = {
     lease_holder: holder.id,

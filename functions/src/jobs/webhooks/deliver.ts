@@ -51,9 +51,9 @@ const NOTHING: StreamOutcome = { delivered: 0, failed: false, more: false };
 export async function deliverStream(ctx: DeliveryContext, entry: DeliveryQueueRecord): Promise<StreamOutcome> {
   const { store, clock } = ctx.deps;
   const singleProcess = Boolean(store.singleProcess);
-  const { webhook_id: hookId, calendar_id: calendarId, woken_at: wokenAt } = entry;
+  const { calendar_id: calendarId, woken_at: wokenAt } = entry;
   const leased = await store.runTransaction((tx) =>
-    takeLease(tx, ctx.deps, ctx.settings, ctx.holder, singleProcess, hookId, calendarId),
+    takeLease(tx, ctx.deps, ctx.settings, ctx.holder, singleProcess, entry),
   );
   if (!leased) return NOTHING;
   const { hook } = leased;
