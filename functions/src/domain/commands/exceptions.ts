@@ -42,10 +42,9 @@ async function loadOccurrence(
   eventId: string,
   originalDate: string,
 ): Promise<{ event: EventRecord; existing: ExceptionRecord | null }> {
-  const [eventDoc, exceptionDoc] = await Promise.all([
-    tx.get(paths.event(calendar.id, eventId)),
-    tx.get(paths.exception(calendar.id, eventId, originalDate)),
-  ]);
+  // Both paths first: one that throws (a bad date) must not leave the other's read running.
+  const refs = [paths.event(calendar.id, eventId), paths.exception(calendar.id, eventId, originalDate)] as const;
+  const [eventDoc, exceptionDoc] = await Promise.all([tx.get(refs[0]), tx.get(refs[1])]);
   if (!eventDoc) throw errors.notFound("event");
   const event = eventDoc.data;
   if (event.kind !== "recurring") {

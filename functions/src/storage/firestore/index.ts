@@ -88,7 +88,8 @@ export class FirestoreStore implements Store {
       return await this.db.runTransaction(async (t) => {
         creates = [];
         updates = [];
-        return fn(this.wrap(t, creates, updates));
+        const reading = new Set<Promise<unknown>>();
+        return settleReadsOnFailure(reading, () => fn(this.wrap(t, creates, updates, reading)));
       });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
@@ -105,7 +106,13 @@ export class FirestoreStore implements Store {
    * it has no commit. Without `readTime` the snapshot is the first read's.
    */
   async runReadOnly<T>(fn: (reads: TransactionReads) => Promise<T>): Promise<T> {
-    return this.db.runTransaction((t) => fn(this.reads(t, () => {})), { readOnly: true });
+    return this.db.runTransaction(
+      (t) => {
+        const reading = new Set<Promise<unknown>>();
+        return settleReadsOnFailure(reading, () => fn(this.reads(t, () => {}, reading)));
+      },
+      { readOnly: true },
+    );
   }
 
   async close(): Promise<void> {
@@ -122,28 +129,36 @@ export class FirestoreStore implements Store {
     return this.db.doc(checkDocPath(path, this.layout));
   }
 
-  /** The reads of `t`; each calls `check` with what it reads first. */
-  private reads(t: FsTransaction, check: (path: string) => void): TransactionReads {
+  /** The reads of `t`, each kept in `reading` while it runs; each calls `check` with what it reads first. */
+  private reads(t: FsTransaction, check: (path: string) => void, reading: Set<Promise<unknown>>): TransactionReads {
+    const tracked = <R>(read: Promise<R>): Promise<R> => {
+      reading.add(read);
+      void read.then(
+        () => reading.delete(read),
+        () => reading.delete(read),
+      );
+      return read;
+    };
     return {
       get: async <T>(path: string) => {
         check(path);
-        return toStored<T>(await t.get(this.doc(path)));
+        return toStored<T>(await tracked(t.get(this.doc(path))));
       },
       getAll: async <T>(paths: readonly string[]) => {
         check(paths.join(", "));
         if (paths.length === 0) return [];
-        const snaps = await t.getAll(...paths.map((p) => this.doc(p)));
+        const snaps = await tracked(t.getAll(...paths.map((p) => this.doc(p))));
         return snaps.map((s) => toStored<T>(s));
       },
       query: async <T>(collection: string, spec?: QuerySpec) => {
         check(collection);
-        const snap = await t.get(this.buildQuery(collection, spec ?? {}));
+        const snap = await tracked(t.get(this.buildQuery(collection, spec ?? {})));
         return snap.docs.map((s) => toStored<T>(s, spec?.select)!);
       },
     };
   }
 
-  private wrap(t: FsTransaction, creates: string[], updates: string[]): Transaction {
+  private wrap(t: FsTransaction, creates: string[], updates: string[], reading: Set<Promise<unknown>>): Transaction {
     const doc = (path: string) => this.doc(path);
     // The SDK refuses a read after a write as well, but not a getAll of nothing, which never reaches it.
     let wrote = false;
@@ -151,7 +166,7 @@ export class FirestoreStore implements Store {
       if (wrote) throw new ReadAfterWriteError(path);
     };
     return {
-      ...this.reads(t, beforeWrites),
+      ...this.reads(t, beforeWrites, reading),
       create: (path: string, data: object) => {
         const ref = doc(path);
         creates.push(path);
@@ -210,4 +225,18 @@ function toStored<T>(snap: DocumentSnapshot, select?: readonly string[]): Stored
 function pick(paths: string[], message: string): string {
   const named = [...paths].sort((a, b) => b.length - a.length).find((p) => message.includes(p));
   return named ?? paths[0];
+}
+
+/**
+ * Runs a transaction's function; should it fail while reads it started are still out (a
+ * `Promise.all` whose second path threw after the first read began), waits for them before the
+ * transaction rolls back, so none is left to reject on a closed transaction unhandled.
+ */
+async function settleReadsOnFailure<T>(reading: Set<Promise<unknown>>, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    await Promise.allSettled([...reading]);
+    throw err;
+  }
 }
