@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The Firestore emulator: started by the first test file that needs it, stopped at the end.
+    globalSetup: ["test/helpers/firestore-global-setup.ts"],
     // Rate limits off, as for the benchmarks: suites send thousands of requests from one
     // address. test/api/rate-limits.test.ts turns them on with small limits of its own.
     env: { RATE_LIMITS: "off" },

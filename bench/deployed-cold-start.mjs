@@ -1,12 +1,13 @@
 // Deployed cold start: a fresh process loads the deployed entry (functions/package.json `main`,
 // what `firebase deploy` uploads) and serves one function through Express, as the Functions
-// framework does, against the Firestore stand-in; from the spawn to the first answer of a
+// framework does, against the Cloud Firestore emulator (FIRESTORE_EMULATOR_HOST, else one started
+// here: scripts/firestore-emulator.mjs); from the spawn to the first answer of a
 // request that reads the store. Beside it, started the same way in the same run: an Express
 // hello wrapped in `onRequest`, the floor of the stack. Medians of RUNS interleaved starts.
 //   node bench/deployed-cold-start.mjs   (after npm run build; DEPLOYED_ENTRY=<file> for another build)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FirestoreServer } from "@firestore-emulator/server";
+import { clearProject, startFirestoreEmulator } from "../scripts/firestore-emulator.mjs";
 import { freePort, timeToFirstAnswer } from "./cold-start.mjs";
 
 const RUNS = Number(process.env.RUNS ?? 7);
@@ -43,9 +44,10 @@ const REQUESTS = {
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 export async function benchDeployedColdStart(runs = RUNS) {
-  const standIn = new FirestoreServer();
-  const firestorePort = await freePort();
-  await standIn.start(firestorePort);
+  const emulator = process.env.FIRESTORE_EMULATOR_HOST
+    ? { host: process.env.FIRESTORE_EMULATOR_HOST, stop: async () => {} }
+    : await startFirestoreEmulator();
+  const project = `demo-almanac-cold-${process.pid}`;
   const samples = { api: [], pages: [], hello: [] };
   try {
     for (let i = 0; i < runs; i++) {
@@ -53,8 +55,8 @@ export async function benchDeployedColdStart(runs = RUNS) {
         const port = await freePort();
         const env = {
           PORT: String(port),
-          FIRESTORE_EMULATOR_HOST: `127.0.0.1:${firestorePort}`,
-          GCLOUD_PROJECT: "demo-almanac",
+          FIRESTORE_EMULATOR_HOST: emulator.host,
+          GCLOUD_PROJECT: project,
         };
         const { path, init } = REQUESTS[name];
         const answer = await timeToFirstAnswer(
@@ -69,7 +71,8 @@ export async function benchDeployedColdStart(runs = RUNS) {
       }
     }
   } finally {
-    standIn.stop();
+    await clearProject(emulator.host, project);
+    await emulator.stop();
   }
   const figure = (name) => ({
     ms: Math.round(median(samples[name].map((s) => s.ms))),

@@ -3,15 +3,17 @@
 // Firestore adapter. Reports answers by status (503 `unavailable`: a transaction that
 // firebase-admin gave up on after its retries), transaction attempts beyond the first (each an
 // ABORTED that was retried), p50/p99 latency, and documents read and written per create.
-// Not run in CI: point it at a real project to see what the emulators cannot show (the
-// Firestore stand-in has no transactions, so there it reports none aborted).
-//   FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 node bench/firestore-load.mjs         (stand-in or emulator)
+// Not run in CI. On the Cloud Firestore emulator (isolated transactions, but its locks and
+// latencies are not production's), or on a real project for production's figures:
+//   node bench/firestore-load.mjs                    (starts the emulator: scripts/firestore-emulator.mjs)
+//   FIRESTORE_EMULATOR_HOST=127.0.0.1:8080 node bench/firestore-load.mjs         (a running emulator)
 //   GOOGLE_APPLICATION_CREDENTIALS=key.json GCLOUD_PROJECT=<id> node bench/firestore-load.mjs
 //   WRITERS=50 DURATION_S=10 ALMANAC_REVISION_SHARDS=8 (the deployment setting under test)
 // Needs the build (`npm run build`). Writes to the project: use one made for testing.
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { clearProject, startFirestoreEmulator } from "../scripts/firestore-emulator.mjs";
 import { countingStore } from "./counting-store.mjs";
 
 process.env.RATE_LIMITS ??= "off";
@@ -131,4 +133,20 @@ async function main() {
   }
 }
 
-await main();
+// Neither an emulator nor a project given: an emulator of its own, on a project of its own.
+const started =
+  process.env.FIRESTORE_EMULATOR_HOST || process.env.GOOGLE_APPLICATION_CREDENTIALS
+    ? undefined
+    : await startFirestoreEmulator();
+if (started) {
+  process.env.FIRESTORE_EMULATOR_HOST = started.host;
+  process.env.GCLOUD_PROJECT ??= `demo-almanac-load-${process.pid}`;
+}
+try {
+  await main();
+} finally {
+  if (started) {
+    await clearProject(started.host, process.env.GCLOUD_PROJECT);
+    await started.stop();
+  }
+}

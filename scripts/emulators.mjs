@@ -1,26 +1,31 @@
 #!/usr/bin/env node
-// npm run emulators: the deployed shape on this machine, without Java. Builds functions/, starts
-// the Firestore stand-in (@firestore-emulator/server, a Node implementation of Firestore's
-// API; its data lives in memory until you stop), then the Functions, Hosting and Auth emulators
-// with FIRESTORE_EMULATOR_HOST pointing the functions at it. Open the Hosting port (5000 in
-// firebase.json). Ctrl-C stops everything.
+// npm run emulators: the deployed shape on this machine. Builds functions/, starts the Cloud
+// Firestore emulator on firebase.json's firestore port (8080) (scripts/firestore-emulator.mjs:
+// the Google Cloud CLI's, or firebase-tools' on Java 21; its data lives in memory until you
+// stop), then the Functions, Hosting and Auth emulators with FIRESTORE_EMULATOR_HOST pointing
+// the functions at it. Open the Hosting port (5000 in firebase.json). Ctrl-C stops everything.
 //
-//   npm run emulators                          stand-in on firebase.json's firestore port (8080)
-//   npm run emulators -- --firestore=emulator  Firebase's own Firestore emulator instead (Java 21)
+//   npm run emulators                          the Firestore emulator on firebase.json's port
+//   FIRESTORE_EMULATOR_HOST=host:port npm run emulators   a Firestore emulator already running
 //   npm run emulators -- <firebase options>    anything else goes to `firebase emulators:start`
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { findFirestoreEmulator, startFirestoreEmulator } from "./firestore-emulator.mjs";
 
 const ROOT = join(import.meta.dirname, "..");
 const PROJECT = "demo-almanac";
-const args = process.argv.slice(2);
-const realFirestore = args.includes("--firestore=emulator");
-const passOn = args.filter((a) => a !== "--firestore=emulator");
+const passOn = process.argv.slice(2);
 
 const emulators = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8")).emulators ?? {};
 const hostingPort = emulators.hosting?.port ?? 5000;
 const firestorePort = emulators.firestore?.port ?? 8080;
+
+const found = findFirestoreEmulator();
+if (!process.env.FIRESTORE_EMULATOR_HOST && found.reason) {
+  console.error(`Cannot start Firestore: ${found.reason}.`);
+  process.exit(1);
+}
 
 execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "inherit" });
 
@@ -29,27 +34,24 @@ const env = {
   NO_UPDATE_NOTIFIER: "1",
   PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${hostingPort}`,
 };
-let standIn;
-if (realFirestore) {
-  // The functions emulator points the functions at the Firestore emulator it starts.
-  delete env.FIRESTORE_EMULATOR_HOST;
-} else {
-  const { FirestoreServer } = await import("@firestore-emulator/server");
-  standIn = new FirestoreServer();
+let firestore;
+if (!env.FIRESTORE_EMULATOR_HOST) {
   try {
-    await standIn.start(firestorePort);
+    firestore = await startFirestoreEmulator({ port: firestorePort });
   } catch (err) {
     console.error(
-      `Could not start the Firestore stand-in on port ${firestorePort} (${err.message}); ` +
-        "free the port or change emulators.firestore.port in firebase.json.",
+      `Could not start ${found.kind} on port ${firestorePort}: ${err.message}\n` +
+        "Free the port or change emulators.firestore.port in firebase.json.",
     );
     process.exit(1);
   }
-  env.FIRESTORE_EMULATOR_HOST = `127.0.0.1:${firestorePort}`;
-  console.log(`Firestore stand-in (@firestore-emulator/server, in memory) on ${env.FIRESTORE_EMULATOR_HOST}`);
+  env.FIRESTORE_EMULATOR_HOST = firestore.host;
+  console.log(`${found.kind} on ${firestore.host} (its log: ${firestore.logFile})`);
+} else {
+  console.log(`Firestore: the emulator at ${env.FIRESTORE_EMULATOR_HOST}`);
 }
 
-const only = realFirestore ? "functions,hosting,auth,firestore" : "functions,hosting,auth";
+const only = "functions,hosting,auth";
 console.log(`Starting the ${only} emulators; open http://127.0.0.1:${hostingPort} (API under /v1)`);
 const firebase = spawn(
   join(ROOT, "node_modules/.bin/firebase"),
@@ -61,9 +63,10 @@ const firebase = spawn(
   },
 );
 
-// Ctrl-C reaches the CLI through the terminal's process group; a plain kill is passed on.
+// Ctrl-C reaches the CLI through the terminal's process group; a plain kill is passed on. The
+// Firestore emulator runs in a process group of its own: stopped when the CLI is done.
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => firebase.kill(signal));
 firebase.on("exit", async (code, signal) => {
-  await standIn?.stop();
+  await firestore?.stop();
   process.exit(code ?? (signal ? 1 : 0));
 });

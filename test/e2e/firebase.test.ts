@@ -1,48 +1,44 @@
 /**
  * End to end through the Firebase emulators: `npm run build`, then
- * `firebase emulators:exec --only functions,hosting --project demo-almanac` with the deployed
- * artifact (functions/package.json `main`: the bundle scripts/bundle.mjs writes to
- * functions/dist, what `firebase deploy` uploads; `api` and `pages`) on the Firestore adapter, against
- * @firestore-emulator/server started here (FIRESTORE_EMULATOR_HOST is passed down to the
- * functions). Every request goes through the Hosting port, so firebase.json's rewrites are
- * what is tested. The scheduled functions, which the emulator does not fire, are run from the same
- * bundle in a process of their own (test/e2e/run-scheduled.mjs) on the same store: an alarm
- * reaches a webhook receiver here, signed.
- *
- * ALMANAC_E2E_FIRESTORE=emulator runs the same test on the full emulator suite instead
- * (`--only functions,hosting,firestore`: Firebase's own Firestore emulator, which needs Java 21);
- * see docs/e2e.md.
+ * `firebase emulators:exec --only functions,hosting,auth --project <a demo- project>` with the
+ * deployed artifact (functions/package.json `main`: the bundle scripts/bundle.mjs writes to
+ * functions/dist, what `firebase deploy` uploads; `api` and `pages`) on the Firestore adapter,
+ * against the Cloud Firestore emulator (test/helpers/firestore-emulator.ts; FIRESTORE_EMULATOR_HOST
+ * is passed down to the functions). Every request goes through the Hosting port, so
+ * firebase.json's rewrites are what is tested. The scheduled functions, which the emulator does
+ * not fire, are run from the same bundle in a process of their own (test/e2e/run-scheduled.mjs)
+ * on the same store: an alarm reaches a webhook receiver here, signed. See docs/e2e.md.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { FirestoreServer } from "@firestore-emulator/server";
 import ical, { type VEvent } from "node-ical";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clearProject, firestoreEmulator, uniqueProject } from "../helpers/firestore-emulator.js";
 import { freePort } from "../helpers/ports.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
 const HAS_FIREBASE = existsSync(FIREBASE);
-/** Firebase's own Firestore emulator (Java 21) instead of @firestore-emulator/server. */
-const REAL_FIRESTORE = process.env.ALMANAC_E2E_FIRESTORE === "emulator";
-// The Auth emulator signs a person in on the claim and account pages (it needs no Java).
-const ONLY = REAL_FIRESTORE ? "functions,hosting,auth,firestore" : "functions,hosting,auth";
+const emulator = await firestoreEmulator();
+/** The emulators started here; the Auth emulator signs a person in on the claim and account pages. */
+const ONLY = "functions,hosting,auth";
+/** A project of this run's own (the CLI takes ids of at most 30 characters), cleared at the end. */
+const PROJECT = uniqueProject("e2e");
 const STEP = { timeout: 120_000 };
 /** The Hosting emulator's origin, on a port picked when the test starts. */
 let HOSTING = "";
 /** The Auth emulator's origin. */
 let AUTH = "";
-/** The Firestore the functions use (the stand-in, or the suite's emulator): host:port. */
-let FIRESTORE_HOST = "";
+/** The Firestore the functions use: host:port. */
+const FIRESTORE_HOST = emulator.host ?? "";
 /** firebase.json with free ports, beside it in the repository (the CLI takes paths relative to its config file). */
 let configFile: string | undefined;
 
-let firestore: FirestoreServer | undefined;
 let emulators: ChildProcess | undefined;
 let exited: Promise<number | null> | undefined;
 let signalDir: string;
@@ -65,7 +61,7 @@ async function freePorts(count: number): Promise<number[]> {
  */
 async function writeEmulatorConfig(): Promise<string> {
   const config = JSON.parse(readFileSync(join(ROOT, "firebase.json"), "utf8"));
-  const [hosting, functions, hub, logging, eventarc, tasks, firestorePort, websocket, auth] = await freePorts(9);
+  const [hosting, functions, hub, logging, eventarc, tasks, auth] = await freePorts(7);
   config.emulators = {
     ...config.emulators,
     hosting: { host: "127.0.0.1", port: hosting },
@@ -74,13 +70,11 @@ async function writeEmulatorConfig(): Promise<string> {
     logging: { host: "127.0.0.1", port: logging },
     eventarc: { host: "127.0.0.1", port: eventarc },
     tasks: { host: "127.0.0.1", port: tasks },
-    firestore: { host: "127.0.0.1", port: firestorePort, websocketPort: websocket },
     auth: { host: "127.0.0.1", port: auth },
     ui: { enabled: false },
   };
   HOSTING = `http://127.0.0.1:${hosting}`;
   AUTH = `http://127.0.0.1:${auth}`;
-  FIRESTORE_HOST = `127.0.0.1:${firestorePort}`;
   const file = join(ROOT, `firebase.e2e-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(config, null, 2));
   return file;
@@ -103,32 +97,25 @@ async function waitForReady(limitMs: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!HAS_FIREBASE) return;
+  if (!HAS_FIREBASE || !emulator.host) return;
   configFile = await writeEmulatorConfig();
   await run("npm", ["run", "build"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
 
   receiver = await startReceiver();
-  // The functions emulator passes its environment on to the functions it runs; with the
-  // Firestore emulator in the suite, it points them at that one itself. Loopback receivers
-  // are allowed: the test's webhook receiver listens on 127.0.0.1.
+  // The functions emulator passes its environment on to the functions it runs: the Firestore
+  // emulator's address among it. Loopback receivers are allowed: the test's webhook receiver
+  // listens on 127.0.0.1.
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
     PUBLIC_BASE_URL: HOSTING,
     NO_UPDATE_NOTIFIER: "1",
     WEBHOOKS_ALLOW_LOOPBACK: "on",
   };
-  delete env.FIRESTORE_EMULATOR_HOST;
-  if (!REAL_FIRESTORE) {
-    const port = await freePort();
-    firestore = new FirestoreServer();
-    await firestore.start(port);
-    FIRESTORE_HOST = `127.0.0.1:${port}`;
-    env.FIRESTORE_EMULATOR_HOST = FIRESTORE_HOST;
-  }
 
   signalDir = mkdtempSync(join(tmpdir(), "almanac-e2e-"));
   const script = `node test/e2e/hold-emulators.mjs ${signalDir} 600000`;
-  const args = ["emulators:exec", "--config", configFile, "--only", ONLY, "--project", "demo-almanac", script];
+  const args = ["emulators:exec", "--config", configFile, "--only", ONLY, "--project", PROJECT, script];
   emulators = spawn(FIREBASE, args, {
     cwd: ROOT,
     env,
@@ -151,7 +138,7 @@ afterAll(async () => {
     ]);
     if (!stopped && emulators.pid) process.kill(-emulators.pid, "SIGTERM");
   }
-  firestore?.stop();
+  if (emulator.host) await clearProject(emulator.host, PROJECT);
   await receiver?.close();
   if (signalDir) rmSync(signalDir, { recursive: true, force: true });
   if (configFile) rmSync(configFile, { force: true });
@@ -178,10 +165,12 @@ async function json<T = Record<string, any>>(res: Response, status = 200): Promi
   return JSON.parse(text) as T;
 }
 
-describe.skipIf(!HAS_FIREBASE)(
-  HAS_FIREBASE
-    ? `Firebase emulators (${ONLY}), through Hosting`
-    : "Firebase emulators: skipped, firebase-tools is not installed (node_modules/.bin/firebase)",
+describe.skipIf(!HAS_FIREBASE || !emulator.host)(
+  !HAS_FIREBASE
+    ? "Firebase emulators: skipped, firebase-tools is not installed (node_modules/.bin/firebase)"
+    : emulator.host
+      ? `Firebase emulators (${ONLY}) on ${emulator.where}, through Hosting`
+      : `Firebase emulators: skipped, ${emulator.skipped}`,
   () => {
     let token: string;
     let calendarId: string;
@@ -449,7 +438,7 @@ describe.skipIf(!HAS_FIREBASE)(
         continueUrl: `${HOSTING}${claimPath}`,
         canHandleCodeInApp: true,
       });
-      const codes = (await (await fetch(`${AUTH}/emulator/v1/projects/demo-almanac/oobCodes`)).json()) as {
+      const codes = (await (await fetch(`${AUTH}/emulator/v1/projects/${PROJECT}/oobCodes`)).json()) as {
         oobCodes: Array<{ email: string; oobCode: string }>;
       };
       const oobCode = codes.oobCodes.filter((c) => c.email === email).pop()!.oobCode;
@@ -493,7 +482,7 @@ describe.skipIf(!HAS_FIREBASE)(
         env: {
           ...process.env,
           FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST,
-          GCLOUD_PROJECT: "demo-almanac",
+          GCLOUD_PROJECT: PROJECT,
           WEBHOOKS_ALLOW_LOOPBACK: "on",
         },
       });
@@ -536,7 +525,7 @@ describe.skipIf(!HAS_FIREBASE)(
       expect((await http(`/v1/calendars/${doomed.id}/events`, { headers: auth })).status).toBe(404);
       const { stdout } = await run(process.execPath, ["test/e2e/run-scheduled.mjs", "purges"], {
         cwd: ROOT,
-        env: { ...process.env, FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, GCLOUD_PROJECT: "demo-almanac" },
+        env: { ...process.env, FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, GCLOUD_PROJECT: PROJECT },
       });
       expect(stdout).toContain("purges: 1 deleted calendars purged");
     });

@@ -5,11 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FirestoreServer } from "@firestore-emulator/server";
 import express from "express";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { freePort } from "../helpers/ports.js";
+import { clearProject, firestoreEmulator, uniqueProject } from "../helpers/firestore-emulator.js";
 
 const entries = vi.hoisted(() => [] as Array<Record<string, unknown>>);
 vi.mock("firebase-functions/logger", async (original) => ({
@@ -23,19 +22,20 @@ const framework = (fn: typeof entry.api) => express().use((req, res) => void fn(
 const api = framework(entry.api);
 const pages = framework(entry.pages);
 
-let firestore: FirestoreServer | undefined;
+const emulator = await firestoreEmulator();
 const saved = { ...process.env };
+const project = uniqueProject("entry");
 
 beforeAll(() => {
   // As the Functions emulator runs a function when no Firestore emulator was started.
   process.env.FUNCTIONS_EMULATOR = "true";
   delete process.env.FIRESTORE_EMULATOR_HOST;
-  process.env.GCLOUD_PROJECT = `demo-almanac-entry-${Date.now().toString(36)}`;
+  process.env.GCLOUD_PROJECT = project;
   process.env.PUBLIC_BASE_URL = "https://almanac.test";
 });
-afterAll(() => {
+afterAll(async () => {
   process.env = saved;
-  firestore?.stop();
+  if (emulator.host) await clearProject(emulator.host, project);
 });
 
 describe("the deployed entry point (functions/src/index.ts)", () => {
@@ -57,35 +57,39 @@ describe("the deployed entry point (functions/src/index.ts)", () => {
     ]);
   });
 
-  it("starts on the next request once the store is there: a failed start is not kept", async () => {
-    firestore = new FirestoreServer();
-    const port = await freePort();
-    await firestore.start(port);
-    process.env.FIRESTORE_EMULATOR_HOST = `127.0.0.1:${port}`;
+  const needsEmulator = `${emulator.skipped ? ` [skipped: ${emulator.skipped}]` : ""}`;
+  it.skipIf(!emulator.host)(
+    `starts on the next request once the store is there: a failed start is not kept${needsEmulator}`,
+    async () => {
+      process.env.FIRESTORE_EMULATOR_HOST = emulator.host;
 
-    const me = await request(api).get("/v1/me");
-    expect(me.status).toBe(401);
-    expect(me.headers["cache-control"]).toBe("no-store");
-    const minted = await request(api).post("/v1/mint").set("Idempotency-Key", "entry-1").send({ name: "Entry" });
-    expect(minted.status, minted.text).toBe(200);
-    const page = await request(pages).get(`/c/${minted.body.calendar.slug}`);
-    expect(page.status).toBe(200);
-  });
+      const me = await request(api).get("/v1/me");
+      expect(me.status).toBe(401);
+      expect(me.headers["cache-control"]).toBe("no-store");
+      const minted = await request(api).post("/v1/mint").set("Idempotency-Key", "entry-1").send({ name: "Entry" });
+      expect(minted.status, minted.text).toBe(200);
+      const page = await request(pages).get(`/c/${minted.body.calendar.slug}`);
+      expect(page.status).toBe(200);
+    },
+  );
 
-  it("logs each request as a structured entry: severity, message and fields", () => {
-    const mint = entries.find((e) => typeof e.message === "string" && e.message.startsWith("POST /v1/mint 200 "));
-    expect(mint).toMatchObject({
-      severity: "INFO",
-      method: "POST",
-      path: "/v1/mint",
-      status: 200,
-      latency_ms: expect.any(Number),
-    });
-    const page = entries.find(
-      (e) => e.path === "/c/{slug}" || (typeof e.path === "string" && e.path.startsWith("/c/") && e.status === 200),
-    );
-    expect(page).toMatchObject({ severity: "INFO", method: "GET", status: 200 });
-  });
+  it.skipIf(!emulator.host)(
+    `logs each request as a structured entry: severity, message and fields${needsEmulator}`,
+    () => {
+      const mint = entries.find((e) => typeof e.message === "string" && e.message.startsWith("POST /v1/mint 200 "));
+      expect(mint).toMatchObject({
+        severity: "INFO",
+        method: "POST",
+        path: "/v1/mint",
+        status: 200,
+        latency_ms: expect.any(Number),
+      });
+      const page = entries.find(
+        (e) => e.path === "/c/{slug}" || (typeof e.path === "string" && e.path.startsWith("/c/") && e.status === 200),
+      );
+      expect(page).toMatchObject({ severity: "INFO", method: "GET", status: 200 });
+    },
+  );
 
   it("imports only firebase-functions at load (the cold start and `firebase deploy` load it); the rest on first use", () => {
     const source = readFileSync(join(import.meta.dirname, "../../functions/src/index.ts"), "utf8");

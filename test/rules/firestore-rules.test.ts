@@ -6,16 +6,18 @@ import {
   type RulesTestContext,
   type RulesTestEnvironment,
 } from "@firebase/rules-unit-testing";
+import { setLogLevel } from "firebase/firestore";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { firestoreEmulator, uniqueProject } from "../helpers/firestore-emulator.js";
 
-/** Security rules need the real Firestore emulator (Java); @firestore-emulator/server has no rules engine. */
-const host = process.env.FIRESTORE_EMULATOR_HOST;
+/** Security rules on the Cloud Firestore emulator (test/helpers/firestore-emulator.ts). */
+const emulator = await firestoreEmulator();
+const host = emulator.host;
+// The client SDK logs every denied write as a warning: denials are what this test expects.
+setLogLevel("error");
 const title = host
-  ? `firestore.rules deny every client access (emulator at ${host})`
-  : "firestore.rules [skipped: set FIRESTORE_EMULATOR_HOST to a real Firestore emulator, " +
-    "e.g. npm run test:emulators under firebase emulators:exec]";
-
-if (!host) console.warn(`[rules] ${title}`);
+  ? `firestore.rules deny every client access (${emulator.where})`
+  : `firestore.rules [skipped: ${emulator.skipped}]`;
 
 const paths = [
   "calendars/x",
@@ -33,7 +35,7 @@ describe.skipIf(!host)(title, () => {
   beforeAll(async () => {
     const [hostname, port] = host!.split(":");
     env = await initializeTestEnvironment({
-      projectId: `demo-almanac-rules-${Date.now().toString(36)}`,
+      projectId: uniqueProject("rules"),
       firestore: {
         host: hostname,
         port: Number(port),
@@ -47,6 +49,7 @@ describe.skipIf(!host)(title, () => {
   });
 
   afterAll(async () => {
+    await env?.clearFirestore();
     await env?.cleanup();
   });
 

@@ -46,7 +46,7 @@ export async function openFirestoreStore(layout: Layout, settings: FirestoreSett
   if (settings.functionsEmulator && !settings.emulatorHost) {
     throw new StoreConfigError(
       "the Functions emulator runs without a Firestore emulator: start everything with `npm run emulators` " +
-        "(Functions, Hosting and Auth with a Node Firestore stand-in), or add firestore to `--only` (needs Java 21), " +
+        "(Functions, Hosting and Auth on the Cloud Firestore emulator), or add firestore to `--only` (needs Java 21), " +
         "or set FIRESTORE_EMULATOR_HOST=host:port to a running Firestore emulator before `firebase emulators:start`",
     );
   }
