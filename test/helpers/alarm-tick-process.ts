@@ -4,9 +4,7 @@
  * GCLOUD_PROJECT. It says `ready` once its client has reached the store, waits for a line on
  * stdin, ticks (jobs/alarms.ts) at ALARM_TICK_AT until a tick leaves nothing to do, then prints
  * its totals as JSON. A tick that throws is run again, as Cloud Scheduler runs a failed job again
- * (counted in `failed`, its error on stderr): on the Firestore emulator a transaction the
- * emulator gave up on while the other process held its locks can fail with INVALID_ARGUMENT
- * "Transaction is invalid or closed", which firebase-admin does not retry.
+ * (counted in `failed`, its error on stderr; the test expects none).
  */
 import { once } from "node:events";
 import { readConfig } from "../../functions/src/config.js";

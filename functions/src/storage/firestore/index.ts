@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises";
 import { deleteApp, getApps, initializeApp, type App } from "firebase-admin/app";
 import {
   FieldPath,
@@ -29,6 +30,19 @@ import { timestampsToDates } from "./timestamps.js";
 const NOT_FOUND = 5;
 const ALREADY_EXISTS = 6;
 const ABORTED = 10;
+const INVALID_ARGUMENT = 3;
+
+/**
+ * A transaction the server closed under its function (its locks taken by another, on the
+ * emulator after its 2 s lock timeout) answers its next call INVALID_ARGUMENT "Transaction is
+ * invalid or closed", which firebase-admin retries only in production's wording ("transaction
+ * has expired"). Such a transaction wrote nothing, and transaction functions have no side
+ * effects beyond it, so it is run again, a few times, after a short random wait.
+ */
+const CLOSED_UNDER_IT = /transaction is invalid or closed|transaction has expired/i;
+const CLOSED_RETRIES = 5;
+const closedUnderIt = (err: unknown): boolean =>
+  (err as { code?: unknown }).code === INVALID_ARGUMENT && CLOSED_UNDER_IT.test(String((err as Error).message));
 
 let shared: { store: FirestoreStore; app: App } | undefined;
 
@@ -84,13 +98,22 @@ export class FirestoreStore implements Store {
     // Paths of the writes that carry a precondition, to name the document in a failed commit.
     let creates: string[] = [];
     let updates: string[] = [];
-    try {
-      return await this.db.runTransaction(async (t) => {
+    const attempt = () =>
+      this.db.runTransaction(async (t) => {
         creates = [];
         updates = [];
         const reading = new Set<Promise<unknown>>();
         return settleReadsOnFailure(reading, () => fn(this.wrap(t, creates, updates, reading)));
       });
+    try {
+      for (let retry = 1; ; retry++) {
+        try {
+          return await attempt();
+        } catch (err) {
+          if (!closedUnderIt(err) || retry > CLOSED_RETRIES) throw err;
+          await setTimeout(50 * retry + Math.random() * 200);
+        }
+      }
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       const message = err instanceof Error ? err.message : String(err);
