@@ -3,7 +3,11 @@
 // framework does, against the Cloud Firestore emulator (FIRESTORE_EMULATOR_HOST, else one started
 // here: scripts/firestore-emulator.mjs); from the spawn to the first answer of a
 // request that reads the store. Beside it, started the same way in the same run: an Express
-// hello wrapped in `onRequest`, the floor of the stack. Medians of RUNS interleaved starts.
+// hello wrapped in `onRequest`, the floor of the stack, and the same hello reading one Firestore
+// document, the floor of a function that reads the store (firebase-admin, google-gax and
+// protobufjs load with the first read). Medians of RUNS interleaved starts.
+// FIRESTORE_PREFER_REST=true (what Firebase sets in deployed functions) is passed to every
+// process when set here; against an emulator the REST path asks for default credentials.
 //   node bench/deployed-cold-start.mjs   (after npm run build; DEPLOYED_ENTRY=<file> for another build)
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,6 +36,19 @@ const PROCESSES = {
     app.get("/*all", (_req, res) => res.status(404).json({}));
     return onRequest(app);
   })()`),
+  firestore: serve(`(async () => {
+    const req = (name) => require(require.resolve(name, { paths: [${JSON.stringify(FUNCTIONS)}] }));
+    const { onRequest } = req("firebase-functions/v2/https");
+    const app = express();
+    let db;
+    app.get("/*all", async (_req, res) => {
+      // Loaded with the first request, as the deployed functions load their store.
+      db ??= req("firebase-admin/firestore").getFirestore(req("firebase-admin/app").initializeApp());
+      const snap = await db.doc("tokens/none").get();
+      res.status(snap.exists ? 200 : 404).json({});
+    });
+    return onRequest(app);
+  })()`),
 };
 
 /** Each asks something that reads the store: a token's record (401), a slug's (404). */
@@ -39,6 +56,7 @@ const REQUESTS = {
   api: { path: "/v1/me", init: { headers: { authorization: `Bearer svc_agent_${"x".repeat(43)}` } } },
   pages: { path: "/c/no-such-calendar", init: {} },
   hello: { path: "/v1/me", init: {} },
+  firestore: { path: "/v1/me", init: {} },
 };
 
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -48,7 +66,7 @@ export async function benchDeployedColdStart(runs = RUNS) {
     ? { host: process.env.FIRESTORE_EMULATOR_HOST, stop: async () => {} }
     : await startFirestoreEmulator();
   const project = `demo-almanac-cold-${process.pid}`;
-  const samples = { api: [], pages: [], hello: [] };
+  const samples = { api: [], pages: [], hello: [], firestore: [] };
   try {
     for (let i = 0; i < runs; i++) {
       for (const name of Object.keys(PROCESSES)) {
@@ -57,6 +75,7 @@ export async function benchDeployedColdStart(runs = RUNS) {
           PORT: String(port),
           FIRESTORE_EMULATOR_HOST: emulator.host,
           GCLOUD_PROJECT: project,
+          ...(process.env.FIRESTORE_PREFER_REST ? { FIRESTORE_PREFER_REST: process.env.FIRESTORE_PREFER_REST } : {}),
         };
         const { path, init } = REQUESTS[name];
         const answer = await timeToFirstAnswer(
@@ -79,10 +98,17 @@ export async function benchDeployedColdStart(runs = RUNS) {
     cpu_ms: median(samples[name].map((s) => s.cpu_ms)),
     rss_mb: median(samples[name].map((s) => s.rss_mb)),
   });
-  const hello = figure("hello");
-  const ratio = (f) => Math.round((f.ms / hello.ms) * 100) / 100;
-  const [api, pages] = [figure("api"), figure("pages")];
-  return { entry: ENTRY, runs, hello, api: { ...api, ratio: ratio(api) }, pages: { ...pages, ratio: ratio(pages) } };
+  const [hello, floor] = [figure("hello"), figure("firestore")];
+  const ratio = (f, to) => Math.round((f.ms / to.ms) * 100) / 100;
+  const against = (f) => ({ ...f, ratio: ratio(f, hello), firestore_ratio: ratio(f, floor) });
+  return {
+    entry: ENTRY,
+    runs,
+    hello,
+    firestore_floor: floor,
+    api: against(figure("api")),
+    pages: against(figure("pages")),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchDeployedColdStart());
