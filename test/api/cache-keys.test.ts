@@ -55,10 +55,10 @@ describe(`a calendar with ${LAYERS} layers`, () => {
   it("has a revisions key of fixed length, which changes with any revision", async () => {
     const calendar = (id: string, revision: string) => ({ id, revision });
     const many = Array.from({ length: 40 }, (_, i) => ({ layer: `l${i}`, calendar: calendar(`cal_${i}`, "r1") }));
-    const key = await revisionsKey(t.deps, many);
+    const key = await revisionsKey(t.deps, many, "current");
     expect(key.length).toBeLessThan(MAX_KEY_LENGTH / 4);
     const changed = many.map((s, i) => (i === 39 ? { ...s, calendar: calendar(s.calendar.id, "r2") } : s));
-    expect(await revisionsKey(t.deps, changed)).not.toBe(key);
+    expect(await revisionsKey(t.deps, changed, "current")).not.toBe(key);
   });
 
   it("computes its month page, its events with layers and its occurrences once each", async () => {

@@ -1,5 +1,6 @@
 import type { Store } from "../storage/port.js";
 import type { DomainConfig } from "./config.js";
+import type { KeptRevisions } from "./kept-revisions.js";
 
 /** What the apps need from the outside world; tests pass their own clock and store. */
 export interface Deps {
@@ -39,4 +40,6 @@ export interface LogFields {
 export interface InstanceMemory {
   /** The change feed's cursor key once read or made (domain/cursor-key.ts). */
   changeCursorKey?: Promise<Buffer>;
+  /** Calendars' shard revisions as last read for an anonymous cached answer (domain/kept-revisions.ts). */
+  keptRevisions?: KeptRevisions;
 }

@@ -11,8 +11,10 @@
  * draw the same shard. A calendar's full revision is its own plus its shards'.
  */
 import type { DocRef, Store, Transaction, TransactionReads } from "../storage/port.js";
+import type { Actor } from "./actor.js";
 import type { Deps } from "./deps.js";
 import { randomString, sha256 } from "./ids.js";
+import { keptRevisions } from "./kept-revisions.js";
 import { paths } from "./paths.js";
 import type { ShardRecord } from "./records.js";
 
@@ -92,16 +94,40 @@ export async function readShards(store: Store, calendarId: string): Promise<Shar
 }
 
 /**
+ * How current the shard revisions a cache key is built from must be. `current`: read now, for
+ * every read made with a token (an agent that may just have written, through any instance).
+ * `recent`: for anonymous reads (pages, feeds, lists without a token), the revisions this
+ * instance read at most KEPT_REVISIONS_MS ago, unless it has recorded a change of the calendar
+ * since (domain/kept-revisions.ts): up to that long behind a write made on another instance.
+ */
+export type Freshness = "current" | "recent";
+
+/** The freshness an answer to `actor` needs: `recent` only without a token. */
+export const freshnessFor = (actor: Actor | null): Freshness => (actor === null ? "recent" : "current");
+
+type RevisionDeps = Pick<Deps, "store" | "memory" | "clock">;
+
+/** A calendar's shards for a cache key, as current as `freshness` asks (see `Freshness`). */
+export function shardsFor(deps: RevisionDeps, calendarId: string, freshness: Freshness): Promise<ShardRecord[] | null> {
+  if (freshness === "current") return readShards(deps.store, calendarId);
+  return keptRevisions(deps.memory).shards(calendarId, deps.clock().getTime(), () =>
+    readShards(deps.store, calendarId),
+  );
+}
+
+/**
  * The cache key part of a set of calendars shown together: a hash of each one's layer key, id,
- * revision and shards' revisions. One query per calendar, all at once. Hashed, so that a key
- * stays under the cache's length limit however many layers a calendar shows (unhashed, a
- * dozen layers made every key too long to keep, and each request computed its answer again).
+ * revision and shards' revisions. One query per calendar, all at once (none for a calendar
+ * whose revisions `recent` finds kept). Hashed, so that a key stays under the cache's length
+ * limit however many layers a calendar shows (unhashed, a dozen layers made every key too long
+ * to keep, and each request computed its answer again).
  */
 export async function revisionsKey(
-  deps: Pick<Deps, "store">,
+  deps: RevisionDeps,
   sources: Array<{ layer: string; calendar: { id: string; revision: string } }>,
+  freshness: Freshness,
 ): Promise<string> {
-  return (await sourcesRevisions(deps, sources)).key;
+  return (await sourcesRevisions(deps, sources, freshness)).key;
 }
 
 /**
@@ -110,10 +136,11 @@ export async function revisionsKey(
  * reads the same whatever the date (pages/feeds.ts).
  */
 export async function sourcesRevisions(
-  deps: Pick<Deps, "store">,
+  deps: RevisionDeps,
   sources: Array<{ layer: string; calendar: { id: string; revision: string } }>,
+  freshness: Freshness,
 ): Promise<{ key: string; events: number | null }> {
-  const shards = await Promise.all(sources.map((s) => readShards(deps.store, s.calendar.id)));
+  const shards = await Promise.all(sources.map((s) => shardsFor(deps, s.calendar.id, freshness)));
   const revisions = sources
     .map(
       (s, i) =>

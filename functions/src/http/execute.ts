@@ -13,6 +13,7 @@ import type { z } from "zod";
 import type { Actor } from "../domain/actor.js";
 import type { WaitGuard } from "../domain/change-signals.js";
 import { errors } from "../domain/errors.js";
+import { keptRevisions } from "../domain/kept-revisions.js";
 import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord } from "../domain/records.js";
 import type { Store, TransactionReads } from "../storage/port.js";
@@ -101,14 +102,23 @@ async function write(
 ): Promise<object | PreparedJson> {
   const input = validated(route, request);
   const prepared: unknown = route.prepare ? await route.prepare({ deps, actor, ...input }) : undefined;
-  return deps.store.runTransaction(async (tx) => {
-    if (claim) await requireClaim(tx, claim);
-    const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
-    const calendar = await authorizedCalendar(route, reads, actor, input);
-    const body = (await route.handler({ tx, deps: reads, actor, calendar, ...input, prepared })) as object;
-    if (claim) recordAnswer(tx, claim, body, route.secretFields ?? []);
-    return body;
-  });
+  // Anonymous reads on this instance keep no revisions of the calendar while its write is in
+  // flight, and read them again once it has committed (domain/kept-revisions.ts): whoever learns
+  // of the write from this answer sees it in the next page or feed this instance serves.
+  const held = route.calendar ? String(input.params.calendarId) : null;
+  if (held !== null) keptRevisions(deps.memory).hold(held);
+  try {
+    return await deps.store.runTransaction(async (tx) => {
+      if (claim) await requireClaim(tx, claim);
+      const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
+      const calendar = await authorizedCalendar(route, reads, actor, input);
+      const body = (await route.handler({ tx, deps: reads, actor, calendar, ...input, prepared })) as object;
+      if (claim) recordAnswer(tx, claim, body, route.secretFields ?? []);
+      return body;
+    });
+  } finally {
+    if (held !== null) keptRevisions(deps.memory).release(held);
+  }
 }
 
 const answered = (body: object | PreparedJson): Outcome => ({ status: 200, body, headers: {} });
@@ -160,7 +170,8 @@ async function authorizedCalendar(
 ): Promise<CalendarAccess | undefined> {
   if (!route.calendar) return undefined;
   const alongside = route.alongside;
-  const startAlongside = alongside && ((calendar: CalendarRecord) => alongside({ deps, params, query }, calendar));
+  const startAlongside =
+    alongside && ((calendar: CalendarRecord) => alongside({ deps, actor, params, query }, calendar));
   // defineRoute made sure the path names a {calendarId}.
   return requireCalendar(deps, String(params.calendarId), actor, route.calendar, startAlongside);
 }

@@ -111,8 +111,14 @@ export interface RouteDef<
    * action's scope and refusals. A write's policy reads through the write's own transaction.
    */
   calendar?: C;
-  /** Reads to start on the calendar record while the caller's role is read (no caller needed). */
-  alongside?: (ctx: { deps: HttpDeps; params: P; query: Q }, calendar: CalendarRecord) => Promise<unknown>;
+  /**
+   * Reads to start on the calendar record while the caller's role is read: they may depend on
+   * whether a token came (`actor`, authenticated already), never on the role.
+   */
+  alongside?: (
+    ctx: { deps: HttpDeps; actor: Actor | null; params: P; query: Q },
+    calendar: CalendarRecord,
+  ) => Promise<unknown>;
   /** Checked right after authentication, for routes without a calendar (theirs is the action's). */
   scope?: C extends CalendarAction ? never : Scope;
   params?: z.ZodType<P>;

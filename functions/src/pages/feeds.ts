@@ -182,7 +182,8 @@ async function feedKeys(
   sources: EventSource[],
   today: string,
 ): Promise<{ key: string; etag: string }> {
-  const revisions = await sourcesRevisions(deps, sources);
+  // Feeds are anonymous: revisions read a moment ago may do (domain/revision.ts, `Freshness`).
+  const revisions = await sourcesRevisions(deps, sources, "recent");
   const mayCut = revisions.events === null || revisions.events > FEED_EVENT_BUDGET;
   return {
     key: answerKey(kind, ...about, revisions.key, today),

@@ -168,7 +168,8 @@ export async function prepareCalendarPage(
   const settings = calendarSettings(calendar);
   const at = coordinates(deps, settings, query);
   return {
-    key: answerKey("page|c", calendar.slug, await revisionsKey(deps, sources), at.key),
+    // Pages are anonymous: revisions read a moment ago may do (domain/revision.ts, `Freshness`).
+    key: answerKey("page|c", calendar.slug, await revisionsKey(deps, sources, "recent"), at.key),
     load: async () => ({
       kind: "calendar",
       title: calendar.name,
@@ -233,7 +234,14 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
   const at = coordinates(deps, settings, query);
   return {
     // The calendar's revision covers its settings even when the filter leaves `main` out.
-    key: answerKey("page|v", view.id, view.updated_at, calendar.revision, await revisionsKey(deps, sources), at.key),
+    key: answerKey(
+      "page|v",
+      view.id,
+      view.updated_at,
+      calendar.revision,
+      await revisionsKey(deps, sources, "recent"),
+      at.key,
+    ),
     load: async () => ({
       kind: "view",
       title: view.name,

@@ -5,7 +5,7 @@ import { loadOccurring } from "../domain/queries/occurring.js";
 import { MAX_OCCURRENCE_DAYS, pageOccurrencesInTurns } from "../domain/queries/occurrences.js";
 import { eventSources } from "../domain/queries/sources.js";
 import { eventUsage } from "../domain/quotas.js";
-import { revisionsKey } from "../domain/revision.js";
+import { freshnessFor, revisionsKey } from "../domain/revision.js";
 import { daysBetween, isValidDate } from "../domain/recurrence/index.js";
 import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
 import { answerKey } from "../http/response-cache.js";
@@ -141,7 +141,8 @@ export const eventRoutes = [
     tags: ["events"],
     auth: "optional",
     calendar: "calendar.read",
-    alongside: ({ deps, query }, calendar) => startSourceReads(deps, calendar, query.layers === "all"),
+    alongside: ({ deps, actor, query }, calendar) =>
+      startSourceReads(deps, calendar, query.layers === "all", freshnessFor(actor)),
     params: calendarParams,
     query: listQuery,
     response: z.object({ events: z.array(eventRecord), next_cursor: z.string().nullable() }),
@@ -152,7 +153,9 @@ export const eventRoutes = [
       // The page depends only on the sources' revisions and the query: the parsed one, field by
       // field (defaults applied), so every spelling of a query shares one entry.
       const canonical = [query.from, query.to, query.kind, query.category, query.layers, query.limit, query.cursor];
-      return deps.cache.json(answerKey("events", await revisionsKey(deps, sources), canonical), async () => {
+      // Without a token, revisions this instance read a moment ago may do (domain/revision.ts, `Freshness`).
+      const revisions = await revisionsKey(deps, sources, freshnessFor(actor));
+      return deps.cache.json(answerKey("events", revisions, canonical), async () => {
         const page = await listEvents(deps, sources, query);
         return {
           events: page.events.map(({ layer, event }) => presentEvent(event, withLayers ? layer : undefined)),
@@ -231,7 +234,7 @@ export const eventRoutes = [
     tags: ["events"],
     auth: "optional",
     calendar: "calendar.read",
-    alongside: ({ deps }, calendar) => startSourceReads(deps, calendar, true),
+    alongside: ({ deps, actor }, calendar) => startSourceReads(deps, calendar, true, freshnessFor(actor)),
     params: calendarParams,
     query: occurrencesQuery,
     response: z.object({ occurrences: z.array(occurrenceRecord), next_cursor: z.string().nullable() }),
@@ -240,7 +243,8 @@ export const eventRoutes = [
       const sources = await eventSources(deps, calendar, actor);
       // Like the events list: the sources' revisions and the parsed query decide the page.
       const canonical = [query.from, query.to, query.limit, query.cursor];
-      return deps.cache.json(answerKey("occurrences", await revisionsKey(deps, sources), canonical), () =>
+      const revisions = await revisionsKey(deps, sources, freshnessFor(actor));
+      return deps.cache.json(answerKey("occurrences", revisions, canonical), () =>
         deps.expensiveReads(actor === null, async () => {
           const page = await pageOccurrencesInTurns(await loadOccurring(deps, sources, query), query);
           return { occurrences: page.occurrences.map(presentOccurrence), next_cursor: page.nextCursor };

@@ -15,6 +15,7 @@
 import type { Transaction } from "../../storage/port.js";
 import { signalChange } from "../change-signals.js";
 import type { Deps } from "../deps.js";
+import { keptRevisions } from "../kept-revisions.js";
 import { paths } from "../paths.js";
 import type { AlarmFired, ChangeRecord, ChangeType, EventRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
@@ -34,11 +35,14 @@ export interface NewChange {
  */
 export function recordChange(
   tx: Transaction,
-  deps: Pick<Deps, "clock">,
+  deps: Pick<Deps, "clock"> & Partial<Pick<Deps, "memory">>,
   calendarId: string,
   shard: DrawnShard,
   change: NewChange,
 ): void {
+  // Anonymous reads on this instance read the shards again from now (domain/kept-revisions.ts).
+  // Without a memory, the change is seen like another instance's: up to KEPT_REVISIONS_MS late.
+  if (deps.memory) keptRevisions(deps.memory).forget(calendarId);
   if (shard.touched) throw new Error("recordChange: record the change before touchShard writes the shard");
   const now = deps.clock();
   shard.changeSeq += 1;

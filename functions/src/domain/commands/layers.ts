@@ -16,7 +16,7 @@ export const MAX_LAYERS = 20;
  */
 export async function attachLayer(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock" | "config">,
+  deps: Pick<CommandDeps, "clock" | "config" | "memory">,
   hostId: string,
   input: { calendar_id: string; key: string },
 ): Promise<LayerRecord> {
@@ -67,7 +67,7 @@ export async function attachLayer(
  */
 export async function detachLayer(
   tx: Transaction,
-  deps: Pick<CommandDeps, "clock"> & Partial<Pick<CommandDeps, "config">>,
+  deps: Pick<CommandDeps, "clock"> & Partial<Pick<CommandDeps, "config" | "memory">>,
   hostId: string,
   layerId: string,
 ): Promise<LayerRecord> {

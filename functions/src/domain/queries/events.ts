@@ -11,7 +11,7 @@ import type { Deps } from "../deps.js";
 import { isIdOf } from "../ids.js";
 import { paths } from "../paths.js";
 import { cursorCodec } from "../paging.js";
-import { readShards } from "../revision.js";
+import { shardsFor, type Freshness } from "../revision.js";
 import { occursBetween, recurError } from "../recurrence/index.js";
 import { defaultStartsOf, eventSortKey, KIND_GROUP, sortKey, sortKeyText } from "../events/stored.js";
 import type { CalendarRecord, EventRecord } from "../records.js";
@@ -30,14 +30,20 @@ const MAX_DATE = "9999-12-31";
 /**
  * Starts the reads a cached answer over a calendar's events is keyed by: the calendar's
  * revisions and, with layers, its layer links and their calendars' revisions. None depends on
- * who asks, so a route runs this as requireCalendar's `alongside`, overlapping the caller's
- * role; the route's own reads of the same find them made (http/prefetch.ts).
+ * the caller's role, so a route runs this as requireCalendar's `alongside`, overlapping the
+ * role's read; the route's own reads of the same find them made (http/prefetch.ts), or kept
+ * (`freshness`, domain/revision.ts).
  */
-export async function startSourceReads(deps: Deps, calendar: CalendarRecord, withLayers: boolean): Promise<void> {
-  const own = readShards(deps.store, calendar.id);
+export async function startSourceReads(
+  deps: Deps,
+  calendar: CalendarRecord,
+  withLayers: boolean,
+  freshness: Freshness,
+): Promise<void> {
+  const own = shardsFor(deps, calendar.id, freshness);
   if (withLayers) {
     const links = await deps.store.query(paths.layers(calendar.id));
-    await Promise.all(links.map((l) => readShards(deps.store, l.data.calendar_id)));
+    await Promise.all(links.map((l) => shardsFor(deps, l.data.calendar_id, freshness)));
   }
   await own;
 }

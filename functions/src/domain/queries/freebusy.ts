@@ -17,7 +17,7 @@ import { DAY_MS, type ZoneClock } from "../freebusy/zone.js";
 import { authorize } from "../policy.js";
 import { FIRST_DATE, LAST_DATE, dayNumber, fromDayNumber } from "../recurrence/index.js";
 import type { CalendarRecord } from "../records.js";
-import { revisionsKey } from "../revision.js";
+import { freshnessFor, revisionsKey } from "../revision.js";
 import { loadCalendarAccess } from "./access.js";
 import { loadOccurring } from "./occurring.js";
 import { budgetedOccurrences, type LoadedSource } from "./occurrences.js";
@@ -85,7 +85,7 @@ export async function freeBusyScope(
       const calendar = readable[i];
       if (!calendar) return { id, calendar: null };
       const sources = await eventSources(deps, calendar, actor);
-      return { id, calendar, sources, revisions: await revisionsKey(deps, sources) };
+      return { id, calendar, sources, revisions: await revisionsKey(deps, sources, freshnessFor(actor)) };
     }),
   );
   return { calendars, zone, clock, range };
