@@ -41,7 +41,7 @@ function countingAttempts(store) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 
 async function main() {
-  const [{ createApiApp }, { ResponseCache }, { openFirestoreStore }, { LAYOUT }, { CountingStore }] =
+  const [{ createApiApp }, { ResponseCache }, { openFirestoreStore }, { LAYOUT, paths }, { CountingStore }] =
     await Promise.all([
       lib("app.js"),
       lib("http/response-cache.js"),
@@ -94,6 +94,7 @@ async function main() {
     Object.assign(attempts, { transactions: 0, retries: 0 });
     const latencies = [];
     const statuses = {};
+    const created = [];
     const until = performance.now() + DURATION_S * 1000;
     await Promise.all(
       writers.map(async (token, i) => {
@@ -104,7 +105,8 @@ async function main() {
             { name: `w${i} #${n}`, date: "2027-01-15" },
             token,
           );
-          await res.arrayBuffer();
+          if (res.status === 200) created.push((await res.json()).id);
+          else await res.arrayBuffer();
           latencies.push(performance.now() - t0);
           statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         }
@@ -113,6 +115,7 @@ async function main() {
     const counts = store.take();
     const creates = latencies.length;
     latencies.sort((a, b) => a - b);
+    const check = await checkCalendar(store, paths, calendarId, created);
     console.log({
       writers: WRITERS,
       duration_s: DURATION_S,
@@ -126,11 +129,46 @@ async function main() {
       p99_ms: Math.round(percentile(latencies, 0.99)),
       reads_per_create: Math.round((counts.documentsRead / creates) * 10) / 10,
       writes_per_create: Math.round((counts.documentsWritten / creates) * 10) / 10,
+      ...check,
     });
+    if (!check.ok) process.exitCode = 1;
   } finally {
     await new Promise((done) => server.close(done));
     await store.close();
   }
+}
+
+/**
+ * What the store holds after the load: every answered create's event once and nothing else, the
+ * shards' counts adding up to it, and each shard's change numbers 1..change_seq without a gap,
+ * with one `event.created` change per event.
+ */
+async function checkCalendar(store, paths, calendarId, created) {
+  const events = await store.query(paths.events(calendarId));
+  const shards = await store.query(paths.shards(calendarId));
+  const ids = new Set(events.map((e) => e.id));
+  const lost = created.filter((id) => !ids.has(id)).length;
+  const extra = events.length - new Set(created).size + lost;
+  const counted = shards.reduce((sum, s) => sum + s.data.event_count, 0);
+  let gaps = 0;
+  const createdChanges = [];
+  for (const shard of shards) {
+    const n = Number(shard.id);
+    const changes = await store.query(paths.changes(calendarId, n));
+    const seqs = changes.map((c) => c.data.seq).sort((a, b) => a - b);
+    if (seqs.length !== (shard.data.change_seq ?? 0) || seqs.some((seq, i) => seq !== i + 1)) gaps += 1;
+    for (const c of changes) if (c.data.type === "event.created") createdChanges.push(c.data.id);
+  }
+  const changeIds = new Set(createdChanges);
+  const changesOk = createdChanges.length === changeIds.size && created.every((id) => changeIds.has(id));
+  return {
+    events_lost: lost,
+    events_extra: extra,
+    shard_count_matches: counted === events.length,
+    shards_with_broken_sequence: gaps,
+    one_change_per_create: changesOk,
+    ok: lost === 0 && extra === 0 && counted === events.length && gaps === 0 && changesOk,
+  };
 }
 
 // Neither an emulator nor a project given: an emulator of its own, on a project of its own.

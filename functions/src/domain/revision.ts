@@ -17,6 +17,7 @@ import { randomString, sha256 } from "./ids.js";
 import { keptRevisions } from "./kept-revisions.js";
 import { paths } from "./paths.js";
 import type { ShardRecord } from "./records.js";
+import { leaseShard } from "./shard-leases.js";
 
 /**
  * The revision shards per calendar when the deployment sets none. The count in use is
@@ -53,10 +54,13 @@ export interface DrawnShard {
 
 /**
  * Draws the shard an event write lands on, one of `shards` (`deps.config.revisionShards`), and
- * reads it in the write's transaction (reads come first).
+ * reads it in the write's transaction (reads come first): one no other write of this instance
+ * holds, when the transaction takes leases (domain/shard-leases.ts), else one at random.
  */
-export const drawShard = (tx: Transaction, calendarId: string, shards: number): Promise<DrawnShard> =>
-  readShard(tx, calendarId, Math.floor(Math.random() * shards));
+export async function drawShard(tx: Transaction, calendarId: string, shards: number): Promise<DrawnShard> {
+  const leased = await leaseShard(tx, calendarId, shards);
+  return readShard(tx, calendarId, leased ?? Math.floor(Math.random() * shards));
+}
 
 /** Reads shard `index` of a calendar in a transaction, for a write to land on it. */
 export async function readShard(reads: TransactionReads, calendarId: string, index: number): Promise<DrawnShard> {

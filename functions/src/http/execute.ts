@@ -16,6 +16,7 @@ import { errors } from "../domain/errors.js";
 import { keptRevisions } from "../domain/kept-revisions.js";
 import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord } from "../domain/records.js";
+import { withShardLeases } from "../domain/shard-leases.js";
 import type { Store, TransactionReads } from "../storage/port.js";
 import { authenticate } from "./auth.js";
 import type { HttpDeps } from "./deps.js";
@@ -108,14 +109,18 @@ async function write(
   const held = route.calendar ? String(input.params.calendarId) : null;
   if (held !== null) keptRevisions(deps.memory).hold(held);
   try {
-    return await deps.store.runTransaction(async (tx) => {
-      if (claim) await requireClaim(tx, claim);
-      const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
-      const calendar = await authorizedCalendar(route, reads, actor, input);
-      const body = (await route.handler({ tx, deps: reads, actor, calendar, ...input, prepared })) as object;
-      if (claim) recordAnswer(tx, claim, body, route.secretFields ?? []);
-      return body;
-    });
+    // Its shard draws take the instance's leases (domain/shard-leases.ts).
+    return await withShardLeases(deps.memory, (enter) =>
+      deps.store.runTransaction(async (tx) => {
+        enter(tx);
+        if (claim) await requireClaim(tx, claim);
+        const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
+        const calendar = await authorizedCalendar(route, reads, actor, input);
+        const body = (await route.handler({ tx, deps: reads, actor, calendar, ...input, prepared })) as object;
+        if (claim) recordAnswer(tx, claim, body, route.secretFields ?? []);
+        return body;
+      }),
+    );
   } finally {
     if (held !== null) keptRevisions(deps.memory).release(held);
   }

@@ -30,7 +30,8 @@ import {
 import type { AlarmEntry } from "../domain/alarms/queue.js";
 import { nextRequeueBatch, requeueBatch } from "../domain/alarms/requeue.js";
 import { settleDueEntry } from "../domain/alarms/tick.js";
-import type { Deps } from "../domain/deps.js";
+import type { Deps, InstanceMemory } from "../domain/deps.js";
+import { withShardLeases } from "../domain/shard-leases.js";
 import { DocumentExistsError } from "../storage/port.js";
 import { budgetOf, timeLeft, type Budget, type Job, type JobDeps } from "./pass.js";
 
@@ -55,7 +56,8 @@ const REQUEUE_BATCHES = 5;
 /** Batches of the backfill of entries from before lanes a tick runs before its rounds. */
 const BACKFILL_BATCHES = 5;
 
-export type AlarmJobDeps = JobDeps & Pick<Deps, "config">;
+/** `memory`: the instance's, so the tick's settlings and its writes share shard leases (domain/shard-leases.ts). */
+export type AlarmJobDeps = JobDeps & Pick<Deps, "config"> & Partial<Pick<Deps, "memory">>;
 
 export interface TickResult {
   /** Entries taken up. */
@@ -164,11 +166,27 @@ const CONFLICT = "conflict";
 /** One entry settled in a transaction of its own; how many alarms fired. */
 async function settle(deps: AlarmJobDeps, entry: AlarmEntry, now: Date): Promise<number | typeof CONFLICT> {
   try {
-    return await deps.store.runTransaction((tx) => settleDueEntry(tx, deps, entry, now));
+    // Settlings of one calendar that share an alarm shard take it one after another, in memory
+    // (domain/shard-leases.ts), not in turn after the store aborts one of them.
+    return await withShardLeases(memoryOf(deps), (enter) =>
+      deps.store.runTransaction((tx) => {
+        enter(tx);
+        return settleDueEntry(tx, deps, entry, now);
+      }),
+    );
   } catch (err) {
     if (err instanceof DocumentExistsError) return CONFLICT;
     throw err;
   }
+}
+
+/** Without the instance's memory, the tick's own per store: its settlings still never meet on a shard. */
+const tickMemories = new WeakMap<object, InstanceMemory>();
+function memoryOf(deps: AlarmJobDeps): InstanceMemory {
+  if (deps.memory) return deps.memory;
+  let memory = tickMemories.get(deps.store);
+  if (!memory) tickMemories.set(deps.store, (memory = {}));
+  return memory;
 }
 
 /** Entries from before lanes get theirs, a few batches a tick, until the pass over the queue is done. */

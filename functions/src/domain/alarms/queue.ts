@@ -22,6 +22,7 @@ import { paths } from "../paths.js";
 import type { AlarmQueueRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
 import { readShard, type DrawnShard } from "../revision.js";
+import { leaseShard } from "../shard-leases.js";
 import { keepAhead, laneOf, readHeads, tenantOf } from "./lanes.js";
 import { takeAlarmPlace } from "./quota.js";
 import { alarmsBetween, nextAlarmAfter, type Alarm, type AlarmSource } from "./schedule.js";
@@ -49,13 +50,18 @@ export function dueAlarms(entry: AlarmEntry | null, source: AlarmSource | null, 
  * one entry draw the same change numbers. The event's alarms still spread over the calendar's
  * shards with its other events.
  */
-export const readAlarmShard = (
+export async function readAlarmShard(
   reads: TransactionReads,
   deps: Pick<Deps, "config">,
   calendarId: string,
   eventId: string,
-): Promise<DrawnShard> =>
-  readShard(reads, calendarId, Number.parseInt(sha256(eventId).slice(0, 8), 16) % deps.config.revisionShards);
+): Promise<DrawnShard> {
+  const shards = deps.config.revisionShards;
+  const index = Number.parseInt(sha256(eventId).slice(0, 8), 16) % shards;
+  // Settlings of one calendar at once (a tick's) wait here for each other's shard, not in the store.
+  await leaseShard(reads, calendarId, shards, index);
+  return readShard(reads, calendarId, index);
+}
 
 /**
  * A change id per alarm as it falls: (event, occurrence, offset) and the instant it is due at.
