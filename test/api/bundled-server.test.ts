@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onFirestore, sqliteOnly } from "../helpers/app.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 // One level under functions/, as functions/dist is (disk-paths.ts finds hosting/ from there).
@@ -77,50 +78,53 @@ const post = async (path: string, body: unknown, token?: string) => {
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 };
 
-describe("the bundled local server (npm start)", () => {
-  it("answers the API, with the error envelope", async () => {
-    const res = await fetch(`${origin}/v1/me`);
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
-  });
+describe.skipIf(onFirestore)(
+  sqliteOnly("the bundled local server (npm start)", "npm start keeps its data in a SQLite file"),
+  () => {
+    it("answers the API, with the error envelope", async () => {
+      const res = await fetch(`${origin}/v1/me`);
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+    });
 
-  it("mints, creates a calendar and an event, and shows them on the calendar's page", async () => {
-    const minted = await post("/v1/mint", { name: "Bundled" });
-    expect(minted.status).toBe(200);
-    const token = minted.json.token as string;
-    const calendar = await post("/v1/calendars", { name: "Launch", visibility: "public" }, token);
-    expect(calendar.status).toBe(200);
-    const id = calendar.json.id as string;
-    const event = await post(`/v1/calendars/${id}/events`, { name: "Kickoff", date: "2027-03-04" }, token);
-    expect(event.status).toBe(200);
-    const page = await fetch(`${origin}/c/${calendar.json.slug as string}?view=month&date=2027-03-04`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain("Kickoff");
-  });
+    it("mints, creates a calendar and an event, and shows them on the calendar's page", async () => {
+      const minted = await post("/v1/mint", { name: "Bundled" });
+      expect(minted.status).toBe(200);
+      const token = minted.json.token as string;
+      const calendar = await post("/v1/calendars", { name: "Launch", visibility: "public" }, token);
+      expect(calendar.status).toBe(200);
+      const id = calendar.json.id as string;
+      const event = await post(`/v1/calendars/${id}/events`, { name: "Kickoff", date: "2027-03-04" }, token);
+      expect(event.status).toBe(200);
+      const page = await fetch(`${origin}/c/${calendar.json.slug as string}?view=month&date=2027-03-04`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("Kickoff");
+    });
 
-  it("serves hosting/'s files, the OpenAPI document and MCP", async () => {
-    const llms = await fetch(`${origin}/llms.txt`);
-    expect(llms.status).toBe(200);
-    expect(await llms.text()).toContain("/v1/mint");
-    const openapi = await fetch(`${origin}/openapi.json`);
-    expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\./);
-    const tools = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" });
-    expect(tools.status).toBe(200);
-    const listed = (tools.json.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
-    expect(listed).toEqual(expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]));
-  });
+    it("serves hosting/'s files, the OpenAPI document and MCP", async () => {
+      const llms = await fetch(`${origin}/llms.txt`);
+      expect(llms.status).toBe(200);
+      expect(await llms.text()).toContain("/v1/mint");
+      const openapi = await fetch(`${origin}/openapi.json`);
+      expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+      const tools = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+      expect(tools.status).toBe(200);
+      const listed = (tools.json.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+      expect(listed).toEqual(expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]));
+    });
 
-  it("is strict, and the pages' other characters arrive as written", async () => {
-    // Strict, as the ES modules it is made of: "use strict" is the file's first statement.
-    expect(readFileSync(join(OUT, "server.cjs"), "utf8")).toMatch(/^"use strict";/);
-    const minted = await post("/v1/mint", { name: "Bundled" });
-    const token = minted.json.token as string;
-    const calendar = await post("/v1/calendars", { name: "Dash – and dot ·", visibility: "public" }, token);
-    const id = calendar.json.id as string;
-    const event = { name: "Standup", date: "2027-03-04", start_time: "09:00", end_time: "09:15" };
-    expect((await post(`/v1/calendars/${id}/events`, event, token)).status).toBe(200);
-    const page = await (await fetch(`${origin}/c/${calendar.json.slug as string}?view=month&date=2027-03-04`)).text();
-    expect(page).toContain("Dash – and dot ·"); // from the store
-    expect(page).toMatch(/–<time datetime="2027-03-04T09:15">/); // from the pages' template (pages/parts.ts)
-  });
-});
+    it("is strict, and the pages' other characters arrive as written", async () => {
+      // Strict, as the ES modules it is made of: "use strict" is the file's first statement.
+      expect(readFileSync(join(OUT, "server.cjs"), "utf8")).toMatch(/^"use strict";/);
+      const minted = await post("/v1/mint", { name: "Bundled" });
+      const token = minted.json.token as string;
+      const calendar = await post("/v1/calendars", { name: "Dash – and dot ·", visibility: "public" }, token);
+      const id = calendar.json.id as string;
+      const event = { name: "Standup", date: "2027-03-04", start_time: "09:00", end_time: "09:15" };
+      expect((await post(`/v1/calendars/${id}/events`, event, token)).status).toBe(200);
+      const page = await (await fetch(`${origin}/c/${calendar.json.slug as string}?view=month&date=2027-03-04`)).text();
+      expect(page).toContain("Dash – and dot ·"); // from the store
+      expect(page).toMatch(/–<time datetime="2027-03-04T09:15">/); // from the pages' template (pages/parts.ts)
+    });
+  },
+);

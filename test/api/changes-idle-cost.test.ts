@@ -2,9 +2,10 @@
  * What waiting on the change feed costs the store (issue 23): 50 long-polls on one idle
  * calendar are one watcher's read of the calendar's shard counters per CHANGE_POLL_MS, in a
  * read-only transaction, not a read of each waiter's page. The calendar has all 8 shard
- * documents (the most a tick can read). Real sockets, the counting store over SQLite; the
- * watcher's timers are real ones (node:timers), so the window is real time, and the bound
- * holds for any window: ticks are at least CHANGE_POLL_MS apart.
+ * documents (the most a tick can read). Real sockets, the counting store over the test's store
+ * (SQLite, or Firestore under ALMANAC_TEST_STORE); the watcher's timers are real ones
+ * (node:timers), so the window is real time, and the bound holds for any window: ticks are at
+ * least CHANGE_POLL_MS apart.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -14,12 +15,11 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApiApp } from "../../functions/src/app.js";
-import { LAYOUT, paths } from "../../functions/src/domain/paths.js";
+import { paths } from "../../functions/src/domain/paths.js";
 import { CHANGE_POLL_MS, waitingRequests } from "../../functions/src/domain/queries/changes.js";
 import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
-import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
-import { BASE_URL, testClock } from "../helpers/app.js";
+import { BASE_URL, testClock, testStore } from "../helpers/app.js";
 import { checkResponses } from "../helpers/check-responses.js";
 import { configDeps } from "../helpers/config.js";
 import { CountingStore } from "../helpers/counting-store.js";
@@ -40,8 +40,8 @@ let w: {
 
 beforeEach(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-idle-cost-"));
-  const sqlite = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
-  const store = new CountingStore(sqlite);
+  const backing = testStore(dataDir);
+  const store = new CountingStore(backing.store);
   const deps: HttpDeps = {
     ...configDeps(),
     store,
@@ -62,7 +62,7 @@ beforeEach(async () => {
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      await sqlite.close();
+      await backing.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

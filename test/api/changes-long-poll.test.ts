@@ -19,9 +19,7 @@ import type { HttpDeps } from "../../functions/src/http/deps.js";
 import { CHANGE_POLL_MS, waitingRequests } from "../../functions/src/domain/queries/changes.js";
 import { ResponseCache } from "../../functions/src/http/response-cache.js";
 import { CountingStore } from "../helpers/counting-store.js";
-import { LAYOUT } from "../../functions/src/domain/paths.js";
-import { SqliteStore } from "../../functions/src/storage/sqlite/index.js";
-import { BASE_URL, testClock } from "../helpers/app.js";
+import { BASE_URL, testClock, testStore } from "../helpers/app.js";
 import { grantRole, laterCredential, mintAgent, newCalendar, newEvent } from "../helpers/factories.js";
 import { del, get } from "../helpers/http.js";
 import { checkResponses } from "../helpers/check-responses.js";
@@ -39,8 +37,8 @@ let w: World;
 
 beforeEach(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-long-poll-"));
-  const sqlite = new SqliteStore(join(dataDir, "almanac.sqlite"), { layout: LAYOUT });
-  const store = new CountingStore(sqlite);
+  const backing = testStore(dataDir);
+  const store = new CountingStore(backing.store);
   const deps: HttpDeps = {
     ...configDeps(),
     store,
@@ -61,7 +59,7 @@ beforeEach(async () => {
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      await sqlite.close();
+      await backing.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

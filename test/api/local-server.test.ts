@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { onFirestore, sqliteOnly } from "../helpers/app.js";
 import { startLocalServer } from "../../functions/src/server.js";
 
 const dirs: string[] = [];
@@ -26,7 +27,7 @@ async function mint(origin: string) {
   return (await res.json()) as { token: string; agent: { id: string }; claim_url: string };
 }
 
-describe("the local server on its SQLite file", () => {
+describe.skipIf(onFirestore)(sqliteOnly("the local server on its SQLite file", "it tests that file"), () => {
   it("keeps a minted token working across a restart on the same DATA_DIR", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "almanac-restart-"));
     dirs.push(dataDir);

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { onFirestore, sqliteOnly } from "../helpers/app.js";
 import { startLocalAuthEmulator } from "../../functions/src/local-auth.js";
 import { freePort } from "../helpers/ports.js";
 
@@ -132,67 +133,78 @@ afterAll(() => {
   rmSync(OUT, { recursive: true, force: true });
 });
 
-describe.skipIf(!existsSync(FIREBASE))("npm start's sign-in with its emulator's port held by another program", () => {
-  it(
-    "moves to a free port when 9099 is held, and again when the port it chose is taken while it starts",
-    async () => {
-      // Null when an emulator of another run holds 9099 already: that one is the other program then.
-      const on9099 = await impostorOn(DEFAULT_EMULATOR_PORT);
-      if (on9099) cleanups.push(on9099.close);
-      const server = await startServer({});
-      const moved = await server.line(/port 9099 is in use.* on 127\.0\.0\.1:(\d+)/);
-      const chosen = Number(moved[1]);
-      // The CLI takes seconds to reach the port: it is still free now, and then it is not.
-      const onChosen = await impostorOn(chosen);
-      expect(onChosen, `port ${chosen} was taken before the impostor could take it`).not.toBeNull();
-      cleanups.push(onChosen!.close);
+describe.skipIf(!existsSync(FIREBASE) || onFirestore)(
+  sqliteOnly(
+    "npm start's sign-in with its emulator's port held by another program",
+    "npm start keeps its data in a SQLite file",
+  ),
+  () => {
+    it(
+      "moves to a free port when 9099 is held, and again when the port it chose is taken while it starts",
+      async () => {
+        // Null when an emulator of another run holds 9099 already: that one is the other program then.
+        const on9099 = await impostorOn(DEFAULT_EMULATOR_PORT);
+        if (on9099) cleanups.push(on9099.close);
+        const server = await startServer({});
+        const moved = await server.line(/port 9099 is in use.* on 127\.0\.0\.1:(\d+)/);
+        const chosen = Number(moved[1]);
+        // The CLI takes seconds to reach the port: it is still free now, and then it is not.
+        const onChosen = await impostorOn(chosen);
+        expect(onChosen, `port ${chosen} was taken before the impostor could take it`).not.toBeNull();
+        cleanups.push(onChosen!.close);
 
-      const ready = await server.line(
-        /^Sign-in ready .*Firebase Auth emulator on 127\.0\.0\.1:(\d+)/,
-        EMULATOR_START_MS,
-      );
-      const port = Number(ready[1]);
-      expect([DEFAULT_EMULATOR_PORT, chosen]).not.toContain(port);
-      expect(server.output.join("\n")).toMatch(new RegExp(`port ${chosen} was taken.* on 127\\.0\\.0\\.1:${port}\\b`));
-      const policy = await accountPagePolicy(server.origin);
-      expect(policy).toContain(`connect-src 'self' http://127.0.0.1:${port}`);
-      expect(policy).not.toMatch(new RegExp(`:(${DEFAULT_EMULATOR_PORT}|${chosen})\\b`));
-      expect(onChosen!.requests).toEqual([]);
-      expect(on9099?.requests ?? []).toEqual([]);
+        const ready = await server.line(
+          /^Sign-in ready .*Firebase Auth emulator on 127\.0\.0\.1:(\d+)/,
+          EMULATOR_START_MS,
+        );
+        const port = Number(ready[1]);
+        expect([DEFAULT_EMULATOR_PORT, chosen]).not.toContain(port);
+        expect(server.output.join("\n")).toMatch(
+          new RegExp(`port ${chosen} was taken.* on 127\\.0\\.0\\.1:${port}\\b`),
+        );
+        const policy = await accountPagePolicy(server.origin);
+        expect(policy).toContain(`connect-src 'self' http://127.0.0.1:${port}`);
+        expect(policy).not.toMatch(new RegExp(`:(${DEFAULT_EMULATOR_PORT}|${chosen})\\b`));
+        expect(onChosen!.requests).toEqual([]);
+        expect(on9099?.requests ?? []).toEqual([]);
 
-      // It was the server's own: it stops with the server, while the impostors go on answering.
-      await server.stop();
-      expect(await answers(port)).toBe(false);
-      expect(await answers(chosen)).toBe(true);
-    },
-    EMULATOR_START_MS + 60_000,
-  );
-
-  it("says in one line that ALMANAC_AUTH_EMULATOR_PORT is in use, and offers no sign-in", async () => {
-    const port = await freePort();
-    const impostor = (await impostorOn(port))!;
-    cleanups.push(impostor.close);
-    const server = await startServer({ ALMANAC_AUTH_EMULATOR_PORT: String(port) });
-    const [off] = await server.line(/^Sign-in is off: .*/);
-    expect(off).toBe(
-      `Sign-in is off: port ${port} (ALMANAC_AUTH_EMULATOR_PORT) is in use by another program; ` +
-        "set ALMANAC_AUTH_EMULATOR_PORT to a free port, or unset it for npm start to choose one.",
+        // It was the server's own: it stops with the server, while the impostors go on answering.
+        await server.stop();
+        expect(await answers(port)).toBe(false);
+        expect(await answers(chosen)).toBe(true);
+      },
+      EMULATOR_START_MS + 60_000,
     );
-    expect(server.output.join("\n")).not.toMatch(/Sign-in ready/);
-    expect(await accountPagePolicy(server.origin)).toContain("connect-src 'self';");
-    expect(impostor.requests).toEqual([]);
-  });
-});
 
-describe("ALMANAC_AUTH_EMULATOR_PORT", () => {
-  it("must be a port number", async () => {
-    for (const value of ["0", "65536", "9099x", "-1", "1.5"]) {
-      const env: NodeJS.ProcessEnv = { ALMANAC_AUTH_EMULATOR_PORT: value };
-      const emulator = await startLocalAuthEmulator({ dataDir: tmpdir(), log: () => {}, env });
-      await expect(emulator?.ready).rejects.toThrow(
-        `ALMANAC_AUTH_EMULATOR_PORT must be a port number from 1 to 65535, not "${value}".`,
+    it("says in one line that ALMANAC_AUTH_EMULATOR_PORT is in use, and offers no sign-in", async () => {
+      const port = await freePort();
+      const impostor = (await impostorOn(port))!;
+      cleanups.push(impostor.close);
+      const server = await startServer({ ALMANAC_AUTH_EMULATOR_PORT: String(port) });
+      const [off] = await server.line(/^Sign-in is off: .*/);
+      expect(off).toBe(
+        `Sign-in is off: port ${port} (ALMANAC_AUTH_EMULATOR_PORT) is in use by another program; ` +
+          "set ALMANAC_AUTH_EMULATOR_PORT to a free port, or unset it for npm start to choose one.",
       );
-      expect(env.FIREBASE_AUTH_EMULATOR_HOST).toBeUndefined();
-    }
-  });
-});
+      expect(server.output.join("\n")).not.toMatch(/Sign-in ready/);
+      expect(await accountPagePolicy(server.origin)).toContain("connect-src 'self';");
+      expect(impostor.requests).toEqual([]);
+    });
+  },
+);
+
+describe.skipIf(onFirestore)(
+  sqliteOnly("ALMANAC_AUTH_EMULATOR_PORT", "npm start keeps its data in a SQLite file"),
+  () => {
+    it("must be a port number", async () => {
+      for (const value of ["0", "65536", "9099x", "-1", "1.5"]) {
+        const env: NodeJS.ProcessEnv = { ALMANAC_AUTH_EMULATOR_PORT: value };
+        const emulator = await startLocalAuthEmulator({ dataDir: tmpdir(), log: () => {}, env });
+        await expect(emulator?.ready).rejects.toThrow(
+          `ALMANAC_AUTH_EMULATOR_PORT must be a port number from 1 to 65535, not "${value}".`,
+        );
+        expect(env.FIREBASE_AUTH_EMULATOR_HOST).toBeUndefined();
+      }
+    });
+  },
+);

@@ -17,7 +17,7 @@ import { createApiApp } from "../../functions/src/app.js";
 import { DEFAULT_RATE_LIMITS } from "../../functions/src/http/rate-limit.js";
 import { TOOL_CATALOG } from "../../functions/src/mcp/catalog.js";
 import { startLocalServer } from "../../functions/src/server.js";
-import { appPerTest } from "../helpers/app.js";
+import { appPerTest, onFirestore, sqliteOnly } from "../helpers/app.js";
 import { get, post, withoutRequestId } from "../helpers/http.js";
 import { checkResponses } from "../helpers/check-responses.js";
 
@@ -303,20 +303,23 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     }
   });
 
-  it("is served by the local server (npm start) at /mcp", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "almanac-mcp-"));
-    const local = await startLocalServer({ port: 0, dataDir, log: () => {} });
-    try {
-      const origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
-      const client = new Client({ name: "almanac-test", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
-      clients.push(client);
-      const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toContain("find_free_time");
-    } finally {
-      for (const client of clients.splice(0)) await client.close();
-      await local.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(onFirestore)(
+    sqliteOnly("is served by the local server (npm start) at /mcp", "npm start keeps its data in a SQLite file"),
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), "almanac-mcp-"));
+      const local = await startLocalServer({ port: 0, dataDir, log: () => {} });
+      try {
+        const origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
+        const client = new Client({ name: "almanac-test", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
+        clients.push(client);
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toContain("find_free_time");
+      } finally {
+        for (const client of clients.splice(0)) await client.close();
+        await local.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 });

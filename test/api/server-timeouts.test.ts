@@ -8,6 +8,7 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onFirestore, sqliteOnly } from "../helpers/app.js";
 import { SERVER_TIMEOUTS, startLocalServer } from "../../functions/src/server.js";
 
 let local: Awaited<ReturnType<typeof startLocalServer>>;
@@ -41,28 +42,31 @@ function stall(text: string): Promise<string> {
   });
 }
 
-describe("the local server's timeouts", () => {
-  it("closes a socket whose headers stop halfway", async () => {
-    const answer = await stall("GET /v1/me HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
-    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-  });
+describe.skipIf(onFirestore)(
+  sqliteOnly("the local server's timeouts", "the local server runs on a SQLite file"),
+  () => {
+    it("closes a socket whose headers stop halfway", async () => {
+      const answer = await stall("GET /v1/me HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    });
 
-  it("closes a socket whose body stops halfway", async () => {
-    const answer = await stall(
-      "POST /v1/mint HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
-        'Content-Length: 100\r\nIdempotency-Key: slow\r\n\r\n{"name":',
-    );
-    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-  });
+    it("closes a socket whose body stops halfway", async () => {
+      const answer = await stall(
+        "POST /v1/mint HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+          'Content-Length: 100\r\nIdempotency-Key: slow\r\n\r\n{"name":',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    });
 
-  it("closes an idle kept-alive socket after a request", async () => {
-    const answer = await stall("GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n");
-    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
-  });
+    it("closes an idle kept-alive socket after a request", async () => {
+      const answer = await stall("GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n");
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    });
 
-  it("defaults to seconds, not minutes, with keep-alive shorter than the header timeout", () => {
-    expect(SERVER_TIMEOUTS.headersMs).toBeLessThanOrEqual(20_000);
-    expect(SERVER_TIMEOUTS.requestMs).toBeLessThanOrEqual(60_000);
-    expect(SERVER_TIMEOUTS.keepAliveMs).toBeLessThan(SERVER_TIMEOUTS.headersMs);
-  });
-});
+    it("defaults to seconds, not minutes, with keep-alive shorter than the header timeout", () => {
+      expect(SERVER_TIMEOUTS.headersMs).toBeLessThanOrEqual(20_000);
+      expect(SERVER_TIMEOUTS.requestMs).toBeLessThanOrEqual(60_000);
+      expect(SERVER_TIMEOUTS.keepAliveMs).toBeLessThan(SERVER_TIMEOUTS.headersMs);
+    });
+  },
+);
