@@ -1,5 +1,5 @@
 /**
- * Load on first use (issue 15). A module that some requests never need (the pages for an API
+ * Load on first use. A module that some requests never need (the pages for an API
  * call, ical-generator for a page, the MCP SDK for REST) is imported by the first request that
  * needs it, not at process start: `npm start` answers sooner and idles smaller. The pattern is
  * one line where the module is used:

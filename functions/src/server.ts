@@ -48,7 +48,7 @@ export interface ServerTimeouts {
 export const WEBHOOK_PASS_MS = 1_000;
 
 /**
- * A slow or stalled client cannot hold a socket for minutes (issue 9; Node's defaults are
+ * A slow or stalled client cannot hold a socket for minutes (Node's defaults are
  * 60 s for headers and 300 s for a request). Bodies are at most 64 KiB, so 30 s is generous.
  */
 export const SERVER_TIMEOUTS: ServerTimeouts = {

@@ -1,7 +1,7 @@
 /**
  * The settings the domain reads, in its own terms: its part of the one configuration object
  * (functions/src/config.ts reads it from the environment once, at start, and the composition
- * roots hand it down on `deps.config`). Nothing below the entry layer reads `process.env`.
+ * roots hand it down on `deps.config`). Nothing below the entry layer reads the environment.
  */
 import type { QuotaLimits } from "./quota-limits.js";
 

@@ -151,7 +151,7 @@ export interface CalendarRecord extends CalendarCounters {
   created_by?: string;
   /** Changes with every write to what the calendar shows (see domain/revision.ts); internal. */
   revision: string;
-  /** Every event of the calendar stores `sort_key` (calendars created since issue 10; queries/events.ts); internal. */
+  /** Every event of the calendar stores `sort_key` (calendars created since the list key came; queries/events.ts); internal. */
   event_sort_keys?: boolean;
   /** Every event of the calendar stores the span it can occur in (`series_end`; queries/occurring.ts); internal. */
   event_spans?: boolean;

@@ -5,7 +5,7 @@
  * write makes new keys and old entries age out. Least recently used entries go first once the
  * byte budget is spent. Bodies are kept encoded, ready to send.
  *
- * The budget counts everything an entry holds: the key (issue 9: 40,000 requests with unique
+ * The budget counts everything an entry holds: the key (an attacker sent 40,000 requests with unique
  * 14 KB query values grew a process from 113 MB to 815 MB while the values counted were tiny),
  * the value, and a fixed overhead per entry. Keys longer than MAX_KEY_LENGTH are answered but
  * not kept: only a long free-text filter makes one, and such a query is rarely asked twice.

@@ -1,5 +1,5 @@
 /**
- * What one page or feed may draw, whatever the calendar holds (issue 9: a host with 20 layers
+ * What one page or feed may draw, whatever the calendar holds (an attacker's host with 20 layers
  * of 1,000 daily series has 840,000 occurrences in a month grid). Pages and feeds are
  * anonymous and cached per revision, so their cost must not grow with the data; the API pages
  * through everything (GET .../occurrences with next_cursor). docs/ARCHITECTURE.md and

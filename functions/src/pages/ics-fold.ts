@@ -1,5 +1,5 @@
 /**
- * The text of an ical-generator calendar, folded in one pass of our own (issue 15).
+ * The text of an ical-generator calendar, folded in one pass of our own.
  *
  * ical-generator folds the whole calendar in `foldLines`, which builds a new TextEncoder for
  * every character: about 100 ms of CPU for a feed of 200 events, during which the process

@@ -30,7 +30,7 @@ export function isValidDate(s: string): boolean {
   return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
 }
 
-/** The dates the API accepts (issue 9): years 0001 to 9999, so every date prints as YYYY-MM-DD. */
+/** The dates the API accepts: years 0001 to 9999, so every date prints as YYYY-MM-DD. */
 export const FIRST_DATE = "0001-01-01";
 export const LAST_DATE = "9999-12-31";
 
