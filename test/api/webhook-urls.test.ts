@@ -5,11 +5,11 @@
  * address it resolves to (here by a test lookup, through the same resolution deliveries use).
  * Every refusal is 400 invalid_request on `url`, saying why.
  */
-import type { LookupFunction } from "node:net";
 import { beforeEach, describe, expect, it } from "vitest";
 import { resolverFor } from "../../functions/src/outbound/lookup.js";
 import { appPerTest } from "../helpers/app.js";
 import { loopbackConfig } from "../helpers/config.js";
+import { lookupFrom } from "../helpers/lookup.js";
 import { sharingWorld, type SharingWorld } from "../helpers/factories.js";
 import { patch, post } from "../helpers/http.js";
 
@@ -28,16 +28,7 @@ const NAMES: Record<string, string[]> = {
   "metadata.example.test": ["169.254.169.254"],
   "bench.example.test": ["198.18.0.1"],
 };
-const testLookup: LookupFunction = (hostname, options, callback) => {
-  const addresses = (NAMES[hostname] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-  if (addresses.length === 0) {
-    const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-    err.code = "ENOTFOUND";
-    return callback(err, "");
-  }
-  if (options.all) callback(null, addresses);
-  else callback(null, addresses[0].address, addresses[0].family);
-};
+const testLookup = lookupFrom(NAMES);
 
 beforeEach(async () => {
   world = await sharingWorld(t);

@@ -9,6 +9,7 @@ import type { AddressInfo, LookupFunction } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Sender } from "../../functions/src/domain/webhooks/sender.js";
 import { senderOnFirstUse } from "../../functions/src/outbound/lazy.js";
+import { lookupFrom } from "../helpers/lookup.js";
 import { createSender } from "../../functions/src/outbound/send.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -40,19 +41,7 @@ beforeEach(() => {
 });
 
 /** A lookup of test names: each resolves to the addresses listed, and is counted. */
-function namesLookup(names: Record<string, string[]>) {
-  const lookup = vi.fn<LookupFunction>((hostname, options, callback) => {
-    const addresses = (names[hostname] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-    if (addresses.length === 0) {
-      const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
-      err.code = "ENOTFOUND";
-      return callback(err, "");
-    }
-    if (options.all) callback(null, addresses);
-    else callback(null, addresses[0].address, addresses[0].family);
-  });
-  return lookup;
-}
+const namesLookup = (names: Record<string, string[]>) => vi.fn<LookupFunction>(lookupFrom(names));
 
 const NAMES = {
   "loop.example.test": ["127.0.0.1"],
