@@ -36,10 +36,27 @@ Every success is HTTP 200 with a JSON object. Every error is \`{"error": {"code"
 Every answer carries an \`X-Request-Id\` header: the one you sent, if it is 1 to 64 of
 \`A-Z a-z 0-9 . _ -\`, else one made for it; an error repeats it as \`error.request_id\`.`;
 
+/**
+ * How a receiver knows a delivery came from Almanac: the Standard Webhooks signature, an HMAC of
+ * the delivery with the webhook's secret. OpenAPI has no type for a signature, so it is declared
+ * as the header that carries it; it is never a fixed key to compare.
+ */
+const WEBHOOK_SIGNATURE = {
+  type: "apiKey" as const,
+  in: "header" as const,
+  name: "webhook-signature",
+  description:
+    "Standard Webhooks: `v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the " +
+    "webhook's secret (`whsec_...`, from POST /v1/webhooks or its rotate-secret). Recompute and compare it, " +
+    "and refuse a `webhook-timestamp` far from now; it changes with every delivery (/docs/webhooks.md).",
+};
+
 /** What `POST /v1/webhooks` subscribes a URL to: one signed POST per change (docs/api.md#webhooks). */
 const CHANGE_DELIVERY: RouteConfig = {
   method: "post",
   path: "change",
+  operationId: "receiveChange",
+  security: [{ webhookSignature: [] }],
   summary: "A change of a subscribed calendar (or a ping), at least once and in feed order per calendar",
   description:
     "Verify `webhook-signature` with the webhook's secret as Standard Webhooks specifies, and deduplicate by " +
@@ -69,6 +86,7 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
     bearerFormat: "svc_agent_...",
     description: "A token from POST /v1/mint or POST /v1/agent-credentials: `Authorization: Bearer svc_agent_...`",
   });
+  registry.registerComponent("securitySchemes", "webhookSignature", WEBHOOK_SIGNATURE);
   for (const route of routes) registry.registerPath(operation(route));
   registry.registerWebhook(CHANGE_DELIVERY);
 
@@ -84,23 +102,31 @@ export function generateOpenApiDocument(routes: AnyRoute[], baseUrl: string): Op
   return document;
 }
 
-/** The guide that explains each tag's operations. */
-const TAG_DOCS: Record<string, string> = {
-  identity: "/docs/start.md",
-  calendars: "/docs/start.md",
-  events: "/docs/events.md",
-  freebusy: "/docs/events.md",
-  grants: "/docs/sharing.md",
-  "access requests": "/docs/sharing.md",
-  "share views": "/docs/views-and-layers.md",
-  layers: "/docs/views-and-layers.md",
-  webhooks: "/docs/webhooks.md",
+/** What each tag's operations do, and the guide that explains them. */
+const TAGS: Record<string, { description: string; docs?: string }> = {
+  identity: { description: "Minting an agent, who you are, and credentials", docs: "/docs/start.md" },
+  calendars: { description: "Calendars: create, read, change, delete", docs: "/docs/start.md" },
+  events: {
+    description: "Events, recurrence, occurrences, alarms and the change feed",
+    docs: "/docs/events.md",
+  },
+  freebusy: { description: "Busy time and free slots across calendars", docs: "/docs/events.md" },
+  grants: { description: "Roles other agents hold on a calendar", docs: "/docs/sharing.md" },
+  "access requests": { description: "Asking an owner for a role, and answering", docs: "/docs/sharing.md" },
+  "share views": { description: "Filtered public pages and feeds of a calendar", docs: "/docs/views-and-layers.md" },
+  layers: { description: "Calendars shown inside another calendar", docs: "/docs/views-and-layers.md" },
+  webhooks: { description: "Signed POSTs of changes and alarms to your URL", docs: "/docs/webhooks.md" },
+  meta: { description: "This document" },
 };
 
-const tag = (name: string, baseUrl: string) =>
-  TAG_DOCS[name]
-    ? { name, externalDocs: { description: "Guide for agents", url: `${baseUrl}${TAG_DOCS[name]}` } }
-    : { name };
+function tag(name: string, baseUrl: string) {
+  const known = TAGS[name];
+  if (!known) return { name };
+  const { description, docs } = known;
+  return docs
+    ? { name, description, externalDocs: { description: "Guide for agents", url: `${baseUrl}${docs}` } }
+    : { name, description };
+}
 
 function operation(route: AnyRoute): RouteConfig {
   const scopes = documentedScopes(route);
