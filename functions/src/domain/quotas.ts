@@ -17,7 +17,10 @@
  * write's transaction (reading every shard inside it would make all writes to the calendar
  * conflict). Far from the limit that count decides. Within EXACT_EVENT_MARGIN of it, a create
  * reads the shards again inside its transaction, so the last places are taken exactly:
- * concurrent creates then conflict on the shards, and only near a full calendar.
+ * concurrent creates then conflict on the shards, and only near a full calendar. There, the
+ * creates of one instance all take the lease of shard 0 (domain/shard-leases.ts) and write to
+ * it, so they count and write one after another in memory instead of each holding the shards
+ * another wants to write and waiting for the store to abort one of them.
  */
 import type { DocRef, StoredDoc, Transaction } from "../storage/port.js";
 import type { Deps } from "./deps.js";
@@ -26,6 +29,7 @@ import { paths } from "./paths.js";
 import type { QuotaLimits, QuotaName } from "./quota-limits.js";
 import type { AgentCounters, CalendarCounters } from "./records.js";
 import { readShards } from "./revision.js";
+import { leaseShard } from "./shard-leases.js";
 
 export const DEFAULT_QUOTAS: QuotaLimits = {
   calendars_per_agent: 100,
@@ -152,6 +156,9 @@ export async function eventUsage(deps: Pick<Deps, "store" | "config">, calendarI
 /** Within this many events of the limit, a create counts the shards inside its transaction. */
 export const EXACT_EVENT_MARGIN = 100;
 
+/** The shard every exact-count create of an instance leases, and so writes to. */
+const EXACT_COUNT_SHARD = 0;
+
 /**
  * Takes a place for one more event: the count to add to the drawn shard, or 403
  * quota_exceeded. Near the limit it reads the shards in `tx` (a read: call it before writing).
@@ -165,6 +172,7 @@ export async function takeEventQuota(
   const limit = quotaLimits(deps).events_per_calendar;
   let used = usage.used;
   if (used >= limit - EXACT_EVENT_MARGIN) {
+    await leaseShard(tx, calendarId, deps.config.revisionShards, EXACT_COUNT_SHARD);
     const shards = await tx.query(paths.shards(calendarId));
     if (shards.length > 0) used = shards.reduce((sum, s) => sum + s.data.event_count, 0);
   }
