@@ -79,7 +79,6 @@ interface Totals {
   ticks: number;
   due: number;
   fired: number;
-  conflicts: number;
   /** Ticks that threw and were run again (test/helpers/alarm-tick-process.ts). */
   failed: number;
 }

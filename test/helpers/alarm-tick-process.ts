@@ -25,7 +25,7 @@ process.stdout.write("ready\n");
 await once(process.stdin, "data");
 
 const MAX_FAILED = 20;
-const totals = { ticks: 0, due: 0, fired: 0, conflicts: 0, failed: 0 };
+const totals = { ticks: 0, due: 0, fired: 0, failed: 0 };
 for (;;) {
   let result;
   try {
@@ -39,7 +39,6 @@ for (;;) {
   totals.ticks += 1;
   totals.due += result.due;
   totals.fired += result.fired;
-  totals.conflicts += result.conflicts;
   if (!result.more) break;
 }
 process.stdout.write(`${JSON.stringify(totals)}\n`);

@@ -32,7 +32,6 @@ import { nextRequeueBatch, requeueBatch } from "../domain/alarms/requeue.js";
 import { settleDueEntry } from "../domain/alarms/tick.js";
 import type { Deps, InstanceMemory } from "../domain/deps.js";
 import { withShardLeases } from "../domain/shard-leases.js";
-import { DocumentExistsError } from "../storage/port.js";
 import { budgetOf, timeLeft, type Budget, type Job, type JobDeps } from "./pass.js";
 
 /** The longest the local driver waits between passes, whatever the queue says. */
@@ -64,12 +63,6 @@ export interface TickResult {
   due: number;
   /** Alarm changes recorded. */
   fired: number;
-  /**
-   * Entries left due because another settling took the change numbers theirs would have:
-   * only where the store does not serialize transactions (the tests' stand-in). Never on
-   * Firestore or SQLite, which retry the later transaction instead.
-   */
-  conflicts: number;
   /** Head turns taken. */
   turns: number;
   /** Rounds run. */
@@ -95,7 +88,7 @@ export async function runAlarmTick(
 ): Promise<TickResult> {
   const budget = options.budget ?? budgetOf(ALARM_PASS_MS);
   const clock = () => options.now ?? deps.clock();
-  const result: TickResult = { due: 0, fired: 0, conflicts: 0, turns: 0, rounds: 0, more: false, nextDueAt: null };
+  const result: TickResult = { due: 0, fired: 0, turns: 0, rounds: 0, more: false, nextDueAt: null };
   await backfill(deps, clock().toISOString());
   for (let batch = 0; batch < REQUEUE_BATCHES; batch++) {
     const next = await nextRequeueBatch(deps.store);
@@ -124,7 +117,6 @@ export async function runAlarmTick(
             const turn = await takeTurn(deps, slots, head, now, mark);
             result.due += turn.due;
             result.fired += turn.fired;
-            result.conflicts += turn.conflicts;
             result.turns += 1;
           }),
         );
@@ -147,37 +139,28 @@ async function takeTurn(
   head: AlarmHead,
   now: Date,
   mark: string,
-): Promise<{ due: number; fired: number; conflicts: number; after: AfterTurn }> {
+): Promise<{ due: number; fired: number; after: AfterTurn }> {
   const nowIso = now.toISOString();
   const entries = await dueInLane(deps.store, head.data, nowIso, ENTRIES_PER_TURN);
   const settled = await Promise.all(entries.map((entry) => slots(() => settle(deps, entry, now))));
   const after = await slots(() => deps.store.runTransaction((tx) => moveHeadOn(tx, head.data, nowIso, mark)));
   return {
     due: entries.length,
-    fired: settled.reduce<number>((sum, s) => sum + (s === CONFLICT ? 0 : s), 0),
-    conflicts: settled.filter((s) => s === CONFLICT).length,
+    fired: settled.reduce((sum, s) => sum + s, 0),
     after,
   };
 }
 
-/** What settle answers when its first change's number was taken: nothing was written. */
-const CONFLICT = "conflict";
-
 /** One entry settled in a transaction of its own; how many alarms fired. */
-async function settle(deps: AlarmJobDeps, entry: AlarmEntry, now: Date): Promise<number | typeof CONFLICT> {
-  try {
-    // Settlings of one calendar that share an alarm shard take it one after another, in memory
-    // (domain/shard-leases.ts), not in turn after the store aborts one of them.
-    return await withShardLeases(memoryOf(deps), (enter) =>
-      deps.store.runTransaction((tx) => {
-        enter(tx);
-        return settleDueEntry(tx, deps, entry, now);
-      }),
-    );
-  } catch (err) {
-    if (err instanceof DocumentExistsError) return CONFLICT;
-    throw err;
-  }
+function settle(deps: AlarmJobDeps, entry: AlarmEntry, now: Date): Promise<number> {
+  // Settlings of one calendar that share an alarm shard take it one after another, in memory
+  // (domain/shard-leases.ts), not in turn after the store aborts one of them.
+  return withShardLeases(memoryOf(deps), (enter) =>
+    deps.store.runTransaction((tx) => {
+      enter(tx);
+      return settleDueEntry(tx, deps, entry, now);
+    }),
+  );
 }
 
 /** Without the instance's memory, the tick's own per store: its settlings still never meet on a shard. */

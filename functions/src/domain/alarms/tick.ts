@@ -2,13 +2,10 @@
  * A tick's settling of one due entry (docs/decisions/alarms.md), in the transaction the alarms
  * job opens for it (jobs/alarms.ts, which finds the entries lane by lane: lanes.ts).
  *
- * Settling an entry reads its alarm shard (queue.ts, `readAlarmShard`) before the entry, and
- * its first write is the first alarm change, created at the shard's next number. So even on a
- * store that does not serialize transactions and keeps a failed commit's earlier writes (the
- * tests' Firestore stand-in, test/storage/firestore-stand-in.test.ts), a settling that another
- * commits ahead of, after its shard read, either finds the entry moved or fails that first
- * create (DocumentExistsError, which the job counts as a conflict): it writes nothing, and each
- * alarm is recorded once.
+ * Settling an entry reads its alarm shard (queue.ts, `readAlarmShard`) and the entry, and
+ * records the entry's due alarms as changes at the shard's next numbers. Both stores serialize
+ * these transactions: a settling that another commits ahead of is run again, finds the entry
+ * moved on, and writes nothing, so each alarm is recorded once.
  */
 import type { Transaction } from "../../storage/port.js";
 import type { Deps } from "../deps.js";
@@ -36,7 +33,6 @@ export async function settleDueEntry(
   now: Date,
 ): Promise<number> {
   const { calendar_id: calendarId, event_id: eventId } = seen.data;
-  // The shard first, the entry after it (see the top of this file).
   const shard = await readAlarmShard(tx, deps, calendarId, eventId);
   const entry = await readAlarmEntry(tx, calendarId, eventId);
   if (!entry || entry.data.due_at !== seen.data.due_at) return 0;

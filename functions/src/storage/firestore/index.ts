@@ -225,9 +225,8 @@ export class FirestoreStore implements Store {
     if (spec.startAfter !== undefined) {
       const [field, dir] = spec.orderBy?.[0] ?? [];
       if (field === undefined) throw new Error("query: startAfter needs an orderBy");
-      // An inequality on the first orderBy field: the same documents as a startAfter cursor on
-      // it, of the cursor's type only (as on SQLite), and the Node stand-in of the emulator
-      // honours it (it ignores cursors).
+      // An inequality on the first orderBy field rather than a cursor: it keeps values of the
+      // cursor's type only, as SQLite's comparison does.
       q = q.where(field, dir === "desc" ? "<" : ">", spec.startAfter);
     }
     if (spec.limit !== undefined) q = q.limit(spec.limit);
@@ -236,7 +235,7 @@ export class FirestoreStore implements Store {
   }
 }
 
-/** `select` keeps those fields only: Firestore projects on the server, and the Node stand-in does not. */
+/** `select` keeps those fields only, whatever the server sent. */
 function toStored<T>(snap: DocumentSnapshot, select?: readonly string[]): StoredDoc<T> | null {
   if (!snap.exists) return null;
   const data = snap.data()!;
