@@ -162,7 +162,7 @@ export const api = lazyApp(
     return createApiApp(deps, undefined, { behindProxy: true });
   },
   (res, detail, requestId) => {
-    const message = `the service could not start; retry in a moment${detail ? ` (${detail})` : ""} (see /docs/errors.md)`;
+    const message = `the service could not start; retry in a moment${detail ? ` (${detail})` : ""} (see /docs/errors.md#unavailable)`;
     res.status(503).json({ error: { code: "unavailable", message, request_id: requestId } });
   },
 );

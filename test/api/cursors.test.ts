@@ -39,7 +39,7 @@ const BAD_CURSOR = {
     code: "invalid_request",
     message:
       "query: `cursor` is not one this endpoint gave out; send the `next_cursor` of the previous page, " +
-      "or omit it to start over (see /docs/errors.md)",
+      "or omit it to start over (see /docs/errors.md#invalid_request)",
     details: { field: "cursor", issues: [{ field: "cursor", message: "is not a valid cursor" }] },
     request_id: expect.any(String),
   },

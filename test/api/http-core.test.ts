@@ -84,7 +84,19 @@ describe("the error envelope", () => {
 describe("idempotency", () => {
   const mintBody = { name: "Scout" };
 
-  it("rejects keys that are empty or over 200 characters", async () => {
+  it("names a key that arrived empty as empty, and says why a key may not arrive at all", async () => {
+    const empty = await request(t.app).post("/v1/mint").set("Idempotency-Key", "").send(mintBody);
+    expectError(empty, 400, "missing_idempotency_key");
+    expect(empty.body.error.message).toMatch(/^the Idempotency-Key header arrived empty; /);
+    expect(empty.body.error.details).toEqual({ field: "Idempotency-Key" });
+    const absent = await request(t.app).post("/v1/mint").send(mintBody);
+    expectError(absent, 400, "missing_idempotency_key");
+    expect(absent.body.error.message).toContain("its value was empty and curl left the header out");
+    expect(absent.body.error.message).toMatch(/\(see \/docs\/errors\.md#missing_idempotency_key\)$/);
+    expect(await t.deps.store.query(paths.agents())).toHaveLength(0);
+  });
+
+  it("rejects keys over 200 characters", async () => {
     expectError(
       await request(t.app).post("/v1/mint").set("Idempotency-Key", "x".repeat(201)).send(mintBody),
       400,

@@ -99,6 +99,7 @@ describe("URLs refused at subscription", () => {
       expect(res.body.error.code, url).toBe("invalid_request");
       expect(res.body.error.details.field, url).toBe("url");
       expect(res.body.error.message, url).toMatch(why);
+      expect(res.body.error.message, url).toMatch(/\(see \/docs\/webhooks\.md#the-url\)$/);
     }
   });
 
@@ -135,6 +136,7 @@ describe("URLs refused at subscription", () => {
       expect(res.status, url).toBe(400);
       expect(res.body.error, url).toMatchObject({ code: "invalid_request", details: { field: "url" } });
       expect(res.body.error.message, url).toMatch(why);
+      expect(res.body.error.message, url).toMatch(/\(see \/docs\/webhooks\.md#the-url\)$/);
     }
     expect((await patch(t, path, world.reader.auth).send({ url: "https://public.example.test/v2" })).body.url).toBe(
       "https://public.example.test/v2",

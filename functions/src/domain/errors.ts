@@ -142,6 +142,15 @@ export const errors = {
       field: quote(field),
       issues: [{ field: quote(field), message }],
     }),
+  /**
+   * A webhook `url` the address policy refuses (domain/webhooks/url.ts), saying why; the policy
+   * is spelled out on the webhooks page, so the message points there.
+   */
+  refusedWebhookUrl: (why: string) =>
+    new DomainError("invalid_request", `\`url\` ${why} (see /docs/webhooks.md#the-url)`, {
+      field: "url",
+      issues: [{ field: "url", message: why }],
+    }),
   /** A `cursor` this list did not give out (domain/paging.ts). */
   badCursor: () =>
     new DomainError(

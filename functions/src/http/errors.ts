@@ -9,14 +9,19 @@ import { DomainError, MAX_QUOTED, quote, type ErrorCode, type ErrorDetails } fro
 
 type Headers = Record<string, string>;
 
-type DocPage = "/docs/start.md" | "/docs/events.md" | "/docs/sharing.md" | "/docs/views-and-layers.md";
+/** A section of hosting/docs: the page and the anchor of the heading that explains a code. */
+type DocSection = `/docs/${"start" | "events" | "sharing" | "views-and-layers"}.md#${string}`;
+
+const START_ERRORS = "/docs/start.md#errors-explained-on-this-page";
+const SHARING_ERRORS = "/docs/sharing.md#errors-explained-on-this-page";
+const LAYER_ERRORS = "/docs/views-and-layers.md#limits-and-their-errors";
 
 interface CodeOnTheWire {
   status: number;
   /** One line for the OpenAPI response descriptions; /docs/errors.md says more. */
   help: string;
-  /** The page of hosting/docs that explains the code, when not /docs/errors.md. */
-  docs?: DocPage;
+  /** The section of hosting/docs that explains the code, when not its own in /docs/errors.md. */
+  docs?: DocSection;
   /** Headers an answer with this code carries, from its details (none when they lack what a header needs). */
   headers?: (details: ErrorDetails | undefined) => Headers;
 }
@@ -33,32 +38,32 @@ const WIRE: Record<ErrorCode, CodeOnTheWire> = {
   invalid_event: {
     status: 400,
     help: "the event payload fails validation; `details.field` names the field",
-    docs: "/docs/events.md",
+    docs: "/docs/events.md#when-a-write-is-refused-invalid_event",
   },
   missing_idempotency_key: { status: 400, help: "the POST lacks an `Idempotency-Key` header" },
   last_owner: {
     status: 400,
     help: "the change would leave the calendar without an owner",
-    docs: "/docs/sharing.md",
+    docs: SHARING_ERRORS,
   },
-  layer_depth: { status: 400, help: "attaching this calendar would nest layers", docs: "/docs/views-and-layers.md" },
-  layer_limit: { status: 400, help: "the calendar already has 20 layers", docs: "/docs/views-and-layers.md" },
+  layer_depth: { status: 400, help: "attaching this calendar would nest layers", docs: LAYER_ERRORS },
+  layer_limit: { status: 400, help: "the calendar already has 20 layers", docs: LAYER_ERRORS },
   unauthorized: {
     status: 401,
     help: "the bearer token is missing, malformed, unknown, revoked or expired",
-    docs: "/docs/start.md",
+    docs: START_ERRORS,
     // A token was sent and is no good (RFC 6750); `httpErrors.unauthorized` names no error.
     headers: () => ({ "WWW-Authenticate": 'Bearer realm="almanac", error="invalid_token"' }),
   },
   invalid_onboard_token: {
     status: 401,
     help: "the `onboard_token` is unknown, used or expired",
-    docs: "/docs/start.md",
+    docs: START_ERRORS,
   },
   insufficient_scope: {
     status: 403,
     help: "the token lacks the scope in `details.required_scope`",
-    docs: "/docs/start.md",
+    docs: START_ERRORS,
     headers: (details): Headers =>
       typeof details?.required_scope === "string"
         ? {
@@ -69,7 +74,7 @@ const WIRE: Record<ErrorCode, CodeOnTheWire> = {
   forbidden: {
     status: 403,
     help: "your role on this calendar is too low for this operation",
-    docs: "/docs/sharing.md",
+    docs: SHARING_ERRORS,
   },
   quota_exceeded: {
     status: 403,
@@ -85,15 +90,15 @@ const WIRE: Record<ErrorCode, CodeOnTheWire> = {
   key_taken: {
     status: 409,
     help: "the layer key is in use on this calendar for another calendar",
-    docs: "/docs/views-and-layers.md",
+    docs: LAYER_ERRORS,
   },
   last_credential: {
     status: 409,
     help: "the agent's last active credential cannot be revoked",
-    docs: "/docs/start.md",
+    docs: START_ERRORS,
   },
-  already_granted: { status: 409, help: "you already hold this role or a higher one", docs: "/docs/sharing.md" },
-  already_resolved: { status: 409, help: "the access request is no longer pending", docs: "/docs/sharing.md" },
+  already_granted: { status: 409, help: "you already hold this role or a higher one", docs: SHARING_ERRORS },
+  already_resolved: { status: 409, help: "the access request is no longer pending", docs: SHARING_ERRORS },
   idempotency_key_in_use: {
     status: 409,
     help: "a request with this `Idempotency-Key` is still running; retry after `Retry-After`",
@@ -102,7 +107,7 @@ const WIRE: Record<ErrorCode, CodeOnTheWire> = {
   cursor_expired: {
     status: 410,
     help: "the change-feed cursor is older than the 7-day retention; start again without `cursor`",
-    docs: "/docs/events.md",
+    docs: "/docs/events.md#following-changes",
   },
   payload_too_large: { status: 413, help: "the body is over 64 KiB" },
   unsupported_media_type: { status: 415, help: "the body is not sent as `application/json`" },
@@ -130,8 +135,8 @@ const WIRE: Record<ErrorCode, CodeOnTheWire> = {
 
 export const statusOf = (code: ErrorCode): number => WIRE[code].status;
 export const errorHelp = (code: ErrorCode): string => WIRE[code].help;
-/** The page of hosting/docs that explains each code; every message ends by pointing to it. */
-export const errorDocs = (code: ErrorCode): string => WIRE[code].docs ?? "/docs/errors.md";
+/** The section of hosting/docs that explains each code; every message ends by pointing to it. */
+export const errorDocs = (code: ErrorCode): string => WIRE[code].docs ?? `/docs/errors.md#${code}`;
 
 /**
  * The backstop behind `quote` (domain/errors.ts): whatever an error was built with, its envelope
@@ -211,8 +216,20 @@ export const httpErrors = {
   methodNotAllowed: (method: string, allowed: string[]) =>
     new ApiError("method_not_allowed", `${quote(method)} is not allowed here; use ${allowed.join(", ")}`, { allowed }),
   invalidJson: () => new ApiError("invalid_json", "the request body is not valid JSON; send a JSON object"),
-  missingIdempotencyKey: () =>
-    new ApiError("missing_idempotency_key", "send an Idempotency-Key header: any unique string up to 200 chars"),
+  /**
+   * No key, or an empty one. curl leaves out a header whose value is empty, so a key from a
+   * command the shell lacks (`$(uuidgen)`) arrives as no header at all: the message says so.
+   */
+  missingIdempotencyKey: (arrived: "absent" | "empty") =>
+    new ApiError(
+      "missing_idempotency_key",
+      arrived === "empty"
+        ? "the Idempotency-Key header arrived empty; send any unique string of 1 to 200 characters, " +
+            "e.g. `Idempotency-Key: create-standup-1`"
+        : "send an Idempotency-Key header: any unique string of 1 to 200 characters. None arrived: if your command " +
+            "set one, its value was empty and curl left the header out (as when `$(uuidgen)` finds no uuidgen)",
+      { field: "Idempotency-Key" },
+    ),
   idempotencyKeyReused: () =>
     new ApiError(
       "idempotency_key_reused",

@@ -26,8 +26,9 @@ export type Claim = FreshClaim | { kind: "replay"; status: number; body: unknown
 
 /** Reads and checks the header; the key is scoped to the caller (the anonymous caller for mint). */
 export function idempotencyPath(header: string | undefined, agentId: string | null): DocRef<IdempotencyRecord> {
-  if (header === undefined) throw httpErrors.missingIdempotencyKey();
-  if (header.length === 0 || header.length > MAX_KEY_LENGTH) {
+  if (header === undefined) throw httpErrors.missingIdempotencyKey("absent");
+  if (header.length === 0) throw httpErrors.missingIdempotencyKey("empty");
+  if (header.length > MAX_KEY_LENGTH) {
     throw errors.invalid("invalid_request", "the Idempotency-Key header must be 1 to 200 characters", {
       field: "Idempotency-Key",
     });

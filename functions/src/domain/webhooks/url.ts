@@ -15,7 +15,7 @@ import type { WebhookSettings } from "./settings.js";
  */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
-const refuse = (message: string) => errors.invalidField("invalid_request", "url", message);
+const refuse = errors.refusedWebhookUrl;
 
 const PUBLIC_HINT = "use a public host name or address";
 
