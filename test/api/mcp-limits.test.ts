@@ -307,7 +307,8 @@ describe("JSON-RPC errors are short", () => {
     expect(refused).toBeInstanceOf(McpError);
     expect((refused as McpError).code).toBe(ErrorCode.InvalidParams);
     expect((refused as McpError).message).toBe(
-      "MCP error -32602: invalid params: `name` is not a tool of this server; tools/list names them all",
+      "MCP error -32602: invalid params: `name` is not a tool of this server; " +
+        "its instructions name them all, ?toolsets=all lists them",
     );
   });
 });

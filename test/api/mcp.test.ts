@@ -53,11 +53,12 @@ interface ToolResult {
   _meta?: Record<string, unknown>;
 }
 
-/** An MCP client of the test's server, with or without a bearer token. */
-async function connect(token?: string) {
+/** An MCP client of the test's server, with or without a bearer token, at /mcp or /mcp?<search>. */
+async function connect(token?: string, { search = "", headers: extra = {} } = {}) {
   const client = new Client({ name: "almanac-test", version: "1.0.0" });
-  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+  const headers: Record<string, string> = { ...extra, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
+  const url = new URL(`${endpoint.href}${search}`);
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   clients.push(client);
   return {
     client,
@@ -92,10 +93,10 @@ const WEEKLY = {
 };
 
 describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () => {
-  it("lists one tool per API operation, find_free_time included, with schemas and descriptions", async () => {
-    const { client } = await connect();
+  it("lists one tool per API operation with ?toolsets=all, find_free_time included, with schemas and descriptions", async () => {
+    const { client } = await connect(undefined, { search: "?toolsets=all" });
     const { tools } = await client.listTools();
-    note({ list: "tools/list", tools: tools.map((tool) => tool.name) });
+    note({ list: "tools/list (?toolsets=all)", tools: tools.map((tool) => tool.name) });
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       Object.values(TOOL_CATALOG)
         .map((e) => e.name)
@@ -158,11 +159,15 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     expect(backwards.isError).toBe(true);
     expect(withoutRequestId(json(backwards))).toEqual(withoutRequestId(restBackwards.body));
 
-    // No token where one is required: unauthorized, as REST.
+    // No token where one is required: unauthorized, as REST, pointing to the tool that mints.
     const anonymous = await connect();
     const refused = await anonymous.call("get_me", {});
     expect(refused.isError).toBe(true);
-    expect(withoutRequestId(json(refused))).toEqual(withoutRequestId((await get(t, "/v1/me")).body));
+    const restRefusal = await get(t, "/v1/me");
+    expect(json(refused)).toMatchObject({ error: { code: restRefusal.body.error.code } });
+    expect(json(refused).error).toMatchObject({ message: expect.stringContaining("the mint_agent tool") });
+    expect(json(refused).error).toMatchObject({ message: expect.stringContaining("Authorization: Bearer <token>") });
+    expect(restRefusal.body.error.message).toContain("POST /v1/mint");
 
     // An unknown argument of a read, and a missing path argument, name the argument.
     const unknown = await mcp.call("list_occurrences", { calendarId, from: "2026-12-01", to: "2026-12-02", day: 1 });
@@ -322,4 +327,105 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
       }
     },
   );
+});
+
+describe("toolsets: the default listed, the rest on request, every tool callable", () => {
+  const names = (tools: Array<{ name: string }>) => tools.map((tool) => tool.name).sort();
+  const inToolsets = (...toolsets: string[]) =>
+    Object.values(TOOL_CATALOG)
+      .filter((entry) => toolsets.includes(entry.toolset))
+      .map((entry) => entry.name)
+      .sort();
+
+  it("lists the default toolset, adds named toolsets from ?toolsets= or X-MCP-Toolsets, and says how", async () => {
+    const { client } = await connect();
+    const everyday = names((await client.listTools()).tools);
+    expect(everyday).toEqual(inToolsets("default"));
+    expect(everyday).toEqual(expect.arrayContaining(["mint_agent", "create_event", "find_free_time", "list_changes"]));
+    expect(everyday).not.toContain("grant_access");
+
+    const byQuery = await connect(undefined, { search: "?toolsets=sharing,views" });
+    expect(names((await byQuery.client.listTools()).tools)).toEqual(inToolsets("default", "sharing", "views"));
+    const byHeader = await connect(undefined, { headers: { "X-MCP-Toolsets": "Webhooks, admin" } });
+    expect(names((await byHeader.client.listTools()).tools)).toEqual(inToolsets("default", "webhooks", "admin"));
+
+    // The instructions name every toolset, every tool outside the default, and both ways to list them.
+    const instructions = client.getInstructions() ?? "";
+    note({ instructions });
+    expect(instructions).toContain("the default toolset (everyday scheduling");
+    for (const entry of Object.values(TOOL_CATALOG).filter((entry) => entry.toolset !== "default")) {
+      expect(instructions, entry.name).toMatch(new RegExp(`${entry.toolset} \\([^)]*\\): [^;]*${entry.name}`));
+    }
+    expect(instructions).toContain("?toolsets=sharing,views");
+    expect(instructions).toContain("X-MCP-Toolsets: sharing,views");
+    expect(instructions).toContain("`all`");
+  });
+
+  it("refuses an unknown toolset with the names of the valid ones", async () => {
+    for (const options of [{ search: "?toolsets=sharing,calendars" }, { headers: { "X-MCP-Toolsets": "calendars" } }]) {
+      const refused = connect(undefined, options);
+      await expect(refused).rejects.toThrow(/unknown toolset `calendars`.*sharing, views, layers, webhooks/);
+      await expect(refused).rejects.toThrow(/credentials, admin, all/);
+    }
+  });
+
+  it("runs a tool the listing leaves out, as agents are told they may", async () => {
+    const { calendarId, mcp } = await mintThroughMcp("Scout");
+    const grants = await mcp.call("list_grants", { calendarId });
+    expect(grants.isError).toBeFalsy();
+    expect(json(grants)).toMatchObject({ grants: [{ role: "owner" }] });
+  });
+});
+
+describe("MCP frictions", () => {
+  it("says after mint_agent's JSON how to use its token over MCP", async () => {
+    const anonymous = await connect();
+    const minted = await anonymous.call("mint_agent", { name: "Scout" });
+    expect(minted.content).toHaveLength(2);
+    expect(json(minted)).toHaveProperty("token");
+    expect(minted.content[1].text).toMatch(/reconnect to \/mcp with the header `Authorization: Bearer <token>`/);
+    // Only a success carries it.
+    const bad = await anonymous.call("mint_agent", {});
+    expect(bad.isError).toBe(true);
+    expect(bad.content).toHaveLength(1);
+  });
+
+  it("takes calendar lists as arrays in every tool, and still takes REST's comma-separated text", async () => {
+    const { token, calendarId, mcp } = await mintThroughMcp("Scout");
+    const other = json(await mcp.call("create_calendar", { name: "Second" })) as { id: string };
+    const { client } = await connect(undefined, { search: "?toolsets=all" });
+    for (const tool of (await client.listTools()).tools) {
+      const list = tool.inputSchema.properties?.calendars as { type?: string } | undefined;
+      if (list) expect(list.type, tool.name).toBe("array");
+    }
+    const range = { from: "2026-11-23", to: "2026-11-23", timezone: "UTC" };
+    const rest = await get(
+      t,
+      `/v1/freebusy?calendars=${calendarId},${other.id}&from=2026-11-23&to=2026-11-23&timezone=UTC`,
+      auth(token),
+    );
+    expect(rest.status).toBe(200);
+    for (const calendars of [[calendarId, other.id], `${calendarId},${other.id}`]) {
+      const busy = await mcp.call("get_free_busy", { calendars, ...range });
+      expect(json(busy), JSON.stringify(calendars)).toEqual(rest.body);
+    }
+  });
+
+  it("offers no argument that is always refused: update_view has no `slug`, and one sent anyway is REST's refusal", async () => {
+    const { client } = await connect(undefined, { search: "?toolsets=views" });
+    const update = (await client.listTools()).tools.find((tool) => tool.name === "update_view")!;
+    expect(update.inputSchema.properties).not.toHaveProperty("slug");
+    expect(update.inputSchema.properties).toHaveProperty("name");
+
+    const { token, calendarId, mcp } = await mintThroughMcp("Scout");
+    const view = json(await mcp.call("create_view", { calendarId, name: "Public" })) as { id: string };
+    const sent = await mcp.call("update_view", { calendarId, viewId: view.id, slug: "elsewhere" });
+    const restAnswer = await request(t.app)
+      .patch(`/v1/calendars/${calendarId}/views/${view.id}`)
+      .set(auth(token))
+      .send({ slug: "elsewhere" });
+    expect(sent.isError).toBe(true);
+    expect(withoutRequestId(json(sent))).toEqual(withoutRequestId(restAnswer.body));
+    expect(json(sent)).toMatchObject({ error: { details: { field: "slug" } } });
+  });
 });

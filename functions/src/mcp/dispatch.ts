@@ -9,7 +9,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { quote } from "../domain/errors.js";
 import type { HttpDeps } from "../http/deps.js";
 import { overlongQueryParam, overlongQueryError } from "../http/edge.js";
-import { ApiError, withRequestId } from "../http/errors.js";
+import { ApiError, httpErrors, withRequestId } from "../http/errors.js";
 import { execute, type OperationRequest, type Outcome } from "../http/execute.js";
 import type { OutcomeCheck } from "../http/express-routes.js";
 import { canonical } from "../http/idempotency.js";
@@ -61,6 +61,8 @@ const jsonOf = ({ body }: Outcome): string =>
 /** The operation's request of a call, or the error of arguments that cannot make one. */
 function operationRequest(tool: Tool, args: Args, caller: Caller): OperationRequest | ApiError {
   const { route } = tool;
+  // REST's own refusal names its route to mint (POST /v1/mint); a model here has the tool.
+  if (route.auth === "required" && !caller.authorization) return httpErrors.unauthorized(NO_TOKEN);
   const params: Record<string, string> = {};
   for (const { param, argument } of tool.pathParams) {
     const value = args[argument];
@@ -128,6 +130,10 @@ function derivedKey(toolName: string, args: Args, caller: Caller): string {
     .digest("base64url");
   return `mcp-${digest}`;
 }
+
+const NO_TOKEN =
+  "this tool needs a token: connect to /mcp with the header `Authorization: Bearer <token>`; " +
+  "no token yet? the mint_agent tool makes an agent and its token";
 
 /** Query parameters are text: a list is sent comma-separated (`calendars=a,b`), an object as JSON. */
 function queryValue(value: unknown): string {

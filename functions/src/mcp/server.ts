@@ -45,11 +45,19 @@ import {
   type DirectAnswer,
 } from "./messages.js";
 import { buildTools, type Tool } from "./tools.js";
+import {
+  TOOLSETS_HEADER,
+  TOOLSETS_QUERY,
+  listingsOf,
+  requestedToolsets,
+  toolsetGuide,
+  unknownToolsetAnswer,
+} from "./toolsets.js";
 
 const SERVER_INFO = { name: "almanac", title: "Almanac calendars", version: "1.0.0" };
 
 /** Read by the client once per connection; it tells the model how the tools fit together. */
-const INSTRUCTIONS = [
+const GUIDE = [
   "Almanac: calendars for agents. Each tool is one operation of the Almanac REST API (/openapi.json) and answers",
   "its JSON. Start with get_me: it lists the calendars you hold a role on. Dates are YYYY-MM-DD, times HH:MM in",
   "the calendar's timezone. Read what happens when with list_occurrences; look for a free slot with",
@@ -72,7 +80,8 @@ export function mcpHandler(
   checkOutcome?: OutcomeCheck,
 ): RequestHandler {
   const tools = buildTools(routes);
-  const listed = { tools: tools.map((tool) => tool.listed) };
+  const listingOf = listingsOf(tools);
+  const instructions = `${GUIDE} ${toolsetGuide(tools)}`;
   const byName = new Map(tools.map((tool) => [tool.listed.name, tool]));
   // One for all requests: the SDK server builds an Ajv instance of its own otherwise, on every
   // request here (a server per request), and uses it only for elicitation, which we never send.
@@ -91,19 +100,21 @@ export function mcpHandler(
     if (overLimit) return sendDirect(res, rateLimitedAnswer(message, overLimit, httpRequestId));
     const refusal = refusalOf(message);
     if (refusal) return sendDirect(res, refusal);
+    const selection = requestedToolsets(req.query[TOOLSETS_QUERY], req.get(TOOLSETS_HEADER));
+    if ("unknown" in selection) return sendDirect(res, unknownToolsetAnswer(message, selection.unknown));
 
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {} },
-      instructions: INSTRUCTIONS,
+      instructions,
       jsonSchemaValidator,
     });
-    server.setRequestHandler(ListToolsRequestSchema, () => listed);
+    server.setRequestHandler(ListToolsRequestSchema, () => listingOf(selection.toolsets));
     server.setRequestHandler(CallToolRequestSchema, async ({ params }, extra): Promise<CallToolResult> => {
       const tool = byName.get(params.name);
       if (!tool)
         throw new McpError(
           ErrorCode.InvalidParams,
-          "invalid params: `name` is not a tool of this server; tools/list names them all",
+          "invalid params: `name` is not a tool of this server; its instructions name them all, ?toolsets=all lists them",
         );
       const caller = callerOf(req, httpRequestId, extra.requestId, extra.signal);
       return callTool(deps, tool, params.arguments ?? {}, caller, checkOutcome);
@@ -260,8 +271,9 @@ async function callTool(
   checkOutcome: OutcomeCheck | undefined,
 ): Promise<CallToolResult> {
   const answer = await dispatch(deps, tool, args, caller, checkOutcome);
+  const note = answer.status === 200 && tool.resultNote ? [{ type: "text" as const, text: tool.resultNote }] : [];
   return {
-    content: [{ type: "text", text: answer.json }],
+    content: [{ type: "text", text: answer.json }, ...note],
     ...(answer.status !== 200 ? { isError: true } : {}),
     ...(answer.replayed ? { _meta: { "idempotent-replayed": true } } : {}),
   };

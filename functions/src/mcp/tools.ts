@@ -12,7 +12,7 @@
  */
 import { z } from "zod";
 import type { AnyRoute } from "../http/route.js";
-import { TOOL_CATALOG, operationKey, type ToolEntry } from "./catalog.js";
+import { TOOL_CATALOG, operationKey, type ListArgument, type ToolEntry, type ToolsetName } from "./catalog.js";
 import { listingSchema } from "./listing-schema.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -45,6 +45,9 @@ export type Annotations = { readOnlyHint?: true; destructiveHint?: false; idempo
 /** A tool and where each of its arguments goes in the REST request. */
 export interface Tool {
   listed: ListedTool;
+  toolset: ToolsetName;
+  /** Sent after a successful result's JSON (catalog.ts). */
+  resultNote?: string;
   route: AnyRoute;
   /** Each path parameter and the argument that carries it (mostly the same name). */
   pathParams: Array<{ param: string; argument: string }>;
@@ -77,7 +80,7 @@ export function buildTools(routes: readonly AnyRoute[]): Tool[] {
 }
 
 function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
-  const { name, pathArguments = {}, bodyArguments = {} } = entry;
+  const { name, pathArguments = {}, bodyArguments = {}, listArguments = {}, refusedFields = [] } = entry;
   const pathParams = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, param]) => ({
     param,
     argument: pathArguments[param] ?? param,
@@ -86,8 +89,18 @@ function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
   const query = objectSchema(route.query);
   const body = objectSchema(route.body);
   const bodyFields = new Map(
-    Object.keys(body?.properties ?? {}).map((field) => [bodyArguments[field] ?? field, field]),
+    Object.keys(body?.properties ?? {})
+      .filter((field) => !refusedFields.includes(field))
+      .map((field) => [bodyArguments[field] ?? field, field]),
   );
+  for (const field of refusedFields) {
+    if (!body?.properties[field]) throw new Error(`${name}: refused field \`${field}\` is no body field`);
+  }
+  const queryArguments = { ...query?.properties };
+  for (const [key, list] of Object.entries(listArguments)) {
+    if (!(key in queryArguments)) throw new Error(`${name}: list argument \`${key}\` is no query parameter`);
+    queryArguments[key] = listSchema(list);
+  }
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const add = (schemas: Record<string, JsonSchema>, isRequired: (key: string) => boolean) => {
@@ -105,7 +118,7 @@ function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
     ),
     () => true,
   );
-  add(query?.properties ?? {}, (key) => query?.required?.includes(key) ?? false);
+  add(queryArguments, (key) => query?.required?.includes(key) ?? false);
   // A body the route lets the caller omit has no required field as a tool argument either.
   add(
     Object.fromEntries([...bodyFields].map(([argument, field]) => [argument, body!.properties[field]])),
@@ -126,6 +139,8 @@ function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
       },
       annotations: annotations(route.method),
     },
+    toolset: entry.toolset,
+    ...(entry.resultNote ? { resultNote: entry.resultNote } : {}),
     route,
     pathParams,
     queryKeys: new Set(Object.keys(query?.properties ?? {})),
@@ -139,6 +154,15 @@ function toolOf(route: AnyRoute, entry: ToolEntry): Tool {
  * the scope it lacks, and the server's instructions say which reads are open (mcp/server.ts).
  */
 const describe = ({ use, docs }: ToolEntry): string => `${use} Docs: /docs/${docs}`;
+
+/** A list argument's schema: an array of strings, as every tool takes a list (catalog.ts, `listArguments`). */
+const listSchema = ({ description, maxItems }: ListArgument): JsonSchema => ({
+  type: "array",
+  items: { type: "string" },
+  minItems: 1,
+  maxItems,
+  description,
+});
 
 function annotations(method: AnyRoute["method"]): Annotations {
   if (method === "get") return { readOnlyHint: true };
