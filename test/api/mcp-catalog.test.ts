@@ -109,10 +109,11 @@ describe("one MCP tool per API operation", () => {
     }
   });
 
-  it("lists every tool with its operation in the agents' docs (hosting/docs/mcp.md)", () => {
+  it("lists every tool with its operation and toolset in the agents' docs (hosting/docs/mcp.md)", () => {
     const doc = readFileSync(join(import.meta.dirname, "../../hosting/docs/mcp.md"), "utf8");
-    for (const { listed, route } of tools) {
-      expect(doc, listed.name).toContain(`| \`${listed.name}\` | \`${route.method.toUpperCase()} ${route.path}\` |`);
+    for (const { listed, route, toolset } of tools) {
+      const row = `| \`${listed.name}\` | \`${route.method.toUpperCase()} ${route.path}\` | ${toolset} |`;
+      expect(doc, listed.name).toContain(row);
     }
   });
 });
