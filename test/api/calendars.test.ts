@@ -46,6 +46,13 @@ describe("POST /v1/calendars", () => {
       views: null,
       url: `${BASE_URL}/c/launch-plan-q3`,
       feed_url: `${BASE_URL}/c/launch-plan-q3.ics`,
+      subscribe: {
+        webcal: "webcal://almanac.test/c/launch-plan-q3.ics",
+        google: "https://calendar.google.com/calendar/r?cid=webcal%3A%2F%2Falmanac.test%2Fc%2Flaunch-plan-q3.ics",
+        outlook:
+          "https://outlook.live.com/calendar/0/addfromweb?url=https%3A%2F%2Falmanac.test%2Fc%2Flaunch-plan-q3.ics" +
+          "&name=Launch%20Plan%20Q3",
+      },
       role: "owner",
       created_at: "2026-11-22T10:00:00.000Z",
       updated_at: "2026-11-22T10:00:00.000Z",

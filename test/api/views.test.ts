@@ -84,6 +84,11 @@ describe("POST /v1/calendars/{calendarId}/views", () => {
       slug: expect.stringMatching(/^[a-z0-9]{26,}$/),
       url: `${BASE_URL}/v/${res.body.slug}`,
       feed_url: `${BASE_URL}/v/${res.body.slug}.ics`,
+      subscribe: {
+        webcal: `webcal://almanac.test/v/${res.body.slug}.ics`,
+        google: `https://calendar.google.com/calendar/r?cid=webcal%3A%2F%2Falmanac.test%2Fv%2F${res.body.slug}.ics`,
+        outlook: `https://outlook.live.com/calendar/0/addfromweb?url=https%3A%2F%2Falmanac.test%2Fv%2F${res.body.slug}.ics&name=Press`,
+      },
       filter: DEFAULT_FILTER,
       display: { default_view: null, views: null },
       created_at: "2026-11-22T10:00:00.000Z",
@@ -152,7 +157,12 @@ describe("PATCH and DELETE /v1/calendars/{calendarId}/views/{viewId}", () => {
 
     t.clock.advance(1000);
     const renamed = (await patch(t, path, owner.auth).send({ name: "Press kit" }).expect(200)).body;
-    expect(renamed).toEqual({ ...view, name: "Press kit", updated_at: "2026-11-22T10:00:01.000Z" });
+    expect(renamed).toEqual({
+      ...view,
+      name: "Press kit",
+      subscribe: { ...view.subscribe, outlook: view.subscribe.outlook.replace(/&name=Press$/, "&name=Press%20kit") },
+      updated_at: "2026-11-22T10:00:01.000Z",
+    });
     const replaced = (
       await patch(t, path, owner.auth)
         .send({ filter: { from: "2027-01-01" }, display: {} })
@@ -181,7 +191,9 @@ describe("PATCH and DELETE /v1/calendars/{calendarId}/views/{viewId}", () => {
     expectError(await del(t, path, owner.auth), 404, "not_found");
     const list = (await get(t, viewsPath(), owner.auth).expect(200)).body;
     expect(list).toEqual({
-      views: [{ ...view, revoked_at: "2026-11-22T10:00:02.000Z", updated_at: "2026-11-22T10:00:02.000Z" }],
+      views: [
+        { ...view, subscribe: null, revoked_at: "2026-11-22T10:00:02.000Z", updated_at: "2026-11-22T10:00:02.000Z" },
+      ],
       next_cursor: null,
     });
   });

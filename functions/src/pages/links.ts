@@ -10,12 +10,3 @@ export function dayLens(lenses: readonly Lens[]): Lens | null {
   if (lenses.includes("schedule")) return "schedule";
   return null;
 }
-
-/**
- * Where a calendar app subscribes to a feed (`feedUrl`, absolute): `webcal:` opens the
- * system's calendar (Apple Calendar, Outlook), and Google Calendar takes it by URL.
- */
-export function subscribeLinks(feedUrl: string): { webcal: string; google: string } {
-  const webcal = feedUrl.replace(/^https?:/, "webcal:");
-  return { webcal, google: `https://calendar.google.com/calendar/r?cid=${encodeURIComponent(webcal)}` };
-}

@@ -14,7 +14,7 @@ import { addDays, todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import { answerKey } from "../http/response-cache.js";
 import { nearestElsewhere } from "./elsewhere.js";
-import { subscribeLinks } from "./links.js";
+import { subscribeLinks } from "../presenters/subscribe.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
 import { PAGE_SOMEDAY_BUDGET, PAGE_SOMEDAY_COUNTED } from "./budgets.js";
@@ -177,7 +177,7 @@ export async function prepareCalendarPage(
       links: {
         purposeMarkdown: `/c/${calendar.slug}/purpose.md`,
         feed: `/c/${calendar.slug}.ics`,
-        subscribe: subscribeLinks(`${deps.baseUrl}/c/${calendar.slug}.ics`),
+        subscribe: subscribeLinks(`${deps.baseUrl}/c/${calendar.slug}.ics`, calendar.name),
         occurrencesApi: occurrencesApi(calendar, at),
       },
       noindex: calendar.visibility !== "public",
@@ -249,7 +249,7 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
       links: {
         purposeMarkdown: null,
         feed: `/v/${view.slug}.ics`,
-        subscribe: subscribeLinks(`${deps.baseUrl}/v/${view.slug}.ics`),
+        subscribe: subscribeLinks(`${deps.baseUrl}/v/${view.slug}.ics`, view.name),
         occurrencesApi: null,
       },
       noindex: true,

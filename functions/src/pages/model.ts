@@ -60,7 +60,7 @@ export interface PageModel {
   links: {
     purposeMarkdown: string | null;
     feed: string | null;
-    /** Calendar apps' ways to subscribe to the feed (pages/links.ts). */
+    /** Calendar apps' ways to subscribe to the feed (presenters/subscribe.ts, as the API gives them). */
     subscribe: { webcal: string; google: string } | null;
     occurrencesApi: string | null;
     /** Where a signed-in human came from (an agent's calendar opened from the account page). */

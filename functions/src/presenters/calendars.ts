@@ -1,9 +1,11 @@
 import type { CalendarRecord } from "../domain/records.js";
 import type { Role } from "../domain/types.js";
 import type { PresentedCalendar } from "./schemas/calendars.js";
+import { subscribeLinks } from "./subscribe.js";
 
 export const calendarUrl = (baseUrl: string, slug: string): string => `${baseUrl}/c/${slug}`;
 
+/** A private calendar's feed answers no one (404), so it offers no links to subscribe. */
 export const presentCalendar = (calendar: CalendarRecord, role: Role | null, baseUrl: string): PresentedCalendar => ({
   id: calendar.id,
   name: calendar.name,
@@ -15,6 +17,10 @@ export const presentCalendar = (calendar: CalendarRecord, role: Role | null, bas
   views: calendar.views,
   url: calendarUrl(baseUrl, calendar.slug),
   feed_url: `${calendarUrl(baseUrl, calendar.slug)}.ics`,
+  subscribe:
+    calendar.visibility === "private"
+      ? null
+      : subscribeLinks(`${calendarUrl(baseUrl, calendar.slug)}.ics`, calendar.name),
   role,
   created_at: calendar.created_at,
   updated_at: calendar.updated_at,

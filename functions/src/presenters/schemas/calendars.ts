@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { lens, role, visibility } from "./common.js";
+import { subscribeLinks } from "./subscribe.js";
 
 /** A calendar as the API answers it (presenters/calendars.ts builds it). */
 export const calendarRecord = z.object({
@@ -15,6 +16,7 @@ export const calendarRecord = z.object({
   feed_url: z
     .string()
     .meta({ description: "its iCalendar feed: subscribe to it from Google, Apple or Outlook calendars" }),
+  subscribe: subscribeLinks,
   role: role.nullable(),
   created_at: z.string(),
   updated_at: z.string(),

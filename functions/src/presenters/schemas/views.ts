@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { lens } from "./common.js";
+import { subscribeLinks } from "./subscribe.js";
 
 /** A share view with every filter and display key spelled out (presenters/views.ts). */
 export const viewRecord = z.object({
@@ -9,6 +10,7 @@ export const viewRecord = z.object({
   slug: z.string(),
   url: z.string().meta({ description: "the view's page: a capability URL, anyone with it sees what the filter shows" }),
   feed_url: z.string().meta({ description: "the view's iCalendar feed, for calendar apps" }),
+  subscribe: subscribeLinks,
   filter: z.object({
     layers: z.array(z.string()).nullable(),
     categories: z.array(z.string()).nullable(),
