@@ -26,13 +26,24 @@ import {
  * caller, against the statuses docs/api.md#access implies:
  *   401 for anonymous on a token-required route; 404 for a private calendar without a live
  *   grant; 403 insufficient_scope for a token without the scope; 403 forbidden for too low a
- *   role; 404 for an id under the wrong parent; else success.
+ *   role; 404 for an id under the wrong parent; else success. A credential of the owner
+ *   restricted to another of its calendars meets every calendar here as one that does not exist.
  * The rows are keyed by the route, and the test fails for a route without a row, so a new
  * route cannot be left out.
  */
 
 type Auth = { Authorization: string };
-type Caller = "owner" | "writer" | "reader" | "pending" | "stranger" | "anonymous" | "owner-without-grants-scope";
+type Caller =
+  | "owner"
+  | "writer"
+  | "reader"
+  | "pending"
+  | "stranger"
+  | "anonymous"
+  | "owner-without-grants-scope"
+  | "owner-restricted-elsewhere";
+/** The owner's credential with every scope, restricted to the `elsewhere` calendar alone. */
+const RESTRICTED = "owner-restricted-elsewhere";
 const CALLERS: Caller[] = [
   "owner",
   "writer",
@@ -41,6 +52,7 @@ const CALLERS: Caller[] = [
   "stranger",
   "anonymous",
   "owner-without-grants-scope",
+  RESTRICTED,
 ];
 const VISIBILITIES: Visibility[] = ["private", "unlisted", "public"];
 const ROLE_OF: Record<Caller, Role | null> = {
@@ -51,6 +63,7 @@ const ROLE_OF: Record<Caller, Role | null> = {
   stranger: null,
   anonymous: null,
   "owner-without-grants-scope": "owner",
+  [RESTRICTED]: "owner",
 };
 
 /**
@@ -99,14 +112,19 @@ interface Row {
   wrongParent?: (w: World, cal: Fixture) => Cell;
   /** A documented answer other than success for a caller who passes the policy. */
   instead?: (caller: Caller) => [number, string] | undefined;
+  /** For a route outside a calendar: the restricted credential's answer, when not success. */
+  outsideReach?: [number, string];
 }
 
 /** A webhook of the stranger's, for the rows' wrong-parent cases (set by its first cell). */
 let strangersWebhook = "whk_notyetmade";
 
-/** The caller's own new webhook on the public calendar (anyone may read it); a refused port: a test ping fails at once. */
+/**
+ * The caller's own new webhook on the public calendar (anyone may read it); a refused port: a
+ * test ping fails at once. The restricted credential's agent's, made by its unrestricted token.
+ */
 async function freshWebhook(w: World, caller: Caller): Promise<string> {
-  const auth = w.auth[caller];
+  const auth = w.auth[caller === RESTRICTED ? "owner" : caller];
   if (!auth) return "whk_whatever";
   const body = { url: "http://127.0.0.1:9/hook", calendars: [w.calendars.public.id] };
   const id = (await ok(post(w.t, "/v1/webhooks", auth).send(body))).body.webhook.id as string;
@@ -236,7 +254,12 @@ const ROWS: Record<string, Row> = {
   },
 
   // Calendars
-  "POST /v1/calendars": { access: "agent", cell: async () => ({ body: { name: unique("Created ") } }) },
+  "POST /v1/calendars": {
+    access: "agent",
+    cell: async () => ({ body: { name: unique("Created ") } }),
+    // A calendar it created would lie outside its reach.
+    outsideReach: [403, "forbidden"],
+  },
   "GET /v1/calendars/{calendarId}": { access: "read", cell: async () => ({}) },
   "PATCH /v1/calendars/{calendarId}": {
     access: "owner",
@@ -307,6 +330,7 @@ const ROWS: Record<string, Row> = {
     }),
     // Every calendar must be readable (one left out would look free): 404 without a grant on the private one.
     instead: (caller) => (ROLE_OF[caller] === null ? [404, "not_found"] : undefined),
+    outsideReach: [404, "not_found"],
   },
 
   // Grants
@@ -377,6 +401,7 @@ const ROWS: Record<string, Row> = {
   "POST /v1/webhooks": {
     access: "agent",
     cell: async (w) => ({ body: { url: "http://127.0.0.1:9/hook", calendars: [w.calendars.public.id] } }),
+    outsideReach: [404, "not_found"],
   },
   ...Object.fromEntries(
     (
@@ -394,6 +419,8 @@ const ROWS: Record<string, Row> = {
         access: "agent",
         cell: async (w, _cal, caller) => ({ params: { webhookId: await freshWebhook(w, caller) }, body }),
         wrongParent: () => ({ params: { webhookId: strangersWebhook }, body }),
+        // Its agent's webhook, but one following a calendar the credential does not reach.
+        outsideReach: [404, "not_found"],
       },
     ]),
   ),
@@ -409,6 +436,7 @@ const atLeast = (role: Role | null, min: Role) =>
 function expected(row: Row, visibility: Visibility | undefined, caller: Caller): [number, string | null] {
   if (row.access === "open") return [200, null];
   if (caller === "anonymous" && row.access !== "read") return [401, "unauthorized"];
+  if (caller === RESTRICTED) return visibility ? [404, "not_found"] : (row.outsideReach ?? [200, null]);
   if (row.access === "agent") return [200, null];
   const role = ROLE_OF[caller];
   if (visibility === "private" && role === null) return [404, "not_found"];
@@ -450,6 +478,8 @@ beforeAll(async () => {
     stranger: agents.stranger.auth,
     anonymous: undefined,
     "owner-without-grants-scope": await laterCredential(world.t, agents.owner),
+    // Made below, once the calendar it is restricted to exists.
+    [RESTRICTED]: undefined,
   };
   world.calendars = {
     private: await fixture(world, calendars.private, "private"),
@@ -461,6 +491,11 @@ beforeAll(async () => {
   await grantRole(world.t, agents.owner, elsewhere.id, agents.writer.agentId, "writer");
   await grantRole(world.t, agents.owner, elsewhere.id, agents.reader.agentId, "reader");
   world.elsewhere = await fixture(world, elsewhere, "private");
+  const scopes = ["agent:read", "calendar:read", "calendar:write", "grants:manage"];
+  const restricted = await ok(
+    post(world.t, "/v1/agent-credentials", owner(world)).send({ scopes, calendars: [elsewhere.id] }),
+  );
+  world.auth[RESTRICTED] = { Authorization: `Bearer ${restricted.body.token}` };
 });
 afterAll(async () => {
   await world.t.close();

@@ -36,6 +36,8 @@ const actorOf = (agent: MintedAgent): Actor => ({
   agentName: agent.agentName,
   credentialId: agent.credentialId,
   scopes: ["agent:read", "calendar:read", "calendar:write", "grants:manage"],
+  calendars: null,
+  expiresAt: null,
 });
 
 describe("POST /v1/calendars/{calendarId}/layers", () => {

@@ -6,4 +6,11 @@ export interface Actor {
   agentName: string;
   credentialId: string;
   scopes: readonly Scope[];
+  /**
+   * The only calendars the credential reaches, or null for every calendar the agent can reach.
+   * Any other calendar is, to this caller, one that does not exist (domain/policy.ts).
+   */
+  calendars: readonly string[] | null;
+  /** When the credential stops working (ISO instant), or null; what it creates cannot outlive it. */
+  expiresAt: string | null;
 }

@@ -118,6 +118,12 @@ export const errors = {
       "forbidden",
       `your role on this calendar does not allow this; it needs ${needed} (ask an owner for a grant, or POST an access request)`,
     ),
+  /** A credential restricted to named calendars asked for something beyond them. */
+  restrictedCredential: (action: string) =>
+    new DomainError(
+      "forbidden",
+      `this credential is restricted to the calendars it names and may not ${action}; use a credential without \`calendars\``,
+    ),
   notFound: (what = "resource") =>
     new DomainError("not_found", `no such ${what}, or you may not see it; check the id and your token`),
   /** An id, hash or slug that no record can have (domain/paths.ts): such a record cannot exist. */

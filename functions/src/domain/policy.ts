@@ -1,13 +1,14 @@
-import { errors } from "./errors.js";
+import { errors, quote } from "./errors.js";
 import type { Actor } from "./actor.js";
 import type { AgentRecord, CalendarRecord } from "./records.js";
 import type { Role, Scope } from "./types.js";
 
 /**
  * The one place that decides who may do what on a calendar (docs/api.md#access).
- * Precedence: a private calendar without a live grant is 404 (its existence is never
- * revealed); then a missing scope is 403 insufficient_scope; then too low a role is
- * 403 forbidden. Authentication (401) happens before, in the route layer.
+ * Precedence: a calendar outside the credential's calendars, and a private calendar without
+ * a live grant, is 404 (its existence is never revealed); then a missing scope is 403
+ * insufficient_scope; then too low a role is 403 forbidden. Authentication (401) happens
+ * before, in the route layer.
  */
 export type CalendarAction =
   | "calendar.read"
@@ -36,9 +37,28 @@ export const RULES: Record<CalendarAction, Rule> = {
   "layers.manage": { scope: "calendar:write", minRole: "owner" },
 };
 
+/** What the policy reads of a caller: its scopes and its credential's calendars. */
+type Caller = Pick<Actor, "scopes" | "calendars">;
+
 const RANK: Record<Role, number> = { reader: 1, writer: 2, owner: 3 };
 
 export const roleAtLeast = (role: Role | null, min: Role): boolean => role !== null && RANK[role] >= RANK[min];
+
+/**
+ * Whether the caller's credential reaches the calendar: a credential restricted to named
+ * calendars meets any other as if it did not exist, whatever its visibility and the agent's role.
+ */
+export const credentialReaches = (actor: Pick<Actor, "calendars"> | null, calendarId: string): boolean =>
+  !actor || actor.calendars === null || actor.calendars.includes(calendarId);
+
+/**
+ * Whether something that names calendars (a webhook, a credential) lies within the caller's
+ * reach: for a restricted credential, only when it names calendars and all of them are its own.
+ */
+export const reachesAll = (
+  actor: Pick<Actor, "calendars">,
+  calendarIds: readonly string[] | null | undefined,
+): boolean => actor.calendars === null || (!!calendarIds && calendarIds.every((id) => credentialReaches(actor, id)));
 
 /** Whether the caller may see the calendar at all (pages and reads). */
 export const canSee = (calendar: CalendarRecord, role: Role | null): boolean =>
@@ -48,13 +68,14 @@ export const canSee = (calendar: CalendarRecord, role: Role | null): boolean =>
  * Whether the caller could read the calendar directly (GET .../events would answer 200):
  * used where a refusal must not be thrown, e.g. which layers a viewer sees.
  */
-export const mayRead = (calendar: CalendarRecord, actor: Actor | null, role: Role | null): boolean =>
-  calendar.visibility !== "private" ||
-  (role !== null && !!actor && actor.scopes.includes(RULES["calendar.read"].scope));
+export const mayRead = (calendar: CalendarRecord, actor: Caller | null, role: Role | null): boolean =>
+  credentialReaches(actor, calendar.id) &&
+  (calendar.visibility !== "private" ||
+    (role !== null && !!actor && actor.scopes.includes(RULES["calendar.read"].scope)));
 
 export function authorize(
   calendar: CalendarRecord,
-  actor: Actor | null,
+  actor: Caller | null,
   role: Role | null,
   action: CalendarAction,
 ): void {
@@ -65,11 +86,11 @@ export function authorize(
 /** The first half of `authorize`: 404 for a calendar the caller may not see, then the scope. */
 function authorizeAccess(
   calendar: CalendarRecord,
-  actor: Actor | null,
+  actor: Caller | null,
   role: Role | null,
   action: CalendarAction,
 ): void {
-  if (!canSee(calendar, role)) throw errors.notFound("calendar");
+  if (!credentialReaches(actor, calendar.id) || !canSee(calendar, role)) throw errors.notFound("calendar");
   const rule = RULES[action];
   const scopeNeeded = action === "calendar.read" ? calendar.visibility === "private" : true;
   if (scopeNeeded && actor && !actor.scopes.includes(rule.scope)) throw errors.insufficientScope(rule.scope);
@@ -83,6 +104,46 @@ export function authorizeRole(role: Role | null, action: CalendarAction): void {
   const { minRole } = RULES[action];
   if (minRole && !roleAtLeast(role, minRole)) {
     throw errors.forbidden(minRole === "owner" ? "the owner role" : "a writer or owner role");
+  }
+}
+
+/** A calendar created by a restricted credential would lie outside its reach: such a credential creates none. */
+export function authorizeCalendarCreation(actor: Caller): void {
+  if (actor.calendars !== null) throw errors.restrictedCredential("create calendars");
+}
+
+/** What a new credential carries, its defaults already taken from the credential creating it. */
+export interface CredentialTerms {
+  scopes: readonly Scope[];
+  calendars: readonly string[] | null;
+  expiresAt: string | null;
+}
+
+/**
+ * Who issues a credential: the calling credential, or an agent's human issuing in its name
+ * (every scope, no calendars named, no expiry, unless chosen).
+ */
+export type CredentialIssuer = Pick<Actor, "agentId" | "agentName" | "scopes" | "calendars" | "expiresAt">;
+
+/**
+ * A credential never grants more than the one creating it: no scope it lacks (403
+ * insufficient_scope), no calendar outside its own (404, as any calendar it cannot reach), no
+ * life beyond its own expiry. Whether each calendar is readable at all is judged by `authorize`.
+ */
+export function authorizeIssue(issuer: CredentialIssuer, terms: CredentialTerms): void {
+  const lacking = terms.scopes.find((scope) => !issuer.scopes.includes(scope));
+  if (lacking) throw errors.insufficientScope(lacking);
+  if (issuer.calendars !== null) {
+    if (terms.calendars === null) throw errors.restrictedCredential("create a credential for every calendar");
+    const outside = terms.calendars.find((id) => !issuer.calendars!.includes(id));
+    if (outside !== undefined) throw errors.notFound(`calendar \`${quote(outside)}\``);
+  }
+  if (issuer.expiresAt !== null && (terms.expiresAt === null || terms.expiresAt > issuer.expiresAt)) {
+    throw errors.invalidField(
+      "invalid_request",
+      "expires_at",
+      `must not be after the expiry of the credential creating it (${issuer.expiresAt})`,
+    );
   }
 }
 

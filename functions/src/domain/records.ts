@@ -44,6 +44,8 @@ export interface CredentialRecord {
   created_at: string;
   expires_at: string | null;
   revoked_at: string | null;
+  /** The only calendars its token reaches; null or absent (credentials from before it): every one. */
+  calendars?: string[] | null;
 }
 
 /** agents/{agentId}/memberships/{calendarId}: the agent's live grant, readable by id. */
@@ -61,6 +63,8 @@ export interface TokenRecord {
   scopes: Scope[];
   expires_at: string | null;
   revoked_at: string | null;
+  /** The credential's calendars, copied so that authenticating stays one read; absent: every one. */
+  calendars?: string[] | null;
 }
 
 /**

@@ -24,5 +24,7 @@ export async function authenticate(deps: Deps, header: string | undefined): Prom
     agentName: token.agent_name,
     credentialId: token.credential_id,
     scopes: token.scopes,
+    calendars: token.calendars ?? null,
+    expiresAt: token.expires_at,
   };
 }

@@ -31,4 +31,5 @@ export const presentCredential = (cred: CredentialRecord): PresentedCredential =
   created_at: cred.created_at,
   expires_at: cred.expires_at,
   revoked_at: cred.revoked_at,
+  calendars: cred.calendars ?? null,
 });

@@ -32,7 +32,7 @@ export const calendarRoutes = [
     scope: "calendar:write",
     body: createBody,
     response: calendarRecord,
-    errors: ["invalid_request", "unauthorized", "insufficient_scope", "slug_taken", "quota_exceeded"],
+    errors: ["invalid_request", "unauthorized", "insufficient_scope", "forbidden", "slug_taken", "quota_exceeded"],
     handler: async ({ tx, deps, actor, body }) =>
       presentCalendar(await createCalendar(tx, deps, actor, body), "owner", deps.baseUrl),
   }),

@@ -112,6 +112,14 @@ export const idOf = (prefix: IdPrefix) =>
 
 export const calendarParams = z.object({ calendarId: idOf("cal").describe("Calendar id") });
 
+/** Distinct calendar ids, 1 to `max` of them (a webhook's, a credential's). */
+export const calendarIdList = (max: number) =>
+  z
+    .array(idOf("cal"))
+    .min(1, { message: "must name at least one calendar id" })
+    .max(max, { message: `must name at most ${max} calendars` })
+    .refine((ids) => new Set(ids).size === ids.length, { message: "must list distinct calendar ids" });
+
 /** `limit` and `cursor` of every list endpoint (docs/api.md#paging). */
 export const pageQuery = {
   limit: z.coerce

@@ -20,18 +20,13 @@ import { defineRoute } from "../http/route.js";
 import { resolverFor } from "../outbound/lookup.js";
 import { sharedSender } from "../outbound/send.js";
 import { presentAttempt, presentWebhook } from "../presenters/webhooks.js";
-import { deleted, idOf, trimmedName } from "./common.js";
+import { calendarIdList, deleted, idOf, trimmedName } from "./common.js";
 import { deliveryAttempt, webhookRecord, webhookWithSecret } from "../presenters/schemas/webhooks.js";
 
 /** Calendars one webhook may follow. */
 const MAX_CALENDARS = 50;
 
-const calendars = z
-  .array(idOf("cal"))
-  .min(1, { message: "must name at least one calendar id" })
-  .max(MAX_CALENDARS, { message: `must name at most ${MAX_CALENDARS} calendars` })
-  .refine((ids) => new Set(ids).size === ids.length, { message: "must list distinct calendar ids" })
-  .describe("Calendar ids to follow");
+const calendars = calendarIdList(MAX_CALENDARS).describe("Calendar ids to follow");
 const types = z
   .array(z.enum(WEBHOOK_TYPES))
   .min(1, { message: "must name at least one type; omit `types` for every change type" })
@@ -68,7 +63,7 @@ export const webhookRoutes = [
     scope: "calendar:read",
     response: z.object({ webhooks: z.array(webhookRecord) }),
     errors: ["unauthorized", "insufficient_scope"],
-    handler: async ({ deps, actor }) => ({ webhooks: (await listWebhooks(deps, actor.agentId)).map(presentWebhook) }),
+    handler: async ({ deps, actor }) => ({ webhooks: (await listWebhooks(deps, actor)).map(presentWebhook) }),
   }),
   defineRoute({
     method: "post",
@@ -106,7 +101,7 @@ export const webhookRoutes = [
     params: webhookParams,
     response: webhookRecord,
     errors: ["unauthorized", "insufficient_scope", "not_found"],
-    handler: async ({ deps, actor, params }) => presentWebhook(await getWebhook(deps, actor.agentId, params.webhookId)),
+    handler: async ({ deps, actor, params }) => presentWebhook(await getWebhook(deps, actor, params.webhookId)),
   }),
   defineRoute({
     method: "patch",
@@ -128,7 +123,7 @@ export const webhookRoutes = [
     errors: ["invalid_request", "unauthorized", "insufficient_scope", "not_found"],
     prepare: async ({ deps, body }) => (body.url === undefined ? undefined : verifiedUrl(deps, body.url)),
     handler: async ({ tx, deps, actor, params, body, prepared: url }) => {
-      const current = await ownWebhook(deps.store, actor.agentId, params.webhookId);
+      const current = await ownWebhook(deps.store, actor, params.webhookId);
       if (body.calendars)
         await requireReadable(
           deps,
@@ -136,7 +131,7 @@ export const webhookRoutes = [
           body.calendars.filter((id) => !current.data.calendars.includes(id)),
         );
       const patch = url === undefined ? body : { ...body, url };
-      const hook = await updateWebhook(tx, deps, actor.agentId, params.webhookId, patch, webhookSettings(deps.config));
+      const hook = await updateWebhook(tx, deps, actor, params.webhookId, patch, webhookSettings(deps.config));
       return presentWebhook(hook);
     },
   }),
@@ -151,7 +146,7 @@ export const webhookRoutes = [
     response: deleted,
     errors: ["unauthorized", "insufficient_scope", "not_found"],
     handler: async ({ tx, actor, params }) => ({
-      deleted: (await deleteWebhook(tx, actor.agentId, params.webhookId)).id,
+      deleted: (await deleteWebhook(tx, actor, params.webhookId)).id,
     }),
   }),
   defineRoute({
@@ -168,7 +163,7 @@ export const webhookRoutes = [
     response: webhookWithSecret,
     errors: ["unauthorized", "insufficient_scope", "not_found"],
     handler: async ({ tx, deps, actor, params }) => {
-      const { webhook, secret } = await rotateWebhookSecret(tx, deps, actor.agentId, params.webhookId);
+      const { webhook, secret } = await rotateWebhookSecret(tx, deps, actor, params.webhookId);
       return { webhook: presentWebhook(webhook), secret };
     },
   }),
@@ -186,11 +181,11 @@ export const webhookRoutes = [
     errors: ["unauthorized", "insufficient_scope", "not_found"],
     // The POST goes out before the transaction: no transaction waits on a receiver.
     prepare: async ({ deps, actor, params }) => {
-      const hook = await ownWebhook(deps.store, actor.agentId, params.webhookId);
+      const hook = await ownWebhook(deps.store, actor, params.webhookId);
       return sendPing(deps, hook.data, webhookSettings(deps.config), senderOf(deps));
     },
     handler: async ({ tx, actor, params, prepared }) => {
-      await recordTestAttempt(tx, actor.agentId, params.webhookId, prepared);
+      await recordTestAttempt(tx, actor, params.webhookId, prepared);
       const delivered = prepared.status !== null && prepared.status >= 200 && prepared.status < 300 && !prepared.error;
       return { delivered, attempt: presentAttempt(prepared) };
     },
@@ -206,7 +201,7 @@ export const webhookRoutes = [
     response: z.object({ deliveries: z.array(deliveryAttempt) }),
     errors: ["unauthorized", "insufficient_scope", "not_found"],
     handler: async ({ deps, actor, params }) => ({
-      deliveries: (await listDeliveries(deps, actor.agentId, params.webhookId)).map(presentAttempt),
+      deliveries: (await listDeliveries(deps, actor, params.webhookId)).map(presentAttempt),
     }),
   }),
 ];

@@ -10,7 +10,7 @@ import type { Transaction } from "../../storage/port.js";
 import { isIdOf } from "../ids.js";
 import { errors } from "../errors.js";
 import { paths } from "../paths.js";
-import { ownWebhook } from "../webhooks/own.js";
+import { ownWebhook, wholeAgent } from "../webhooks/own.js";
 import type { WebhookRecord } from "../webhooks/records.js";
 import { accountAgent } from "./accounts.js";
 import { deleteWebhook, updateWebhook } from "./webhooks.js";
@@ -24,7 +24,7 @@ const NO_URL_CHANGE = { allowLoopback: false };
 async function accountWebhook(tx: Transaction, userId: string, agentId: string, webhookId: string) {
   await accountAgent(tx, userId, agentId);
   if (!isIdOf("whk", webhookId)) throw errors.notFound("webhook");
-  return ownWebhook(tx, agentId, webhookId);
+  return ownWebhook(tx, wholeAgent(agentId), webhookId);
 }
 
 /**
@@ -43,7 +43,7 @@ export async function setAccountWebhookEnabled(
 ): Promise<WebhookRecord> {
   const hook = await accountWebhook(tx, userId, agentId, webhookId);
   if (hook.data.enabled === enabled) return hook.data;
-  const updated = await updateWebhook(tx, deps, agentId, webhookId, { enabled }, NO_URL_CHANGE);
+  const updated = await updateWebhook(tx, deps, wholeAgent(agentId), webhookId, { enabled }, NO_URL_CHANGE);
   if (enabled) return updated;
   tx.update(paths.webhook(webhookId), { disabled_reason: DISABLED_BY_ACCOUNT });
   return { ...updated, disabled_reason: DISABLED_BY_ACCOUNT };
@@ -57,5 +57,5 @@ export async function deleteAccountWebhook(
   webhookId: string,
 ): Promise<WebhookRecord> {
   await accountWebhook(tx, userId, agentId, webhookId);
-  return deleteWebhook(tx, agentId, webhookId);
+  return deleteWebhook(tx, wholeAgent(agentId), webhookId);
 }

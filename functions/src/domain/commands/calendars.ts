@@ -2,6 +2,7 @@ import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { paths } from "../paths.js";
+import { authorizeCalendarCreation } from "../policy.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { drawShard, newRevision, touchShard } from "../revision.js";
 import { claimSlug, retireSlug, type SlugRetirement } from "../slugs.js";
@@ -41,6 +42,7 @@ export async function createCalendar(
   actor: Actor,
   input: NewCalendar,
 ): Promise<CalendarRecord> {
+  authorizeCalendarCreation(actor);
   checkLenses(normalizeViews(input.views), input.default_view ?? null, "default_view");
   const nowIso = deps.clock().toISOString();
   const agent = await readAgent(tx, actor.agentId);

@@ -1,8 +1,9 @@
-import { errors } from "../errors.js";
+import { errors, quote } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
+import { authorize, authorizeIssue, reachesAll, type CredentialIssuer, type CredentialTerms } from "../policy.js";
 import { newAgentCounters, releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import type { AgentRecord, CalendarRecord, ClaimRecord, CredentialRecord, TokenRecord } from "../records.js";
 import { SCOPES, type Scope } from "../types.js";
@@ -15,6 +16,8 @@ export const ONBOARD_TTL_MS = 30 * 60 * 1000;
 /** An expired claim link is kept this long past its expiry, so that opening it says "expired" (410), not 404. */
 export const CLAIM_KEPT_AFTER_EXPIRY_MS = 30 * 24 * 60 * 60 * 1000;
 const LATER_SCOPES: Scope[] = ["agent:read", "calendar:read", "calendar:write"];
+/** The most calendars one credential may name. */
+export const MAX_CREDENTIAL_CALENDARS = 50;
 
 export interface MintInput {
   name: string;
@@ -53,7 +56,8 @@ export async function mint(tx: Transaction, deps: Pick<CommandDeps, "clock">, in
   );
   // Its first calendar and credential count against its quotas from the start.
   tx.create(paths.agent(agent.id), { ...agent, ...newAgentCounters() });
-  const { token, credential } = issueCredential(tx, agent, [...SCOPES], null, nowIso);
+  const firstTerms: CredentialTerms = { scopes: SCOPES, calendars: null, expiresAt: null };
+  const { token, credential } = issueCredential(tx, agent, firstTerms, null, nowIso);
   let claimToken: string | null = null;
   if (onboard) {
     tx.update(onboard.path, { used_at: nowIso });
@@ -83,12 +87,14 @@ async function readOnboardToken(tx: Transaction, token: string, now: Date) {
 function issueCredential(
   tx: Transaction,
   agent: Pick<AgentRecord, "id" | "name">,
-  scopes: Scope[],
+  terms: CredentialTerms,
   label: string | null,
   nowIso: string,
 ): { token: string; credential: CredentialRecord } {
   const token = newAgentToken();
   const tokenHash = sha256(token);
+  const scopes = [...terms.scopes];
+  const calendars = terms.calendars && [...terms.calendars];
   const credential: CredentialRecord = {
     id: newId("cred"),
     agent_id: agent.id,
@@ -96,28 +102,90 @@ function issueCredential(
     scopes,
     token_hash: tokenHash,
     created_at: nowIso,
-    expires_at: null,
+    expires_at: terms.expiresAt,
     revoked_at: null,
+    calendars,
   };
   const lookup: TokenRecord = {
     agent_id: agent.id,
     agent_name: agent.name,
     credential_id: credential.id,
     scopes,
-    expires_at: null,
+    expires_at: terms.expiresAt,
     revoked_at: null,
+    calendars,
   };
   tx.create(paths.credential(agent.id, credential.id), credential);
   tx.create(paths.token(tokenHash), lookup);
   return { token, credential };
 }
 
-/** Another credential for the caller, within its credential quota (the agent's counter is written with it). */
-export async function createCredential(tx: Transaction, deps: CommandDeps, actor: Actor, label: string | null) {
-  const nowIso = deps.clock().toISOString();
-  const agent = await readAgent(tx, actor.agentId);
+/** What a new credential is asked to carry; what is left out comes from the issuer. */
+export interface CredentialRequest {
+  label: string | null;
+  /** Default: agent:read, calendar:read and calendar:write, those of them the issuer holds. */
+  scopes?: readonly Scope[];
+  /** The only calendars it reaches (at most 50). Default: the issuer's own restriction, none if it has none. */
+  calendars?: readonly string[] | null;
+  /** An ISO instant, in the future. Default: the issuer's own expiry, none if it has none. */
+  expires_at?: string | null;
+}
+
+const invalid = (field: string, message: string) => errors.invalidField("invalid_request", field, message);
+
+function credentialTerms(issuer: CredentialIssuer, request: CredentialRequest, now: Date): CredentialTerms {
+  const calendars = request.calendars === undefined ? issuer.calendars : request.calendars;
+  if (calendars && (calendars.length === 0 || calendars.length > MAX_CREDENTIAL_CALENDARS)) {
+    throw invalid("calendars", `must name 1 to ${MAX_CREDENTIAL_CALENDARS} calendar ids`);
+  }
+  if (calendars && new Set(calendars).size !== calendars.length) throw invalid("calendars", "must list distinct ids");
+  let expiresAt = request.expires_at === undefined ? issuer.expiresAt : request.expires_at;
+  if (expiresAt !== null) {
+    const instant = Date.parse(expiresAt);
+    if (Number.isNaN(instant)) throw invalid("expires_at", "must be an ISO 8601 instant with an offset");
+    if (instant <= now.getTime()) throw invalid("expires_at", "must be in the future");
+    expiresAt = new Date(instant).toISOString();
+  }
+  return {
+    scopes: request.scopes ?? LATER_SCOPES.filter((scope) => issuer.scopes.includes(scope)),
+    calendars,
+    expiresAt,
+  };
+}
+
+/** Each calendar a credential names must be one its issuer can read now (404 as for any other read). */
+async function requireReadableInTx(tx: Transaction, issuer: CredentialIssuer, ids: readonly string[]): Promise<void> {
+  const [calendars, memberships] = await Promise.all([
+    tx.getAll(ids.map((id) => paths.calendar(id))),
+    tx.getAll(ids.map((id) => paths.membership(issuer.agentId, id))),
+  ]);
+  ids.forEach((id, i) => {
+    const calendar = calendars[i]?.data;
+    if (!calendar) throw errors.notFound(`calendar \`${quote(id)}\``);
+    authorize(calendar, issuer, memberships[i]?.data.role ?? null, "calendar.read");
+  });
+}
+
+/**
+ * Another credential of the issuer's agent, within its credential quota (the agent's counter is
+ * written with it): never more than the issuer holds (domain/policy.ts, `authorizeIssue`), each
+ * calendar one the issuer can read in this transaction. POST /v1/agent-credentials calls it for
+ * the calling credential; a human's consent calls it for the agent they chose.
+ */
+export async function createCredential(
+  tx: Transaction,
+  deps: CommandDeps,
+  issuer: CredentialIssuer,
+  request: CredentialRequest,
+) {
+  const now = deps.clock();
+  const terms = credentialTerms(issuer, request, now);
+  authorizeIssue(issuer, terms);
+  if (terms.calendars) await requireReadableInTx(tx, issuer, terms.calendars);
+  const agent = await readAgent(tx, issuer.agentId);
   const counted = await takeQuota(deps, tx, "credentials_per_agent", agent);
-  const issued = issueCredential(tx, { id: actor.agentId, name: actor.agentName }, LATER_SCOPES, label, nowIso);
+  const agentNamed = { id: issuer.agentId, name: issuer.agentName };
+  const issued = issueCredential(tx, agentNamed, terms, request.label, now.toISOString());
   writeCounter(tx, agent.path, counted);
   return issued;
 }
@@ -130,7 +198,10 @@ export async function readAgent(tx: Transaction, agentId: string) {
   return agent;
 }
 
-/** Revokes one of the caller's credentials, never its last live one; its token is refused once this commits. */
+/**
+ * Revokes one of the caller's credentials, never its last live one; its token is refused once
+ * this commits. A restricted caller reaches only credentials restricted to calendars of its own.
+ */
 export async function revokeCredential(
   tx: Transaction,
   deps: Pick<CommandDeps, "clock">,
@@ -139,7 +210,7 @@ export async function revokeCredential(
 ): Promise<CredentialRecord> {
   const nowIso = deps.clock().toISOString();
   const doc = await tx.get(paths.credential(actor.agentId, credentialId));
-  if (!doc || doc.data.revoked_at) throw errors.notFound("credential");
+  if (!doc || doc.data.revoked_at || !reachesAll(actor, doc.data.calendars)) throw errors.notFound("credential");
   const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
   if (active.length < 2) throw errors.lastCredential();
   const agent = await readAgent(tx, actor.agentId);

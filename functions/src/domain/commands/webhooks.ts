@@ -11,7 +11,7 @@ import { errors } from "../errors.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { quotaLimits } from "../quotas.js";
-import { ownWebhook } from "../webhooks/own.js";
+import { ownWebhook, type WebhookOwner } from "../webhooks/own.js";
 import {
   DEFAULT_WEBHOOK_TYPES,
   type DeliveryAttempt,
@@ -104,13 +104,13 @@ export async function createWebhook(
 export async function updateWebhook(
   tx: Transaction,
   deps: Pick<CommandDeps, "clock" | "config">,
-  agentId: string,
+  owner: WebhookOwner,
   webhookId: string,
   patch: WebhookPatch,
   settings: Pick<WebhookSettings, "allowLoopback">,
 ): Promise<WebhookRecord> {
   const url = patch.url === undefined ? undefined : checkWebhookUrl(patch.url, settings);
-  const doc = await ownWebhook(tx, agentId, webhookId);
+  const doc = await ownWebhook(tx, owner, webhookId);
   const before = doc.data;
   const calendars = patch.calendars ?? before.calendars;
   const added = calendars.filter((id) => !before.calendars.includes(id));
@@ -150,8 +150,8 @@ export async function updateWebhook(
   return updated;
 }
 
-export async function deleteWebhook(tx: Transaction, agentId: string, webhookId: string): Promise<WebhookRecord> {
-  const doc = await ownWebhook(tx, agentId, webhookId);
+export async function deleteWebhook(tx: Transaction, owner: WebhookOwner, webhookId: string): Promise<WebhookRecord> {
+  const doc = await ownWebhook(tx, owner, webhookId);
   tx.delete(doc.path);
   for (const calendarId of doc.data.calendars) {
     tx.delete(paths.webhookStream(webhookId, calendarId));
@@ -164,10 +164,10 @@ export async function deleteWebhook(tx: Transaction, agentId: string, webhookId:
 export async function rotateWebhookSecret(
   tx: Transaction,
   deps: Pick<CommandDeps, "clock">,
-  agentId: string,
+  owner: WebhookOwner,
   webhookId: string,
 ): Promise<{ webhook: WebhookRecord; secret: string }> {
-  const doc = await ownWebhook(tx, agentId, webhookId);
+  const doc = await ownWebhook(tx, owner, webhookId);
   const now = deps.clock();
   const secret = newWebhookSecret();
   const changes: Partial<WebhookRecord> = {
@@ -183,11 +183,11 @@ export async function rotateWebhookSecret(
 /** Keeps a test ping's attempt with the webhook. */
 export async function recordTestAttempt(
   tx: Transaction,
-  agentId: string,
+  owner: WebhookOwner,
   webhookId: string,
   attempt: DeliveryAttempt,
 ): Promise<WebhookRecord> {
-  const doc = await ownWebhook(tx, agentId, webhookId);
+  const doc = await ownWebhook(tx, owner, webhookId);
   const tests = [...doc.data.tests, attempt].slice(-KEPT_TESTS);
   tx.update(doc.path, { tests });
   return { ...doc.data, tests };

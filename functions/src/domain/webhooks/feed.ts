@@ -48,7 +48,14 @@ export async function readStreamPage(
   ]);
   if (!agent || liveCredential.length === 0) return refused("agent_revoked", counters);
   // The webhook was created with calendar:read; the agent's role decides whether it still reads.
-  const actor = { agentId, agentName: "", credentialId: "", scopes: ["calendar:read"] as const };
+  const actor = {
+    agentId,
+    agentName: "",
+    credentialId: "",
+    scopes: ["calendar:read"] as const,
+    calendars: null,
+    expiresAt: null,
+  };
   if (!calendar || !mayRead(calendar.data, actor, membership?.data.role ?? null)) {
     return refused("no_access", counters);
   }

@@ -1,15 +1,28 @@
 import type { StoredDoc, TransactionReads } from "../../storage/port.js";
+import type { Actor } from "../actor.js";
 import { errors } from "../errors.js";
 import { paths } from "../paths.js";
+import { reachesAll } from "../policy.js";
 import type { WebhookRecord } from "./records.js";
 
-/** The caller's webhook: another agent's is 404, as if it did not exist. */
+/** Whose webhooks: an agent, through a credential that may reach only some of its calendars. */
+export type WebhookOwner = Pick<Actor, "agentId" | "calendars">;
+
+/** The agent itself, every calendar it reaches (its human's account page). */
+export const wholeAgent = (agentId: string): WebhookOwner => ({ agentId, calendars: null });
+
+/**
+ * The caller's webhook: another agent's is 404, as if it did not exist, and so is one that
+ * follows a calendar the caller's credential does not reach.
+ */
 export async function ownWebhook(
   reads: Pick<TransactionReads, "get">,
-  agentId: string,
+  owner: WebhookOwner,
   webhookId: string,
 ): Promise<StoredDoc<WebhookRecord>> {
   const doc = await reads.get(paths.webhook(webhookId));
-  if (!doc || doc.data.agent_id !== agentId) throw errors.notFound("webhook");
+  if (!doc || doc.data.agent_id !== owner.agentId || !reachesAll(owner, doc.data.calendars)) {
+    throw errors.notFound("webhook");
+  }
   return doc;
 }

@@ -15,6 +15,8 @@ export const credentialRecord = z.object({
   created_at: z.string(),
   expires_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  /** The only calendars its token reaches; null: every calendar the agent can reach. */
+  calendars: z.array(z.string()).nullable(),
 });
 export type PresentedCredential = z.input<typeof credentialRecord>;
 
