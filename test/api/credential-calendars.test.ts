@@ -1,8 +1,8 @@
 /**
- * Credentials restricted to calendars, and their scopes and expiry (docs/api.md#credentials):
- * what POST /v1/agent-credentials accepts and stores, and a restricted token meeting every
- * other calendar of its own agent as one that does not exist. The access matrix holds the same
- * restriction against every route.
+ * Credentials restricted to calendars, and their scopes and expiry
+ * (docs/api.md#credentials-scoped-to-calendars): what POST /v1/agent-credentials accepts and
+ * stores, and a restricted token meeting every other calendar of its own agent as one that
+ * does not exist. The access matrix holds the same restriction against every route.
  */
 import request from "supertest";
 import { describe, expect, it } from "vitest";
@@ -209,9 +209,38 @@ describe("a token restricted to calendar A, on calendar B of the same agent", ()
 
     expect((await get(t, `/v1/calendars/${a}/layers`, scout.auth).expect(200)).body.layers).toHaveLength(1);
     expect((await get(t, `/v1/calendars/${a}/layers`, onlyA).expect(200)).body.layers).toEqual([]);
-    const events = await get(t, `/v1/calendars/${a}/events?layers=all`, onlyA).expect(200);
-    expect(JSON.stringify(events.body)).not.toContain("Secret on B");
+    // The full answer first: a cached answer of the same query is not the restricted token's.
     const full = await get(t, `/v1/calendars/${a}/events?layers=all`, scout.auth).expect(200);
     expect(JSON.stringify(full.body)).toContain("Secret on B");
+    const events = await get(t, `/v1/calendars/${a}/events?layers=all`, onlyA).expect(200);
+    expect(JSON.stringify(events.body)).not.toContain("Secret on B");
+  });
+
+  it("over MCP too: the tools answer B as not_found, and create_credential takes the same arguments", async () => {
+    const { a, b, onlyA } = await twoCalendars();
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const res = await request(t.app)
+        .post("/mcp?toolsets=all")
+        .set(onlyA)
+        .set("Accept", "application/json, text/event-stream")
+        .send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } })
+        .expect(200);
+      const result = res.body.result as { isError?: boolean; content: Array<{ text: string }> };
+      return { isError: result.isError ?? false, body: JSON.parse(result.content[0].text) };
+    };
+    expect(await call("get_calendar", { calendarId: b })).toMatchObject({
+      isError: true,
+      body: { error: { code: "not_found" } },
+    });
+    expect((await call("get_calendar", { calendarId: a })).body.id).toBe(a);
+    const outside = await call("create_credential", { calendars: [b], idempotency_key: "mcp-outside" });
+    expect(outside.body.error?.code).toBe("not_found");
+    const made = await call("create_credential", {
+      calendars: [a],
+      scopes: ["calendar:read"],
+      expires_at: "2026-11-30T00:00:00Z",
+      idempotency_key: "mcp-inside",
+    });
+    expect(made.body.credential).toMatchObject({ calendars: [a], scopes: ["calendar:read"] });
   });
 });
