@@ -19,6 +19,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clearProject, firestoreEmulator, uniqueProject } from "../helpers/firestore-emulator.js";
 import { freePort } from "../helpers/ports.js";
+import { scheduledFunctionsPath } from "../helpers/pubsub-emulator.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -486,7 +487,7 @@ describe.skipIf(!HAS_FIREBASE || !emulator.host)(
           WEBHOOKS_ALLOW_LOOPBACK: "on",
         },
       });
-      console.log(stdout.trim());
+      console.log(`${scheduledFunctionsPath()}\n${stdout.trim()}`);
       expect(stdout).toContain("alarms: 1 fired");
       expect(stdout).toContain("webhooks: 1 delivered");
 
@@ -540,8 +541,8 @@ describe.skipIf(!HAS_FIREBASE || !emulator.host)(
       writeFileSync(join(signalDir, "done"), "");
       const code = await exited!;
       expect(code, tail()).toBe(0);
-      // The scheduled alarms and webhooks are listed; without a Pub/Sub emulator the emulator does
-      // not run them (the webhook step runs them from the bundle).
+      // The scheduled functions are listed; the emulator does not run them (the webhook step runs
+      // them from the bundle, test/e2e/scheduled-pubsub.test.ts shows why).
       const listed = /Loaded functions definitions from source: ([^.\n]*)/.exec(output)?.[1].split(", ");
       expect(listed?.sort()).toEqual(["alarms", "api", "pages", "purges", "webhooks"]);
     });

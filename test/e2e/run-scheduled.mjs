@@ -1,6 +1,7 @@
 // Runs scheduled functions of the deployed bundle (functions/dist/index.mjs) once each, in the
-// order given, as Cloud Scheduler would start them: the Functions emulator does not fire them
-// (that needs the Pub/Sub emulator). The environment points them at the store:
+// order given, as Cloud Scheduler would start them: the Functions emulator does not fire them,
+// not even beside a Pub/Sub emulator (docs/e2e.md#the-scheduled-functions). The environment
+// points them at the store:
 //   FIRESTORE_EMULATOR_HOST=... GCLOUD_PROJECT=... node test/e2e/run-scheduled.mjs alarms webhooks
 // Their log entries go to stdout as the functions write them (JSON), then one line per run.
 import { join } from "node:path";
