@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
 import { appPerTest, createTestApp } from "../helpers/app.js";
 import { loopbackConfig } from "../helpers/config.js";
-import { del, expectError, get, post, type Auth } from "../helpers/http.js";
+import { del, expectError, get, patch, post, type Auth } from "../helpers/http.js";
 import { mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 
 const t = appPerTest(() => createTestApp({ config: loopbackConfig() }));
@@ -214,6 +214,30 @@ describe("a token restricted to calendar A, on calendar B of the same agent", ()
     expect(JSON.stringify(full.body)).toContain("Secret on B");
     const events = await get(t, `/v1/calendars/${a}/events?layers=all`, onlyA).expect(200);
     expect(JSON.stringify(events.body)).not.toContain("Secret on B");
+  });
+
+  it("publishing: it neither shares nor opens A while A shows a layer of B", async () => {
+    const { scout, a, b, onlyA } = await twoCalendars();
+    await patch(t, `/v1/calendars/${a}`, scout.auth).send({ visibility: "private" }).expect(200);
+    await post(t, `/v1/calendars/${a}/layers`, scout.auth).send({ calendar_id: b, key: "bee" }).expect(200);
+    const views = `/v1/calendars/${a}/views`;
+    expectError(await post(t, views, onlyA).send({ name: "All" }), 403, "forbidden");
+    expectError(await post(t, views, onlyA).send({ name: "Bee", filter: { layers: ["bee"] } }), 403, "forbidden");
+    const own = await post(t, views, onlyA)
+      .send({ name: "Own", filter: { layers: ["main"] } })
+      .expect(200);
+    const widen = await patch(t, `${views}/${own.body.id}`, onlyA).send({ filter: {} });
+    expectError(widen, 403, "forbidden");
+    const open = await patch(t, `/v1/calendars/${a}`, onlyA).send({ visibility: "unlisted" });
+    expectError(open, 403, "forbidden");
+    expect(open.body.error.message).toMatch(/restricted/);
+    expect((await get(t, `/v1/calendars/${a}`, scout.auth).expect(200)).body.visibility).toBe("private");
+
+    // Once the layer is gone, A is its own to publish.
+    const layer = (await get(t, `/v1/calendars/${a}/layers`, scout.auth).expect(200)).body.layers[0].id;
+    await del(t, `/v1/calendars/${a}/layers/${layer}`, scout.auth).expect(200);
+    await patch(t, `/v1/calendars/${a}`, onlyA).send({ visibility: "unlisted" }).expect(200);
+    await post(t, views, onlyA).send({ name: "All" }).expect(200);
   });
 
   it("over MCP too: the tools answer B as not_found, and create_credential takes the same arguments", async () => {

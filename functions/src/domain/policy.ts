@@ -112,6 +112,19 @@ export function authorizeCalendarCreation(actor: Caller): void {
   if (actor.calendars !== null) throw errors.restrictedCredential("create calendars");
 }
 
+/**
+ * Publishing shows a calendar's layers to whoever holds the address (a share view, a page made
+ * public or unlisted): a restricted credential publishes no layer of a calendar outside its
+ * reach, or it would read through the page what the API hides from it.
+ */
+export function authorizePublishing(actor: Pick<Actor, "calendars">, layerCalendarIds: readonly string[]): void {
+  if (layerCalendarIds.some((id) => !credentialReaches(actor, id))) {
+    throw errors.restrictedCredential(
+      "publish a layer of a calendar outside them (name the layers to show in `filter.layers`, or detach it)",
+    );
+  }
+}
+
 /** What a new credential carries, its defaults already taken from the credential creating it. */
 export interface CredentialTerms {
   scopes: readonly Scope[];

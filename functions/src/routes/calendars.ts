@@ -60,8 +60,8 @@ export const calendarRoutes = [
     body: patchBody,
     response: calendarRecord,
     errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
-    handler: async ({ tx, deps, calendar: { role }, params, body }) =>
-      presentCalendar(await updateCalendar(tx, deps, params.calendarId, body), role, deps.baseUrl),
+    handler: async ({ tx, deps, actor, calendar: { role }, params, body }) =>
+      presentCalendar(await updateCalendar(tx, deps, actor, params.calendarId, body), role, deps.baseUrl),
   }),
   defineRoute({
     method: "delete",

@@ -92,8 +92,8 @@ export const viewRoutes = [
     }),
     response: viewRecord,
     errors: ["invalid_request", "unauthorized", "slug_taken", "quota_exceeded"],
-    handler: async ({ tx, deps, params, body }) =>
-      presentView(await createView(tx, deps, params.calendarId, body), deps.baseUrl),
+    handler: async ({ tx, deps, actor, params, body }) =>
+      presentView(await createView(tx, deps, actor, params.calendarId, body), deps.baseUrl),
   }),
   defineRoute({
     method: "patch",
@@ -117,8 +117,8 @@ export const viewRoutes = [
     }),
     response: viewRecord,
     errors: ["invalid_request", "unauthorized", "not_found"],
-    handler: async ({ tx, deps, params, body }) => {
-      const view = await updateView(tx, deps, params.calendarId, params.viewId, body);
+    handler: async ({ tx, deps, actor, params, body }) => {
+      const view = await updateView(tx, deps, actor, params.calendarId, params.viewId, body);
       return presentView(view, deps.baseUrl);
     },
   }),

@@ -2,7 +2,7 @@ import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { paths } from "../paths.js";
-import { authorizeCalendarCreation } from "../policy.js";
+import { authorizeCalendarCreation, authorizePublishing } from "../policy.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { drawShard, newRevision, touchShard } from "../revision.js";
 import { claimSlug, retireSlug, type SlugRetirement } from "../slugs.js";
@@ -61,6 +61,7 @@ export async function createCalendar(
 export async function updateCalendar(
   tx: Transaction,
   deps: CommandDeps,
+  actor: Pick<Actor, "calendars">,
   calendarId: string,
   patch: CalendarPatch,
 ): Promise<CalendarRecord> {
@@ -82,6 +83,13 @@ export async function updateCalendar(
     views: patch.views !== undefined ? normalizeViews(patch.views) : current.views,
   };
   checkLenses(next.views, next.default_view, patch.default_view !== undefined ? "default_view" : "views");
+  if (current.visibility === "private" && next.visibility !== "private" && actor.calendars !== null) {
+    const layers = await tx.query(paths.layers(calendarId));
+    authorizePublishing(
+      actor,
+      layers.map((l) => l.data.calendar_id),
+    );
+  }
 
   const newSlug = patch.slug !== undefined && patch.slug !== current.slug;
   let slugIsNew = false;

@@ -1,8 +1,10 @@
 import { errors } from "../errors.js";
 import type { Transaction } from "../../storage/port.js";
+import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { newId, randomSlugSuffix } from "../ids.js";
 import { paths } from "../paths.js";
+import { authorizePublishing } from "../policy.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { claimSlug } from "../slugs.js";
 import type { ShareViewRecord, ViewSlugRecord } from "../records.js";
@@ -27,10 +29,21 @@ export const completeDisplay = (display: Partial<ViewDisplay> = {}): ViewDisplay
   views: display.views && display.views.length > 0 ? display.views : null,
 });
 
-async function assertKnownLayers(tx: Transaction, calendarId: string, filter: ViewFilter): Promise<void> {
+/**
+ * The layers a view publishes: those `filter.layers` names (each a layer of the calendar), or
+ * all of them; each one the caller's credential reaches (domain/policy.ts).
+ */
+async function assertPublishableLayers(
+  tx: Transaction,
+  actor: Pick<Actor, "calendars">,
+  calendarId: string,
+  filter: ViewFilter,
+): Promise<void> {
   const wanted = (filter.layers ?? []).filter((key) => key !== "main");
-  if (wanted.length === 0) return;
-  const keys = new Set((await tx.query(paths.layers(calendarId))).map((l) => l.data.key));
+  const everyLayer = filter.layers === null;
+  if (wanted.length === 0 && !(everyLayer && actor.calendars !== null)) return;
+  const layers = (await tx.query(paths.layers(calendarId))).map((l) => l.data);
+  const keys = new Set(layers.map((l) => l.key));
   const unknown = wanted.filter((key) => !keys.has(key));
   if (unknown.length > 0) {
     throw errors.invalid(
@@ -40,6 +53,11 @@ async function assertKnownLayers(tx: Transaction, calendarId: string, filter: Vi
       { field: "filter.layers", unknown },
     );
   }
+  const shown = everyLayer ? layers : layers.filter((l) => wanted.includes(l.key));
+  authorizePublishing(
+    actor,
+    shown.map((l) => l.calendar_id),
+  );
 }
 
 export interface NewView {
@@ -59,6 +77,7 @@ async function readCalendar(tx: Transaction, calendarId: string) {
 export async function createView(
   tx: Transaction,
   deps: Pick<CommandDeps, "clock" | "config">,
+  actor: Pick<Actor, "calendars">,
   calendarId: string,
   input: NewView,
 ): Promise<ShareViewRecord> {
@@ -66,7 +85,7 @@ export async function createView(
   const id = newId("viw");
   const filter = completeFilter(input.filter);
   const calendar = await readCalendar(tx, calendarId);
-  await assertKnownLayers(tx, calendarId, filter);
+  await assertPublishableLayers(tx, actor, calendarId, filter);
   const counted = await takeQuota(deps, tx, "views_per_calendar", calendar);
   const requested = input.slug ?? randomSlugSuffix(GENERATED_VIEW_SLUG_LENGTH);
   const slug = await claimSlug(tx, "view_slugs", { requested, name: input.name, ownerId: id });
@@ -98,6 +117,7 @@ export interface ViewPatch {
 export async function updateView(
   tx: Transaction,
   deps: Pick<CommandDeps, "clock">,
+  actor: Pick<Actor, "calendars">,
   calendarId: string,
   viewId: string,
   patch: ViewPatch,
@@ -109,7 +129,7 @@ export async function updateView(
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.filter !== undefined) changes.filter = completeFilter(patch.filter);
   if (patch.display !== undefined) changes.display = completeDisplay(patch.display);
-  if (changes.filter) await assertKnownLayers(tx, calendarId, changes.filter);
+  if (changes.filter) await assertPublishableLayers(tx, actor, calendarId, changes.filter);
   if (Object.keys(changes).length === 0) return doc.data;
   const updated = { ...doc.data, ...changes, updated_at: now };
   tx.update(doc.path, { ...changes, updated_at: now });
