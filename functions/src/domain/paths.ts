@@ -34,6 +34,13 @@ import type {
   WebhookRecord,
   WebhookStreamRecord,
 } from "./webhooks/records.js";
+import type {
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthGrantRecord,
+  OAuthRefreshRecord,
+  OAuthRequestRecord,
+} from "./oauth/records.js";
 
 /**
  * Where each record lives in the document store, and the only place references are built:
@@ -83,6 +90,11 @@ export interface RecordIn {
   "calendars/webhook_streams": WebhookStreamRecord;
   webhook_outbox: WebhookOutboxRecord;
   delivery_queue: DeliveryQueueRecord;
+  oauth_clients: OAuthClientRecord;
+  oauth_requests: OAuthRequestRecord;
+  oauth_codes: OAuthCodeRecord;
+  oauth_refresh_tokens: OAuthRefreshRecord;
+  "agents/oauth_grants": OAuthGrantRecord;
 }
 type Shape = keyof RecordIn;
 
@@ -119,6 +131,11 @@ const SHAPES = {
   "calendars/webhook_streams": true,
   webhook_outbox: true,
   delivery_queue: true,
+  oauth_clients: true,
+  oauth_requests: true,
+  oauth_codes: true,
+  oauth_refresh_tokens: true,
+  "agents/oauth_grants": true,
 } satisfies Record<Shape, true>;
 
 export const COLLECTIONS: readonly string[] = Object.keys(SHAPES);
@@ -281,4 +298,12 @@ export const paths = {
   deliveryQueue: () => collection("delivery_queue"),
   deliveryQueueEntry: (webhookId: string, calendarId: string) =>
     doc("delivery_queue", `${id("whk", webhookId)}-${id("cal", calendarId)}`),
+  /** The authorization server of /mcp (domain/oauth/records.ts): clients and secrets by their SHA-256. */
+  oauthClient: (clientIdHash: string) => doc("oauth_clients", hash(clientIdHash)),
+  oauthRequest: (requestId: string) => doc("oauth_requests", hash(requestId)),
+  oauthCode: (codeHash: string) => doc("oauth_codes", hash(codeHash)),
+  oauthRefreshToken: (tokenHash: string) => doc("oauth_refresh_tokens", hash(tokenHash)),
+  oauthGrants: (agentId: string) => collection("agents/oauth_grants", id("agt", agentId)),
+  oauthGrant: (agentId: string, credentialId: string) =>
+    doc("agents/oauth_grants", id("agt", agentId), id("cred", credentialId)),
 };

@@ -12,6 +12,7 @@ import { accountOwnsAgent } from "../policy.js";
 import type { AgentRecord, OnboardTokenRecord } from "../records.js";
 import { isClaimToken, claimState } from "../claims.js";
 import { ONBOARD_TTL_MS } from "./identity.js";
+import { revokeGrantIn } from "../oauth/tokens.js";
 
 export type ClaimOutcome =
   | { outcome: "claimed"; agent: AgentRecord }
@@ -99,4 +100,21 @@ export async function revokeAgent(
   // A count from before counters stays absent, as revokeCredential leaves it.
   if (typeof agent.data.live_credential_count === "number") tx.update(agent.path, { live_credential_count: 0 });
   return { revoked: live.length };
+}
+
+/**
+ * Revokes what the account's agent allowed one OAuth client (its grant, keyed by credential):
+ * its access token is 401 once this commits, its refresh token refused. `not_found` when the
+ * agent is not the account's or holds no such live grant.
+ */
+export async function revokeAccountGrant(
+  tx: Transaction,
+  deps: Pick<CommandDeps, "clock">,
+  userId: string,
+  agentId: string,
+  credentialId: string,
+): Promise<void> {
+  await accountAgent(tx, userId, agentId);
+  if (!isIdOf("cred", credentialId)) throw errors.notFound("app");
+  if (!(await revokeGrantIn(tx, deps, agentId, credentialId))) throw errors.notFound("app");
 }

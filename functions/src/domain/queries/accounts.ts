@@ -7,6 +7,8 @@ import { claimState, isClaimToken } from "../claims.js";
 import { pageByCreation } from "./creation-pages.js";
 import { agentWebhooks, type AccountWebhook } from "./account-webhooks.js";
 import type { HeldGrant } from "./me.js";
+import { liveGrants } from "../oauth/grants.js";
+import type { OAuthGrantRecord } from "../oauth/records.js";
 
 export type ClaimLookup =
   | { state: "not_found" }
@@ -44,6 +46,8 @@ export interface AccountAgent {
   /** Its webhooks, oldest first; `moreWebhooks` when not all are listed. */
   webhooks: AccountWebhook[];
   moreWebhooks: boolean;
+  /** The OAuth clients holding tokens for it (docs/mcp.md#authorization), newest first. */
+  apps: OAuthGrantRecord[];
 }
 
 /** At most this many agents are listed on one account page (bounded work per request). */
@@ -66,12 +70,14 @@ export async function listAccountAgents(
   );
   const agents = await Promise.all(
     newest.items.map(async (agent): Promise<AccountAgent> => {
-      const [grants, live, hooks] = await Promise.all([
+      const [grants, live, hooks, apps] = await Promise.all([
         heldGrants(deps, agent.id),
         deps.store.query(paths.credentials(agent.id), { where: [["revoked_at", "==", null]], limit: 1 }),
         agentWebhooks(deps, agent.id),
+        liveGrants(deps.store, agent.id),
       ]);
-      return { agent, grants, revoked: live.length === 0, webhooks: hooks.webhooks, moreWebhooks: hooks.more };
+      const revoked = live.length === 0;
+      return { agent, grants, revoked, webhooks: hooks.webhooks, moreWebhooks: hooks.more, apps };
     }),
   );
   return { agents, more: newest.nextCursor !== null };
