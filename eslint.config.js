@@ -11,7 +11,7 @@ import tseslint from "typescript-eslint";
 const SRC = "functions/src";
 
 /** The layers that take requests or run background passes: nothing below them imports them. */
-const ENTRY_LAYERS = ["routes", "pages", "mcp", "openapi", "jobs"];
+const ENTRY_LAYERS = ["routes", "pages", "mcp", "oauth", "openapi", "jobs"];
 /** Layers the domain never imports: it knows no protocol, no presentation and no network (outbound/). */
 const PROTOCOL_LAYERS = ["http", "presenters", "outbound", ...ENTRY_LAYERS];
 /** What implements the storage port: only the composition roots (server.ts, index.ts) pick one. */

@@ -9,6 +9,7 @@ import { apiRateLimits, methodBudget, type ApiRateLimits, type RateLimitConfig }
 import { ROUTING, apiRouter, expressPath, mountRoutes, type OutcomeCheck } from "./http/express-routes.js";
 import { budgetOf, type AnyRoute } from "./http/route.js";
 import { mountMcp } from "./mcp/mount.js";
+import { mountOAuth } from "./oauth/mount.js";
 import { openApiRoute } from "./openapi/route.js";
 import { apiRoutes } from "./routes/index.js";
 
@@ -25,7 +26,8 @@ export interface ApiAppOptions {
 }
 
 /**
- * The `/v1` JSON API (and `/openapi.json`, and `/mcp`: mcp/mount.ts). Before any route: no-store,
+ * The `/v1` JSON API (and `/openapi.json`, `/mcp` and `/mcp/public`: mcp/mount.ts, and the
+ * authorization server of `/mcp`: oauth/mount.ts). Before any route: no-store,
  * the request log and CORS. Each operation (http/route.ts) then runs its rate limit, the edge
  * checks and the JSON body, and the executor (http/execute.ts) runs the rest.
  */
@@ -53,6 +55,8 @@ export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, opt
   const limits = apiRateLimits(deps, options.rateLimits ?? deps.config.rateLimits);
   const readBody = [refuseContentEncoding, refuseLongQueryValues, requireJsonBody, frameworkBodyLimit, jsonBody];
 
+  // The authorization server of /mcp (its metadata, /authorize, /token, /register, /revoke).
+  mountOAuth(app, deps);
   mountMcp(app, deps, routes, { limits, readBody, checkOutcome: options.checkOutcome });
 
   // Case-sensitive and strict (http/route.ts ROUTING): `/v1/Mint` and `/v1/calendars/{id}/` are
@@ -113,7 +117,8 @@ const noStore: express.RequestHandler = (_req, res, next) => {
 
 const cors: express.RequestHandler = (req, res, next) => {
   res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Expose-Headers", REQUEST_ID_HEADER);
+  // WWW-Authenticate: a browser-based MCP client reads where /mcp's OAuth metadata is.
+  res.setHeader("Access-Control-Expose-Headers", `${REQUEST_ID_HEADER}, WWW-Authenticate`);
   if (req.method !== "OPTIONS") return next();
   res.setHeader("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE");
   res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version");

@@ -11,6 +11,7 @@ import { ConfigError, readConfig, readLocalServer, type Config } from "./config.
 import { loadOnce } from "./lazy.js";
 import { underRepository } from "./disk-paths.js";
 import { isHumansPath } from "./pages/humans/paths.js";
+import { isOAuthPath } from "./oauth/paths.js";
 import { startLocalAuthEmulator } from "./local-auth.js";
 import { LAYOUT } from "./domain/paths.js";
 import type { HttpDeps } from "./http/deps.js";
@@ -156,8 +157,14 @@ const setTextType = (res: ServerResponse, path: string): void => {
   if (type) res.setHeader("Content-Type", type);
 };
 
+/** Hosting rewrites these to the api function (firebase.json), the authorization server of /mcp with them. */
 const isApiPath = (path: string): boolean =>
-  path === "/openapi.json" || path === "/mcp" || path === "/v1" || path.startsWith("/v1/");
+  path === "/openapi.json" ||
+  path === "/mcp" ||
+  path === "/mcp/public" ||
+  path === "/v1" ||
+  path.startsWith("/v1/") ||
+  isOAuthPath(path);
 /** Hosting rewrites `/c/**`, `/v/**`, `/claim/**` and `/account/**` to the pages function. */
 const isPagesPath = (path: string): boolean => path.startsWith("/c/") || path.startsWith("/v/") || isHumansPath(path);
 

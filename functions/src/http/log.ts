@@ -14,9 +14,10 @@ import { requestIdOf } from "./request-id.js";
 export function requestLog(deps: Pick<Deps, "log">, pathShown = (path: string) => path): RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
+    // Read now: a router mounted at a path (the SDK's OAuth endpoints) strips it from req.path until it is done.
+    const path = pathShown(req.path);
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const path = pathShown(req.path);
       const requestId = requestIdOf(res);
       deps.log(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms ${requestId ?? "-"}`, {
         method: req.method,

@@ -16,3 +16,7 @@ export const accountWebhookPath = (
   webhookId: string,
   action: "disable" | "enable" | "delete",
 ): string => `/account/agents/${agentId}/webhooks/${webhookId}/${action}`;
+
+/** The account page's form revoking one OAuth client's grant for one of the account's agents (router.ts). */
+export const accountAppRevokePath = (agentId: string, credentialId: string): string =>
+  `/account/agents/${agentId}/apps/${credentialId}/revoke`;

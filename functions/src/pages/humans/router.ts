@@ -12,6 +12,9 @@
  *   GET  /account/agents/{agentId}/calendars/{calendarId}
  *                                          a calendar of one of the account's agents, read-only (calendars.ts)
  *   GET  /account/_assets/{file}           the stylesheet and the sign-in module
+ *   GET|POST /account/authorize/{requestId} the consent page of an OAuth client of /mcp (consent.ts)
+ *   POST /account/agents/{agentId}/apps/{credentialId}/revoke
+ *                                          revokes one OAuth client's grant for one of the account's agents
  * Every POST needs the form's `csrf` (http/session.ts) before anything else, then a session.
  */
 import express, {
@@ -43,6 +46,9 @@ import {
 } from "../../http/session.js";
 import { ASSETS_PATH, clientBundle, HUMANS_STYLESHEET, HUMANS_STYLESHEET_NAME } from "./assets.js";
 import { ACCOUNT_CALENDAR_ROUTE, accountCalendarPage } from "./calendars.js";
+import { CONSENT_ROUTE, mountConsentPage } from "./consent.js";
+import { accountAppRevokePath } from "./paths.js";
+import { revokeAccountGrant } from "../../domain/commands/accounts.js";
 import { pageHeaders } from "../page-headers.js";
 import {
   renderAccountPage,
@@ -59,6 +65,8 @@ type WebhookRequest = Request<{ agentId: string; webhookId: string }>;
 /** The account page's forms on one webhook of one of the account's agents (views.ts). */
 const WEBHOOK_ROUTE = "/account/agents/:agentId/webhooks/:webhookId";
 const WEBHOOK_ACTIONS = ["disable", "enable", "delete"] as const;
+/** The account page's form revoking one OAuth client's grant (views.ts). */
+const APP_REVOKE_ROUTE = accountAppRevokePath(":agentId", ":credentialId");
 type WebhookAction = (typeof WEBHOOK_ACTIONS)[number];
 const WEBHOOK_NOTICES: Record<WebhookAction, string> = {
   disable: "is disabled: nothing more is sent to it until it is enabled.",
@@ -122,13 +130,16 @@ export function humansRouter(deps: HttpDeps, accounts: AccountAuth): Router {
     const linked = named(req.query.linked);
     const revoked = named(req.query.revoked);
     const webhook = named(req.query.webhook_of);
+    const appRevoked = named(req.query.app_revoked);
     const notice = linked
       ? `${linked} is linked to your account.`
-      : revoked
-        ? `${revoked} is revoked: its tokens no longer work.`
-        : webhook && typeof req.query.webhook === "string" && Object.hasOwn(WEBHOOK_NOTICES, req.query.webhook)
-          ? `${webhook}'s webhook ${WEBHOOK_NOTICES[req.query.webhook as WebhookAction]}`
-          : null;
+      : appRevoked
+        ? `The app's access to ${appRevoked} is revoked: its tokens no longer work.`
+        : revoked
+          ? `${revoked} is revoked: its tokens no longer work.`
+          : webhook && typeof req.query.webhook === "string" && Object.hasOwn(WEBHOOK_NOTICES, req.query.webhook)
+            ? `${webhook}'s webhook ${WEBHOOK_NOTICES[req.query.webhook as WebhookAction]}`
+            : null;
     sendPage(res, 200, renderAccountPage({ ...ctx, account: ctx.account }, list, notice));
   });
 
@@ -181,6 +192,16 @@ export function humansRouter(deps: HttpDeps, accounts: AccountAuth): Router {
     });
   }
 
+  router.post(APP_REVOKE_ROUTE, form, async (req: Request<{ agentId: string; credentialId: string }>, res) => {
+    const account = await signedInForm(req, res);
+    if (!account) return;
+    const { agentId, credentialId } = req.params;
+    await deps.store.runTransaction((tx) => revokeAccountGrant(tx, deps, account.uid, agentId, credentialId));
+    res.redirect(303, `/account?app_revoked=${agentId}`);
+  });
+
+  mountConsentPage(router, deps, { form, context, signedInContext, sendPage, sendHumanError });
+
   // The calendar pages' headers, not the account pages': no script runs there, and event art may be any https image.
   router.get(ACCOUNT_CALENDAR_ROUTE, pageHeaders, accountCalendarPage(deps, accounts));
 
@@ -194,6 +215,8 @@ export function humansRouter(deps: HttpDeps, accounts: AccountAuth): Router {
     ["/account/agents/:agentId/revoke", "POST"],
     ...WEBHOOK_ACTIONS.map((action): [string, string] => [`${WEBHOOK_ROUTE}/${action}`, "POST"]),
     [ACCOUNT_CALENDAR_ROUTE, "GET, HEAD"],
+    [APP_REVOKE_ROUTE, "POST"],
+    [CONSENT_ROUTE, "GET, HEAD, POST"],
   ];
   for (const [path, allow] of methods) {
     router.all(path, (req, res, next) => {

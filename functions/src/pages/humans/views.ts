@@ -8,7 +8,7 @@ import type { Account, BrowserAuthConfig } from "../../http/session.js";
 import { html, type SafeHtml } from "../html.js";
 import { requestIdNote } from "../layout.js";
 import { ASSETS_PATH, HUMANS_STYLESHEET_NAME } from "./assets.js";
-import { accountCalendarPath, accountWebhookPath } from "./paths.js";
+import { accountAppRevokePath, accountCalendarPath, accountWebhookPath } from "./paths.js";
 
 /** What every page with a form needs: the CSRF value, and the sign-in module's name (null when not built). */
 export interface PageContext {
@@ -19,9 +19,9 @@ export interface PageContext {
 }
 
 /** `2026-11-24 09:30 UTC`: people read it; agents get ISO instants from the API. */
-const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+export const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
-function documentHtml(title: string, body: SafeHtml, script: string | null): string {
+export function documentHtml(title: string, body: SafeHtml, script: string | null): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -40,7 +40,7 @@ ${body}
 `.value;
 }
 
-function shell(eyebrow: string, heading: string, lede: SafeHtml | string, main: SafeHtml): SafeHtml {
+export function shell(eyebrow: string, heading: string, lede: SafeHtml | string, main: SafeHtml): SafeHtml {
   return html`<header class="masthead"><div class="wrap">
 <p class="eyebrow">${eyebrow}</p>
 <h1>${heading}</h1>
@@ -54,10 +54,10 @@ ${main}
 </div>`;
 }
 
-const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
 
 /** Who is signed in, and the sign-out button. */
-function signedInAs(ctx: PageContext & { account: Account }): SafeHtml {
+export function signedInAs(ctx: PageContext & { account: Account }): SafeHtml {
   return html`<div class="who actions">Signed in as <strong>${ctx.account.email ?? ctx.account.uid}</strong>
 <form class="inline-form" method="post" action="/account/sign-out">${csrfField(ctx.csrf)}\
 <button class="button quiet" type="submit">Sign out</button></form></div>`;
@@ -68,7 +68,7 @@ function signedInAs(ctx: PageContext & { account: Account }): SafeHtml {
  * controls stay hidden until the module runs; without JavaScript, or without sign-in
  * configured, the page says so instead.
  */
-function signInPanel(ctx: PageContext, why: string): SafeHtml {
+export function signInPanel(ctx: PageContext, why: string): SafeHtml {
   if (!ctx.auth || !ctx.script) {
     return html`<section class="panel" aria-labelledby="signin-heading">
 <h2 id="signin-heading">Sign in</h2>
@@ -201,6 +201,21 @@ function webhookList(ctx: PageContext, { agent, grants, revoked, webhooks, moreW
 ${list}${more}`;
 }
 
+/** The OAuth clients that hold tokens for the agent, each with Revoke. */
+function appList(ctx: PageContext, { agent, apps }: AccountAgent): SafeHtml {
+  if (apps.length === 0) return html``;
+  const items = apps.map((app) => {
+    const reach = app.calendars ? `${app.calendars.length} calendar(s)` : "every calendar";
+    return html`<li><strong>${app.client_name}</strong> <span class="who">${app.scopes.join(", ")} · ${reach} · \
+since ${when(app.created_at)}</span>
+<form class="inline-form" method="post" action="${accountAppRevokePath(agent.id, app.credential_id)}">\
+${csrfField(ctx.csrf)}<button class="button danger" type="submit" aria-label="Revoke ${app.client_name}'s access \
+to ${agent.name}">Revoke</button></form></li>`;
+  });
+  return html`<h4>Apps</h4>
+<ul class="apps">${items}</ul>`;
+}
+
 function agentCard(ctx: PageContext, card: AccountAgent): SafeHtml {
   const { agent, grants, revoked } = card;
   const state = revoked ? html`<span class="state">Revoked</span>` : "";
@@ -215,6 +230,7 @@ function agentCard(ctx: PageContext, card: AccountAgent): SafeHtml {
 <p class="meta"><code>${agent.id}</code><span>Created ${when(agent.created_at)}</span></p>
 ${calendarList(grants, (calendarId) => accountCalendarPath(agent.id, calendarId))}
 ${webhookList(ctx, card)}
+${appList(ctx, card)}
 ${revoke}
 </li>`;
 }
