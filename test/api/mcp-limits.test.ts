@@ -60,9 +60,12 @@ afterEach(async () => {
 const ACCEPT = { Accept: "application/json, text/event-stream" };
 let nextId = 1;
 
-/** One raw POST to /mcp of the limited app (or another), its body as given. */
+/** One raw POST of the limited app (or another), its body as given: to /mcp with a token, else /mcp/public. */
 function post(body: unknown, auth?: { Authorization: string }, app: Express = limited) {
-  const req = request(app).post("/mcp").set(ACCEPT).set("Content-Type", "application/json");
+  const req = request(app)
+    .post(auth ? "/mcp" : "/mcp/public")
+    .set(ACCEPT)
+    .set("Content-Type", "application/json");
   if (auth) req.set(auth);
   return req.send(typeof body === "string" ? body : JSON.stringify(body));
 }
@@ -81,13 +84,14 @@ interface ToolResult {
 }
 const envelope = (result: ToolResult) => JSON.parse(result.content[0].text) as { error?: Record<string, unknown> };
 
-/** An SDK client of the limited app on a real socket. */
+/** An SDK client of the limited app on a real socket: at /mcp with a token, else /mcp/public. */
 async function connect(token?: string) {
   if (!server) {
     server = createServer(limited);
     await new Promise<void>((done) => server!.listen(0, "127.0.0.1", done));
   }
-  const endpoint = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  const port = (server.address() as AddressInfo).port;
+  const endpoint = new URL(`http://127.0.0.1:${port}/mcp${token ? "" : "/public"}`);
   const client = new Client({ name: "almanac-limits-test", version: "1.0.0" });
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
@@ -289,13 +293,13 @@ describe("JSON-RPC errors are short", () => {
 
   it("bounds the transport's own refusals of the HTTP request too", async () => {
     const echoed = await request(t.app)
-      .post("/mcp")
+      .post("/mcp/public")
       .set(ACCEPT)
       .set("Mcp-Protocol-Version", "9".repeat(2_000))
       .send(listTools());
     expect(echoed.status).toBe(400);
     expectShortError(echoed.body, ErrorCode.ConnectionClosed, /^bad request$/);
-    const notAccepted = await request(t.app).post("/mcp").set("Accept", "application/json").send(listTools());
+    const notAccepted = await request(t.app).post("/mcp/public").set("Accept", "application/json").send(listTools());
     expect(notAccepted.status).toBe(406);
     expectShortError(notAccepted.body, ErrorCode.ConnectionClosed, /^Not Acceptable: /);
   });

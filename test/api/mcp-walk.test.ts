@@ -36,11 +36,14 @@ interface ToolResult {
 
 const spent = { calls: 0, bytes: 0 };
 
+/** The door a client takes: /mcp with a token, /mcp/public without one. */
+const door = (token?: string) => new URL(`${endpoint.href}${token ? "" : "/public"}`);
+
 /** A client with the token, if any; every call counted, every answer's text weighed. */
 async function agent(token?: string) {
   const client = new Client({ name: "almanac-walk", version: "1.0.0" });
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(door(token), { requestInit: { headers } }));
   clients.push(client);
   return async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
     const result = (await client.callTool({ name, arguments: args })) as ToolResult;
@@ -53,7 +56,7 @@ async function agent(token?: string) {
 
 it("twelve everyday tasks over MCP: each done, with the calls and bytes they cost", async () => {
   const lister = new Client({ name: "almanac-walk", version: "1.0.0" });
-  await lister.connect(new StreamableHTTPClientTransport(endpoint));
+  await lister.connect(new StreamableHTTPClientTransport(door()));
   clients.push(lister);
   const listed = await lister.listTools();
   const listBytes = Buffer.byteLength(JSON.stringify(listed));

@@ -53,11 +53,14 @@ interface ToolResult {
   _meta?: Record<string, unknown>;
 }
 
-/** An MCP client of the test's server, with or without a bearer token, at /mcp or /mcp?<search>. */
+/**
+ * An MCP client of the test's server: with a bearer token at /mcp, without one at /mcp/public
+ * (/mcp answers a tokenless request 401, for OAuth), then `?<search>`.
+ */
 async function connect(token?: string, { search = "", headers: extra = {} } = {}) {
   const client = new Client({ name: "almanac-test", version: "1.0.0" });
   const headers: Record<string, string> = { ...extra, ...(token ? { Authorization: `Bearer ${token}` } : {}) };
-  const url = new URL(`${endpoint.href}${search}`);
+  const url = new URL(`${endpoint.href}${token ? "" : "/public"}${search}`);
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   clients.push(client);
   return {
@@ -265,12 +268,17 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
     ]);
   });
 
-  it("answers GET and DELETE /mcp 405: stateless, no event stream and no session", async () => {
+  it("answers GET and DELETE /mcp and /mcp/public 405: stateless, no event stream and no session", async () => {
+    const { token } = await mintThroughMcp("Scout");
     for (const method of ["get", "delete"] as const) {
-      const res = await request(t.app)[method]("/mcp").set("Accept", "text/event-stream");
-      expect(res.status, method).toBe(405);
-      expect(res.headers.allow).toBe("POST");
-      expect(res.body.error.code).toBe("method_not_allowed");
+      for (const res of [
+        await request(t.app)[method]("/mcp").set(auth(token)).set("Accept", "text/event-stream"),
+        await request(t.app)[method]("/mcp/public").set("Accept", "text/event-stream"),
+      ]) {
+        expect(res.status, method).toBe(405);
+        expect(res.headers.allow).toBe("POST");
+        expect(res.body.error.code).toBe("method_not_allowed");
+      }
     }
   });
 
@@ -309,17 +317,24 @@ describe("POST /mcp (Model Context Protocol, Streamable HTTP, stateless)", () =>
   });
 
   it.skipIf(onFirestore)(
-    sqliteOnly("is served by the local server (npm start) at /mcp", "npm start keeps its data in a SQLite file"),
+    sqliteOnly(
+      "is served by the local server (npm start) at /mcp/public, and /mcp's OAuth metadata beside it",
+      "npm start keeps its data in a SQLite file",
+    ),
     async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "almanac-mcp-"));
       const local = await startLocalServer({ port: 0, dataDir, log: () => {} });
       try {
         const origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
         const client = new Client({ name: "almanac-test", version: "1.0.0" });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
+        await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp/public`)));
         clients.push(client);
         const { tools } = await client.listTools();
         expect(tools.map((tool) => tool.name)).toContain("find_free_time");
+        const tokenless = await fetch(`${origin}/mcp`, { method: "POST" });
+        expect(tokenless.status).toBe(401);
+        const metadata = await fetch(`${origin}/.well-known/oauth-protected-resource/mcp`);
+        expect(metadata.status).toBe(200);
       } finally {
         for (const client of clients.splice(0)) await client.close();
         await local.close();

@@ -126,7 +126,7 @@ describe("X-Request-Id on the API", () => {
     expect(first.headers["x-request-id"]).toMatch(MADE);
     expect(second.headers["x-request-id"]).toMatch(MADE);
     expect(first.headers["x-request-id"]).not.toBe(second.headers["x-request-id"]);
-    expect(first.headers["access-control-expose-headers"]).toBe("X-Request-Id");
+    expect(first.headers["access-control-expose-headers"]).toBe("X-Request-Id, WWW-Authenticate");
     const preflight = await request(t.app).options("/v1/me").expect(204);
     expect(preflight.headers["x-request-id"]).toMatch(MADE);
   });
@@ -144,9 +144,10 @@ describe("X-Request-Id on the API", () => {
 
 describe("X-Request-Id on /mcp", () => {
   const ACCEPT = { Accept: "application/json, text/event-stream" };
+  // Without a token, /mcp/public: /mcp answers a tokenless request 401, for OAuth.
   const mcp = (body: unknown, auth?: { Authorization: string }) => {
     const req = request(t.app)
-      .post("/mcp")
+      .post(auth ? "/mcp" : "/mcp/public")
       .set(ACCEPT)
       .set("Content-Type", "application/json")
       .set("X-Request-Id", CLIENT_ID);

@@ -118,8 +118,9 @@ export function spellings(template: string, world: World): string[] {
 /** The pages' routes, spelled otherwise too (the pages answer HTML, not the envelope). */
 export const PAGE_TEMPLATES = ["/c/{slug}", "/c/{slug}.ics", "/v/{slug}"];
 
-/** Every operation's template and method, with /mcp, which the document does not list. */
+/** Every operation's template and method, with /mcp and /mcp/public, which the document does not list. */
 export const routesOf = (operations: Operation[]): Array<{ method: string; template: string; body: boolean }> => [
   ...operations.map((op) => ({ method: op.method, template: op.path, body: op.body !== undefined })),
   { method: "POST", template: "/mcp", body: true },
+  { method: "POST", template: "/mcp/public", body: true },
 ];

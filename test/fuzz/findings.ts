@@ -110,6 +110,12 @@ export function mcpAnswerProblems(response: RawResponse, options: { readable: bo
     if (response.text !== "") fail(`202 with a body: ${JSON.stringify(response.text.slice(0, 80))}`);
     return problems;
   }
+  // /mcp refuses a bad token before reading the message: 401, for OAuth, in the API's envelope.
+  if (response.status === 401 && response.headers["www-authenticate"]) {
+    const problem = envelopeProblem(response);
+    if (problem) fail(`401: ${problem}`);
+    return problems;
+  }
   if (response.status >= 400) {
     const jsonRpc = jsonRpcErrorProblem(parsed(response.text));
     if (jsonRpc && (options.readable || envelopeProblem(response)))

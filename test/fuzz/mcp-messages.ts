@@ -152,7 +152,7 @@ export function realizeMcp(post: McpPost, world: World): RawRequest {
   });
 }
 
-/** A POST to /mcp of this body text. */
+/** A POST of this body text: to /mcp with an Authorization header, to the tokenless /mcp/public without one. */
 export function mcpRequest(
   body: string,
   options: { authorization: string | null; accept?: string | null; contentType?: string },
@@ -161,7 +161,8 @@ export function mcpRequest(
   const accept = options.accept === undefined ? MCP_ACCEPT : options.accept;
   if (accept !== null) headers.Accept = accept;
   if (options.authorization !== null) headers.Authorization = wireSafeHeader(options.authorization);
-  return { method: "POST", path: "/mcp", headers, body: Buffer.from(body, "utf8") };
+  const path = options.authorization === null ? "/mcp/public" : "/mcp";
+  return { method: "POST", path, headers, body: Buffer.from(body, "utf8") };
 }
 
 /** Whether the server can read the body as JSON-RPC at all: JSON, an object or array, within the limit. */

@@ -228,7 +228,8 @@ async function expectAlive(): Promise<void> {
   const token = (JSON.parse(mint.text) as { token: string }).token;
   const me = await send(port, { method: "GET", path: "/v1/me", headers: { Authorization: `Bearer ${token}` } });
   expect(me.status, me.text.slice(0, 200)).toBe(200);
-  const tools = await send(port, mcpRequest(TOOLS_LIST, { authorization: `Bearer ${token}` }));
+  const everyTool = { ...mcpRequest(TOOLS_LIST, { authorization: `Bearer ${token}` }), path: "/mcp?toolsets=all" };
+  const tools = await send(port, everyTool);
   expect(tools.status, tools.text.slice(0, 200)).toBe(200);
   expect((JSON.parse(tools.text) as { result: { tools: unknown[] } }).result.tools.length).toBeGreaterThan(20);
 }
@@ -380,7 +381,7 @@ describe(`fuzzing from /openapi.json (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS})`, ()
     world = await seedWorld(t, heavy);
     const doc = (await request(t.app).get("/openapi.json").expect(200)).body;
     for (const route of routesOf(operationsOf(doc))) {
-      const mcp = route.template === "/mcp";
+      const mcp = route.template === "/mcp" || route.template === "/mcp/public";
       for (const path of spellings(route.template, world)) {
         const req = mcp
           ? { ...ownerMcpRequest(TOOLS_LIST), path }

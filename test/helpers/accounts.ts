@@ -59,9 +59,13 @@ export interface AccountsTestApp extends TestApp {
 }
 
 /** `/v1`, `/c`, `/v`, `/claim` and `/account` on one store, with the fake sign-in (and the sign-in module built). */
-export function createAccountsTestApp(accounts: FakeAccountAuth = fakeAccountAuth(), config?: Config): AccountsTestApp {
+export function createAccountsTestApp(
+  accounts: FakeAccountAuth = fakeAccountAuth(),
+  config?: Config,
+  baseUrl?: string,
+): AccountsTestApp {
   ensureWebBundle();
-  const t = createTestApp({ config });
+  const t = createTestApp({ config, baseUrl });
   const pages = createPagesApp(t.deps, { accounts });
   const api = t.app;
   const root: Express = express();

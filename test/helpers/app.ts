@@ -98,9 +98,11 @@ export interface TestApp {
 /**
  * The API app on a fresh SQLite file (or Firestore project, see `TEST_STORE`), with an injected
  * clock and captured log, and the configuration of `testConfig()` unless the test passes its own
- * (`config`).
+ * (`config`); its origin is BASE_URL unless the test passes the one it listens on (`baseUrl`).
  */
-export function createTestApp(options: { clock?: ReturnType<typeof testClock>; config?: Config } = {}): TestApp {
+export function createTestApp(
+  options: { clock?: ReturnType<typeof testClock>; config?: Config; baseUrl?: string } = {},
+): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), "almanac-test-"));
   // Every query must be one Firestore answers with the indexes firestore.indexes.json declares.
   const backing = testStore(dataDir);
@@ -111,7 +113,7 @@ export function createTestApp(options: { clock?: ReturnType<typeof testClock>; c
     ...configDeps(options.config ?? testConfig()),
     store,
     clock,
-    baseUrl: BASE_URL,
+    baseUrl: options.baseUrl ?? BASE_URL,
     log: (line) => logs.push(line),
     memory: {},
     cache: new ResponseCache(),

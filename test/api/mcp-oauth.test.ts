@@ -1,0 +1,117 @@
+/**
+ * A hosted MCP client connects to /mcp by OAuth alone, with the SDK's own client: it meets the
+ * 401, discovers the metadata, registers, sends the human to the consent page (answered here
+ * over HTTP by a signed-in person), exchanges the code, and creates an event as the agent the
+ * person chose. The person sees the client on the account page and revokes it; the token is
+ * then 401. The app listens on a real port, its origin the one the metadata names.
+ */
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { claimAgent, createAccountsTestApp, Human, type AccountsTestApp } from "../helpers/accounts.js";
+import { get, post } from "../helpers/http.js";
+import { consent, MemoryOAuthClient } from "../helpers/oauth.js";
+
+let t: AccountsTestApp;
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  let handle: RequestListener = (_req, res) => res.end();
+  server = createServer((req, res) => handle(req, res));
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t = createAccountsTestApp(undefined, undefined, origin);
+  handle = t.app;
+});
+afterAll(async () => {
+  await new Promise<void>((done) => server.close(() => done()));
+  await t.close();
+});
+
+interface ToolResult {
+  isError?: boolean;
+  content: Array<{ type: string; text: string }>;
+}
+
+it("the SDK's client connects by OAuth, acts as the chosen agent, and is 401 once the person revokes it", async () => {
+  const human = await new Human(t).signIn(t.accounts, "ada");
+  const scout = await claimAgent(t, human, "Scout");
+  const mcp = new URL(`${origin}/mcp`);
+  const oauthClient = new MemoryOAuthClient();
+
+  // Without a token the client meets the 401, and sends the person to authorize.
+  const first = new Client({ name: "hosted", version: "1.0.0" });
+  await expect(first.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }))).rejects.toThrow(
+    UnauthorizedError,
+  );
+  expect(oauthClient.information?.client_id).toBeTruthy();
+  const authorizationUrl = oauthClient.authorizationUrl!;
+  expect(authorizationUrl.searchParams.get("resource")).toBe(mcp.href);
+  expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+
+  const back = await consent(t, human, authorizationUrl, {
+    agent: scout.agentId,
+    scopes: ["agent:read", "calendar:read", "calendar:write"],
+    calendars: [scout.calendarId],
+  });
+  expect(back.origin + back.pathname).toBe(oauthClient.redirectUrl);
+  expect(back.searchParams.get("state")).toBe("state-123");
+  const finishing = new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient });
+  await finishing.finishAuth(back.searchParams.get("code")!);
+  expect(oauthClient.saved?.access_token).toMatch(/^svc_agent_/);
+  expect(oauthClient.saved?.refresh_token).toBeTruthy();
+
+  const client = new Client({ name: "hosted", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }));
+  const created = (await client.callTool({
+    name: "create_event",
+    arguments: { calendarId: scout.calendarId, name: "Planned by a hosted client", date: "2026-12-01" },
+  })) as ToolResult;
+  expect(created.isError, created.content[0]?.text).toBeFalsy();
+  const eventId = (JSON.parse(created.content[0].text) as { id: string }).id;
+  const me = (await client.callTool({ name: "get_me", arguments: {} })) as ToolResult;
+  expect(JSON.parse(me.content[0].text)).toMatchObject({ agent: { id: scout.agentId } });
+  // The person allowed one calendar: another of the same agent does not exist for the client.
+  const other = await post(t, "/v1/calendars", scout.auth).send({ name: "Scout private" });
+  expect(other.status).toBe(200);
+  const hidden = (await client.callTool({
+    name: "get_calendar",
+    arguments: { calendarId: other.body.id },
+  })) as ToolResult;
+  expect(hidden.isError).toBe(true);
+  expect(JSON.parse(hidden.content[0].text)).toMatchObject({ error: { code: "not_found" } });
+  await client.close();
+  // The agent's own token sees the event the client wrote.
+  expect((await get(t, `/v1/calendars/${scout.calendarId}/events/${eventId}`, scout.auth)).status).toBe(200);
+
+  // The person sees the client on the account page, and revokes it there.
+  const account = await human.get("/account");
+  expect(account.text).toContain("Test Connector");
+  const revokePath = new RegExp(`action="(/account/agents/${scout.agentId}/apps/cred_[A-Za-z0-9]+/revoke)"`).exec(
+    account.text,
+  )?.[1];
+  expect(revokePath).toBeTruthy();
+  const revoked = await human.post(revokePath!);
+  expect(revoked.status).toBe(303);
+  expect((await human.get("/account")).text).not.toContain("Test Connector");
+
+  const after = await fetch(mcp, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${oauthClient.saved!.access_token}`,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  expect(after.status).toBe(401);
+  expect(after.headers.get("www-authenticate")).toContain(
+    `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,
+  );
+  // The agent's own token still works: only the client's grant was revoked.
+  expect((await get(t, "/v1/me", scout.auth)).status).toBe(200);
+});
