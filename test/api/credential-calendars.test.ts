@@ -228,6 +228,13 @@ describe("a token restricted to calendar A, on calendar B of the same agent", ()
       .expect(200);
     const widen = await patch(t, `${views}/${own.body.id}`, onlyA).send({ filter: {} });
     expectError(widen, 403, "forbidden");
+    // The agent's own view of A with B in it: its address would show B, so it is not there.
+    const full = (await post(t, views, scout.auth).send({ name: "Full" }).expect(200)).body.id;
+    const listed = (await get(t, views, onlyA).expect(200)).body.views;
+    expect(listed.map((v: { id: string }) => v.id)).toEqual([own.body.id]);
+    expect((await get(t, views, scout.auth).expect(200)).body.views).toHaveLength(2);
+    expectError(await patch(t, `${views}/${full}`, onlyA).send({ name: "Renamed" }), 404, "not_found");
+    expectError(await del(t, `${views}/${full}`, onlyA), 404, "not_found");
     const open = await patch(t, `/v1/calendars/${a}`, onlyA).send({ visibility: "unlisted" });
     expectError(open, 403, "forbidden");
     expect(open.body.error.message).toMatch(/restricted/);
@@ -236,6 +243,7 @@ describe("a token restricted to calendar A, on calendar B of the same agent", ()
     // Once the layer is gone, A is its own to publish.
     const layer = (await get(t, `/v1/calendars/${a}/layers`, scout.auth).expect(200)).body.layers[0].id;
     await del(t, `/v1/calendars/${a}/layers/${layer}`, scout.auth).expect(200);
+    await del(t, `${views}/${full}`, onlyA).expect(200);
     await patch(t, `/v1/calendars/${a}`, onlyA).send({ visibility: "unlisted" }).expect(200);
     await post(t, views, onlyA).send({ name: "All" }).expect(200);
   });

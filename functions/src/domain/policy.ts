@@ -1,6 +1,6 @@
 import { errors, quote } from "./errors.js";
 import type { Actor } from "./actor.js";
-import type { AgentRecord, CalendarRecord } from "./records.js";
+import type { AgentRecord, CalendarRecord, LayerRecord } from "./records.js";
 import type { Role, Scope } from "./types.js";
 
 /**
@@ -124,6 +124,23 @@ export function authorizePublishing(actor: Pick<Actor, "calendars">, layerCalend
     );
   }
 }
+
+/** The calendars a share view shows beside its own: its layers' that `filter.layers` names, or all. */
+export const viewLayerCalendars = (
+  layerKeys: readonly string[] | null,
+  layers: readonly Pick<LayerRecord, "key" | "calendar_id">[],
+): string[] => layers.filter((l) => layerKeys === null || layerKeys.includes(l.key)).map((l) => l.calendar_id);
+
+/**
+ * Whether a share view lies within the credential's reach: a restricted credential neither
+ * lists nor changes a view that shows a calendar outside it (its address would show that
+ * calendar), as if it did not exist.
+ */
+export const viewWithinReach = (
+  actor: Pick<Actor, "calendars">,
+  layerKeys: readonly string[] | null,
+  layers: readonly Pick<LayerRecord, "key" | "calendar_id">[],
+): boolean => viewLayerCalendars(layerKeys, layers).every((id) => credentialReaches(actor, id));
 
 /** What a new credential carries, its defaults already taken from the credential creating it. */
 export interface CredentialTerms {

@@ -67,8 +67,8 @@ export const viewRoutes = [
     query: z.object(pageQuery),
     response: z.object({ views: z.array(viewRecord), next_cursor: z.string().nullable() }),
     errors: ["invalid_request", "unauthorized"],
-    handler: async ({ deps, params, query }) => {
-      const page = await listViews(deps, params.calendarId, query);
+    handler: async ({ deps, actor, params, query }) => {
+      const page = await listViews(deps, actor, params.calendarId, query);
       return { views: page.items.map((v) => presentView(v, deps.baseUrl)), next_cursor: page.nextCursor };
     },
   }),
@@ -132,8 +132,8 @@ export const viewRoutes = [
     params: viewParams,
     response: deleted,
     errors: ["unauthorized", "not_found"],
-    handler: async ({ tx, deps, params }) => {
-      const view = await revokeView(tx, deps, params.calendarId, params.viewId);
+    handler: async ({ tx, deps, actor, params }) => {
+      const view = await revokeView(tx, deps, actor, params.calendarId, params.viewId);
       return { deleted: view.id };
     },
   }),

@@ -4,7 +4,7 @@ import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { newId, randomSlugSuffix } from "../ids.js";
 import { paths } from "../paths.js";
-import { authorizePublishing } from "../policy.js";
+import { authorizePublishing, viewLayerCalendars, viewWithinReach } from "../policy.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { claimSlug } from "../slugs.js";
 import type { ShareViewRecord, ViewSlugRecord } from "../records.js";
@@ -53,11 +53,18 @@ async function assertPublishableLayers(
       { field: "filter.layers", unknown },
     );
   }
-  const shown = everyLayer ? layers : layers.filter((l) => wanted.includes(l.key));
-  authorizePublishing(
-    actor,
-    shown.map((l) => l.calendar_id),
-  );
+  authorizePublishing(actor, viewLayerCalendars(filter.layers, layers));
+}
+
+/** A live view of the calendar; to a restricted credential, only one within its reach. */
+async function liveView(tx: Transaction, actor: Pick<Actor, "calendars">, calendarId: string, viewId: string) {
+  const doc = await tx.get(paths.view(calendarId, viewId));
+  if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
+  if (actor.calendars !== null) {
+    const layers = (await tx.query(paths.layers(calendarId))).map((l) => l.data);
+    if (!viewWithinReach(actor, doc.data.filter.layers, layers)) throw errors.notFound("share view");
+  }
+  return doc;
 }
 
 export interface NewView {
@@ -123,8 +130,7 @@ export async function updateView(
   patch: ViewPatch,
 ): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
-  const doc = await tx.get(paths.view(calendarId, viewId));
-  if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
+  const doc = await liveView(tx, actor, calendarId, viewId);
   const changes: Partial<ShareViewRecord> = {};
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.filter !== undefined) changes.filter = completeFilter(patch.filter);
@@ -140,12 +146,12 @@ export async function updateView(
 export async function revokeView(
   tx: Transaction,
   deps: Pick<CommandDeps, "clock">,
+  actor: Pick<Actor, "calendars">,
   calendarId: string,
   viewId: string,
 ): Promise<ShareViewRecord> {
   const now = deps.clock().toISOString();
-  const doc = await tx.get(paths.view(calendarId, viewId));
-  if (!doc || doc.data.revoked_at) throw errors.notFound("share view");
+  const doc = await liveView(tx, actor, calendarId, viewId);
   const calendar = await readCalendar(tx, calendarId);
   tx.update(doc.path, { revoked_at: now, updated_at: now });
   writeCounter(tx, calendar.path, releaseQuota("views_per_calendar", calendar));

@@ -1,15 +1,29 @@
+import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paginate, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
+import { viewWithinReach } from "../policy.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord, ShareViewRecord } from "../records.js";
 import type { EventKind, ViewDisplay, ViewFilter } from "../types.js";
 import { publishedSources, type EventSource } from "./sources.js";
 
-/** Every share view of a calendar, live and revoked, oldest first. */
-export async function listViews(deps: Deps, calendarId: string, page: PageRequest): Promise<Page<ShareViewRecord>> {
-  const docs = await deps.store.query(paths.views(calendarId));
+/**
+ * Every share view of a calendar, live and revoked, oldest first; to a restricted credential,
+ * those within its reach (domain/policy.ts, `viewWithinReach`).
+ */
+export async function listViews(
+  deps: Deps,
+  actor: Pick<Actor, "calendars">,
+  calendarId: string,
+  page: PageRequest,
+): Promise<Page<ShareViewRecord>> {
+  const [docs, layers] = await Promise.all([
+    deps.store.query(paths.views(calendarId)),
+    actor.calendars === null ? [] : deps.store.query(paths.layers(calendarId)),
+  ]);
+  const layerRecords = layers.map((l) => l.data);
   return paginate(
-    docs.map((d) => d.data),
+    docs.map((d) => d.data).filter((view) => viewWithinReach(actor, view.filter.layers, layerRecords)),
     page,
     (v) => [v.created_at, v.id],
     "asc",
