@@ -17,10 +17,14 @@ import { promisify } from "node:util";
 import ical, { type VEvent } from "node-ical";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { clearProject, firestoreEmulator, uniqueProject } from "../helpers/firestore-emulator.js";
 import { freePort } from "../helpers/ports.js";
 import { scheduledFunctionsPath } from "../helpers/pubsub-emulator.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
+import { MemoryOAuthClient } from "../helpers/oauth.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
@@ -179,6 +183,25 @@ describe.skipIf(!HAS_FIREBASE || !emulator.host)(
     let standupId: string;
     /** The alarm that the webhook step waits for, and the webhook it goes to. */
     let alarm: { at: number; calendarId: string; eventId: string; webhookId: string; secret: string };
+    /** The agent the claim step's person claimed; the OAuth step acts as it. */
+    let claimed: { agentId: string; token: string; calendarId: string };
+
+    // The person's browser, a cookie jar of one: Hosting passes `__session`, and only it, to the function.
+    let cookie = "";
+    let csrf = "";
+    const browse = async (path: string, init: RequestInit = {}) => {
+      const res = await http(path, { ...init, headers: { ...init.headers, ...(cookie ? { Cookie: cookie } : {}) } });
+      const set = res.headers.getSetCookie().find((c) => c.startsWith("__session="));
+      if (set) cookie = set.split(";")[0];
+      const text = await res.text();
+      csrf = /(?:data-csrf|name="csrf" value)="([0-9a-f]{64})"/.exec(text)?.[1] ?? csrf;
+      return { status: res.status, text, headers: res.headers };
+    };
+    const form = (fields: Record<string, string> | URLSearchParams): RequestInit => {
+      const body = new URLSearchParams(fields);
+      body.set("csrf", csrf);
+      return { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body };
+    };
 
     it("loads the functions from the bundle that `firebase deploy` uploads", STEP, () => {
       const main = (JSON.parse(readFileSync(join(ROOT, "functions/package.json"), "utf8")) as { main: string }).main;
@@ -400,22 +423,7 @@ describe.skipIf(!HAS_FIREBASE || !emulator.host)(
       const minted = await json(await postJson("/v1/mint", { name: "E2E claimer" }));
       const claimPath = new URL(minted.claim_url as string).pathname;
       expect(minted.claim_url).toBe(`${HOSTING}${claimPath}`);
-      // A browser's cookie jar of one: Hosting passes `__session`, and only it, to the function.
-      let cookie = "";
-      let csrf = "";
-      const browse = async (path: string, init: RequestInit = {}) => {
-        const res = await http(path, { ...init, headers: { ...init.headers, ...(cookie ? { Cookie: cookie } : {}) } });
-        const set = res.headers.getSetCookie().find((c) => c.startsWith("__session="));
-        if (set) cookie = set.split(";")[0];
-        const text = await res.text();
-        csrf = /(?:data-csrf|name="csrf" value)="([0-9a-f]{64})"/.exec(text)?.[1] ?? csrf;
-        return { status: res.status, text, headers: res.headers };
-      };
-      const form = (fields: Record<string, string>): RequestInit => ({
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ csrf, ...fields }),
-      });
+      claimed = { agentId: minted.agent.id, token: minted.token, calendarId: minted.calendar.id };
 
       const page = await browse(claimPath);
       expect(page.status, page.text.slice(0, 300)).toBe(200);
@@ -459,6 +467,74 @@ describe.skipIf(!HAS_FIREBASE || !emulator.host)(
       const me = await json(await http("/v1/me", { headers: { Authorization: `Bearer ${minted.token}` } }));
       expect(me.agent.claimed).toBe(true);
     });
+
+    it(
+      "connects the MCP SDK's client by OAuth through Hosting: consent signed in, an event, revoked, 401",
+      STEP,
+      async () => {
+        const mcp = new URL(`${HOSTING}/mcp`);
+        const oauthClient = new MemoryOAuthClient();
+        const first = new Client({ name: "hosted", version: "1.0.0" });
+        const connecting = first.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }));
+        await expect(connecting).rejects.toThrow(UnauthorizedError);
+        const authorizationUrl = oauthClient.authorizationUrl!;
+        expect(authorizationUrl.origin).toBe(HOSTING);
+
+        const authorize = await http(authorizationUrl.pathname + authorizationUrl.search);
+        expect(authorize.status, await authorize.text()).toBe(302);
+        const consentPath = new URL(authorize.headers.get("location")!).pathname;
+        const page = await browse(consentPath);
+        expect(page.status, page.text.slice(0, 300)).toBe(200);
+        expect(page.text).toContain("Connect Test Connector");
+        expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+        const choice = new URLSearchParams([
+          ["decision", "allow"],
+          ["agent", claimed.agentId],
+          ["scope", "agent:read"],
+          ["scope", "calendar:read"],
+          ["scope", "calendar:write"],
+          ["calendar", claimed.calendarId],
+        ]);
+        const allowed = await browse(consentPath, form(choice));
+        expect(allowed.status, allowed.text.slice(0, 300)).toBe(303);
+        const back = new URL(allowed.headers.get("location")!);
+        await new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }).finishAuth(
+          back.searchParams.get("code")!,
+        );
+
+        const client = new Client({ name: "hosted", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }));
+        const created = (await client.callTool({
+          name: "create_event",
+          arguments: { calendarId: claimed.calendarId, name: "Hosted client's event", date: "2027-02-01" },
+        })) as { isError?: boolean; content: Array<{ text: string }> };
+        expect(created.isError, created.content[0]?.text).toBeFalsy();
+        const eventId = (JSON.parse(created.content[0].text) as { id: string }).id;
+        await client.close();
+        const agentsOwn = { headers: { Authorization: `Bearer ${claimed.token}` } };
+        expect((await http(`/v1/calendars/${claimed.calendarId}/events/${eventId}`, agentsOwn)).status).toBe(200);
+
+        const account = await browse("/account");
+        expect(account.text).toContain("Test Connector");
+        const revokePath = new RegExp(
+          `action="(/account/agents/${claimed.agentId}/apps/cred_[A-Za-z0-9]+/revoke)"`,
+        ).exec(account.text)![1];
+        expect((await browse(revokePath, form({}))).status).toBe(303);
+        const after = await http("/mcp", {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${oauthClient.saved!.access_token}`,
+            "Content-Type": "application/json",
+            Accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        });
+        expect(after.status).toBe(401);
+        expect(after.headers.get("www-authenticate")).toContain(
+          `resource_metadata="${HOSTING}/.well-known/oauth-protected-resource/mcp"`,
+        );
+      },
+    );
 
     it("follows the change feed through the api function: a waiting read is answered by a write", STEP, async () => {
       const auth = { headers: { Authorization: `Bearer ${token}` } };
