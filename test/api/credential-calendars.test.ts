@@ -7,6 +7,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { paths } from "../../functions/src/domain/paths.js";
+import { readStreamPage } from "../../functions/src/domain/webhooks/feed.js";
 import { appPerTest, createTestApp } from "../helpers/app.js";
 import { loopbackConfig } from "../helpers/config.js";
 import { del, expectError, get, patch, post, type Auth } from "../helpers/http.js";
@@ -94,6 +95,22 @@ describe("POST /v1/agent-credentials with calendars, scopes and expires_at", () 
     t.clock.advance(60 * 60 * 1000);
     expectError(await get(t, "/v1/me", bearer(res.body.token)), 401, "unauthorized");
     await get(t, "/v1/me", scout.auth).expect(200);
+    // An expired credential is no spare: the one that works is the last.
+    const last = await del(t, `/v1/agent-credentials/${scout.credentialId}`, scout.auth);
+    expectError(last, 409, "last_credential");
+  });
+
+  it("an agent whose every unrevoked credential expired stands as a revoked one: its webhooks stop", async () => {
+    const scout = await mintAgent(t);
+    const brief = bearer((await issue(scout.auth, { expires_at: "2026-11-22T11:00:00Z" }).expect(200)).body.token);
+    await del(t, `/v1/agent-credentials/${scout.credentialId}`, brief).expect(200);
+    const page = () =>
+      t.deps.store.runReadOnly((reads) =>
+        readStreamPage(reads, scout.agentId, scout.calendarId, [], { limit: 10, now: t.clock(), shards: 8 }),
+      );
+    expect(await page()).toMatchObject({ allowed: true });
+    t.clock.advance(60 * 60 * 1000);
+    expect(await page()).toMatchObject({ allowed: false, denied: "agent_revoked", changes: [] });
   });
 
   it("a restricted credential issues only within its calendars, scopes and expiry", async () => {

@@ -1,6 +1,6 @@
 import { errors, quote } from "./errors.js";
 import type { Actor } from "./actor.js";
-import type { AgentRecord, CalendarRecord, LayerRecord } from "./records.js";
+import type { AgentRecord, CalendarRecord, CredentialRecord, LayerRecord } from "./records.js";
 import type { Role, Scope } from "./types.js";
 
 /**
@@ -141,6 +141,10 @@ export const viewWithinReach = (
   layerKeys: readonly string[] | null,
   layers: readonly Pick<LayerRecord, "key" | "calendar_id">[],
 ): boolean => viewLayerCalendars(layerKeys, layers).every((id) => credentialReaches(actor, id));
+
+/** Whether a credential's token still works: not revoked, and not past its expiry. */
+export const credentialWorks = (credential: Partial<Pick<CredentialRecord, "revoked_at" | "expires_at">>, now: Date) =>
+  !credential.revoked_at && (!credential.expires_at || Date.parse(credential.expires_at) > now.getTime());
 
 /** What a new credential carries, its defaults already taken from the credential creating it. */
 export interface CredentialTerms {

@@ -3,7 +3,14 @@ import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
 import { paths } from "../paths.js";
-import { authorize, authorizeIssue, reachesAll, type CredentialIssuer, type CredentialTerms } from "../policy.js";
+import {
+  authorize,
+  authorizeIssue,
+  credentialWorks,
+  reachesAll,
+  type CredentialIssuer,
+  type CredentialTerms,
+} from "../policy.js";
 import { newAgentCounters, releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import type { AgentRecord, CalendarRecord, ClaimRecord, CredentialRecord, TokenRecord } from "../records.js";
 import { SCOPES, type Scope } from "../types.js";
@@ -199,8 +206,9 @@ export async function readAgent(tx: Transaction, agentId: string) {
 }
 
 /**
- * Revokes one of the caller's credentials, never its last live one; its token is refused once
- * this commits. A restricted caller reaches only credentials restricted to calendars of its own.
+ * Revokes one of the caller's credentials, never the last one that works (unrevoked and
+ * unexpired: the agent would be locked out); its token is refused once this commits. A
+ * restricted caller reaches only credentials restricted to calendars of its own.
  */
 export async function revokeCredential(
   tx: Transaction,
@@ -208,11 +216,12 @@ export async function revokeCredential(
   actor: Actor,
   credentialId: string,
 ): Promise<CredentialRecord> {
-  const nowIso = deps.clock().toISOString();
+  const now = deps.clock();
+  const nowIso = now.toISOString();
   const doc = await tx.get(paths.credential(actor.agentId, credentialId));
   if (!doc || doc.data.revoked_at || !reachesAll(actor, doc.data.calendars)) throw errors.notFound("credential");
-  const active = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]], limit: 2 });
-  if (active.length < 2) throw errors.lastCredential();
+  const unrevoked = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]] });
+  if (!unrevoked.some((c) => c.id !== credentialId && credentialWorks(c.data, now))) throw errors.lastCredential();
   const agent = await readAgent(tx, actor.agentId);
   tx.update(doc.path, { revoked_at: nowIso });
   tx.update(paths.token(doc.data.token_hash), { revoked_at: nowIso });

@@ -1,17 +1,17 @@
 /**
  * What a delivery stream reads of the change feed, in one read-only transaction (one consistent
  * cut, as GET .../changes reads): whether the webhook's agent still stands (its record exists and
- * it holds a live credential: a revoked agent's webhooks stop at once) and may still read the
+ * it holds a working credential: a revoked agent's webhooks stop at once) and may still read the
  * calendar, the shard counters, and the changes after the stream's positions, read and merged by
  * the feed's own reader (queries/change-reader.ts); a stream keeps its positions in the store,
  * where GET .../changes takes them from a signed cursor.
  */
-import type { TransactionReads } from "../../storage/port.js";
+import type { QueryOf, TransactionReads } from "../../storage/port.js";
 import { readCounters } from "../change-watch.js";
 import { paths } from "../paths.js";
-import { mayRead } from "../policy.js";
+import { credentialWorks, mayRead } from "../policy.js";
 import { readChangesAfter } from "../queries/change-reader.js";
-import type { ChangeRecord } from "../records.js";
+import type { ChangeRecord, CredentialRecord } from "../records.js";
 import type { AccessLoss } from "./records.js";
 
 export interface StreamPage {
@@ -37,16 +37,16 @@ export async function readStreamPage(
   page: { limit: number; now: Date; shards: number },
 ): Promise<StreamPage> {
   const { limit, now, shards } = page;
-  const [agent, liveCredential, calendar, membership, counters] = await Promise.all([
+  const [agent, unrevoked, calendar, membership, counters] = await Promise.all([
     reads.get(paths.agent(agentId)),
-    // Revoked = no live credential left (docs/decisions/accounts.md), as every token of the
-    // agent then answers 401: one credential read at most, whatever the agent holds.
-    reads.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]], select: ["id"], limit: 1 }),
+    reads.query(paths.credentials(agentId), UNREVOKED_FIRST),
     reads.get(paths.calendar(calendarId)),
     reads.get(paths.membership(agentId, calendarId)),
     readCounters(reads, calendarId, shards),
   ]);
-  if (!agent || liveCredential.length === 0) return refused("agent_revoked", counters);
+  if (!agent || !(await holdsWorkingCredential(reads, agentId, unrevoked, now))) {
+    return refused("agent_revoked", counters);
+  }
   // The webhook was created with calendar:read; the agent's role decides whether it still reads.
   const actor = {
     agentId,
@@ -66,6 +66,26 @@ export async function readStreamPage(
   const read = await readChangesAfter(reads, calendarId, { counters, positions, limit, perShard: share, now });
   if (!read) return { allowed: true, expired: true, counters, changes: [] };
   return { allowed: true, expired: false, counters, changes: read.changes };
+}
+
+const UNREVOKED = { where: [["revoked_at", "==", null]], select: ["expires_at"] } satisfies QueryOf<CredentialRecord>;
+const UNREVOKED_FIRST = { ...UNREVOKED, limit: 1 };
+
+/**
+ * Revoked = no working credential left, none unrevoked and unexpired (docs/decisions/accounts.md),
+ * as every token of the agent then answers 401. One credential read when the first unrevoked
+ * one never expires or has not yet (as an agent's mint credential); else every unrevoked one,
+ * at most the credential quota.
+ */
+async function holdsWorkingCredential(
+  reads: TransactionReads,
+  agentId: string,
+  first: ReadonlyArray<{ data: Pick<CredentialRecord, "expires_at"> }>,
+  now: Date,
+): Promise<boolean> {
+  if (first.length === 0) return false;
+  if (credentialWorks(first[0].data, now)) return true;
+  return (await reads.query(paths.credentials(agentId), UNREVOKED)).some((doc) => credentialWorks(doc.data, now));
 }
 
 const refused = (denied: AccessLoss, counters: number[]): StreamPage => ({
