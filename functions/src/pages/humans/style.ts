@@ -53,11 +53,12 @@ overflow-wrap:anywhere;user-select:all}
 .tell{background:var(--sunken);border-radius:6px;padding:.75rem;overflow:auto;font-size:.85rem;white-space:pre-wrap;\
 overflow-wrap:anywhere}
 .who{color:var(--muted);font-size:.9rem}
-.choices{border:1px solid var(--line);border-radius:6px;margin:.9rem 0 0;padding:.5rem .9rem .75rem}
+.choices{border:1px solid var(--line);border-radius:6px;margin:.9rem 0 0;padding:.5rem .9rem .75rem;min-width:0}
 .choices legend{font-weight:600;padding:0 .3rem}
-.choice{display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
-.choice input[type=text]{font:inherit;padding:.3rem .5rem;border:1px solid var(--muted);border-radius:6px;\
-background:var(--surface);color:var(--text)}
+.choice{display:flex;flex-wrap:wrap;gap:.5rem;align-items:baseline;margin:.35rem 0}
+.choice label{flex:1 1 12rem;overflow-wrap:anywhere}
+.choice input[type=text]{flex:1 1 12rem;min-width:0;font:inherit;padding:.3rem .5rem;border:1px solid var(--muted);\
+border-radius:6px;background:var(--surface);color:var(--text)}
 .apps{list-style:none;margin:0;padding:0;display:grid;gap:.4rem}
 .apps li{display:flex;flex-wrap:wrap;gap:.2rem .6rem;align-items:baseline}
 `;
