@@ -57,7 +57,9 @@ describe("POST /v1/agent-credentials with calendars, scopes and expires_at", () 
 
     // Another agent's private calendar, and one that does not exist, are the same 404.
     const hidden = (await newCalendar(t, other, { name: "Hidden", visibility: "private" })).id;
-    expectError(await issue(scout.auth, { calendars: [a, hidden] }), 404, "not_found");
+    const refused = await issue(scout.auth, { calendars: [a, hidden] });
+    expectError(refused, 404, "not_found");
+    expect(refused.body.error.message).toContain(hidden);
     expectError(await issue(scout.auth, { calendars: ["cal_missing1"] }), 404, "not_found");
 
     const res = await issue(scout.auth, {

@@ -1,4 +1,4 @@
-import { errors, quote } from "../errors.js";
+import { DomainError, errors, quote } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { newAgentToken, newClaimToken, newId, sha256 } from "../ids.js";
@@ -168,8 +168,14 @@ async function requireReadableInTx(tx: Transaction, issuer: CredentialIssuer, id
   ]);
   ids.forEach((id, i) => {
     const calendar = calendars[i]?.data;
-    if (!calendar) throw errors.notFound(`calendar \`${quote(id)}\``);
-    authorize(calendar, issuer, memberships[i]?.data.role ?? null, "calendar.read");
+    const unknown = errors.notFound(`calendar \`${quote(id)}\``);
+    if (!calendar) throw unknown;
+    try {
+      authorize(calendar, issuer, memberships[i]?.data.role ?? null, "calendar.read");
+    } catch (err) {
+      // The one refused among several is named, as free/busy names it.
+      throw err instanceof DomainError && err.code === "not_found" ? unknown : err;
+    }
   });
 }
 
