@@ -224,7 +224,8 @@ describe("a token restricted to calendar A, on calendar B of the same agent", ()
       404,
       "not_found",
     );
-    await post(t, `/v1/calendars/${a}/layers`, scout.auth).send({ calendar_id: b, key: "bee" }).expect(200);
+    const bee = await post(t, `/v1/calendars/${a}/layers`, scout.auth).send({ calendar_id: b, key: "bee" }).expect(200);
+    expectError(await del(t, `/v1/calendars/${a}/layers/${bee.body.id}`, onlyA), 404, "not_found");
 
     expect((await get(t, `/v1/calendars/${a}/layers`, scout.auth).expect(200)).body.layers).toHaveLength(1);
     expect((await get(t, `/v1/calendars/${a}/layers`, onlyA).expect(200)).body.layers).toEqual([]);

@@ -14,3 +14,6 @@ export interface Actor {
   /** When the credential stops working (ISO instant), or null; what it creates cannot outlive it. */
   expiresAt: string | null;
 }
+
+/** A caller whose credential names no calendars: the agent in full, or the service's own work. */
+export const EVERY_CALENDAR: Pick<Actor, "calendars"> = { calendars: null };

@@ -67,8 +67,8 @@ export const layerRoutes = [
     params: z.object({ calendarId: idOf("cal").describe("Calendar id"), layerId: idOf("lyr").describe("Layer id") }),
     response: deleted,
     errors: ["unauthorized", "not_found"],
-    handler: async ({ tx, deps, params }) => {
-      const layer = await detachLayer(tx, deps, params.calendarId, params.layerId);
+    handler: async ({ tx, deps, actor, params }) => {
+      const layer = await detachLayer(tx, deps, actor, params.calendarId, params.layerId);
       return { deleted: layer.id };
     },
   }),

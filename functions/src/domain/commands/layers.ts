@@ -1,8 +1,10 @@
 import { errors } from "../errors.js";
+import type { Actor } from "../actor.js";
 import type { Transaction } from "../../storage/port.js";
 import type { CommandDeps } from "../deps.js";
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
+import { credentialReaches } from "../policy.js";
 import type { HostLinkRecord, LayerRecord } from "../records.js";
 import { DEFAULT_SHARDS, drawShard, touchShard } from "../revision.js";
 import { recordChange } from "./changes.js";
@@ -68,6 +70,7 @@ export async function attachLayer(
 export async function detachLayer(
   tx: Transaction,
   deps: Pick<CommandDeps, "clock"> & Partial<Pick<CommandDeps, "config" | "memory">>,
+  actor: Pick<Actor, "calendars">,
   hostId: string,
   layerId: string,
 ): Promise<LayerRecord> {
@@ -75,7 +78,8 @@ export async function detachLayer(
     tx.get(paths.layer(hostId, layerId)),
     drawShard(tx, hostId, deps.config?.revisionShards ?? DEFAULT_SHARDS),
   ]);
-  if (!layer) throw errors.notFound("layer");
+  // A layer of a calendar outside the credential is not listed to it, nor there to detach.
+  if (!layer || !credentialReaches(actor, layer.data.calendar_id)) throw errors.notFound("layer");
   tx.delete(layer.path);
   tx.delete(paths.host(layer.data.calendar_id, hostId));
   recordChange(tx, deps, hostId, shard, { type: "layer.detached", id: layerId });

@@ -10,6 +10,7 @@
  * address must stay a 404, never become another calendar's (domain/slugs.ts bounds them).
  */
 import type { CollectionRef, DocPath, QueryOf, StoredDoc, Transaction, TransactionReads } from "../../storage/port.js";
+import { EVERY_CALENDAR } from "../actor.js";
 import { detachLayer } from "../commands/layers.js";
 import type { Deps } from "../deps.js";
 import { DomainError } from "../errors.js";
@@ -99,7 +100,7 @@ function detachFromHosts(deps: PurgeDeps, calendarId: string): PurgeStep {
     const [link] = await tx.query(paths.hosts(calendarId), { limit: 1 });
     if (!link) return { deleted: 0, done: true };
     try {
-      await detachLayer(tx, deps, link.data.host_calendar_id, link.data.layer_id);
+      await detachLayer(tx, deps, EVERY_CALENDAR, link.data.host_calendar_id, link.data.layer_id);
     } catch (err) {
       // The host may be deleted as well, its layer records purged before this link.
       if (!(err instanceof DomainError && err.code === "not_found")) throw err;

@@ -1,5 +1,5 @@
 import type { StoredDoc, TransactionReads } from "../../storage/port.js";
-import type { Actor } from "../actor.js";
+import { EVERY_CALENDAR, type Actor } from "../actor.js";
 import { errors } from "../errors.js";
 import { paths } from "../paths.js";
 import { reachesAll } from "../policy.js";
@@ -9,7 +9,7 @@ import type { WebhookRecord } from "./records.js";
 export type WebhookOwner = Pick<Actor, "agentId" | "calendars">;
 
 /** The agent itself, every calendar it reaches (its human's account page). */
-export const wholeAgent = (agentId: string): WebhookOwner => ({ agentId, calendars: null });
+export const wholeAgent = (agentId: string): WebhookOwner => ({ agentId, ...EVERY_CALENDAR });
 
 /**
  * The caller's webhook: another agent's is 404, as if it did not exist, and so is one that
