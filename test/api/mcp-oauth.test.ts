@@ -10,10 +10,13 @@ import type { AddressInfo } from "node:net";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import request from "supertest";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { claimAgent, createAccountsTestApp, Human, type AccountsTestApp } from "../helpers/accounts.js";
 import { get, post } from "../helpers/http.js";
-import { consent, MemoryOAuthClient } from "../helpers/oauth.js";
+import { consent, MemoryOAuthClient, testClientMetadata } from "../helpers/oauth.js";
+
+const DOCUMENT_URL = "https://connector.example/oauth/client.json";
 
 let t: AccountsTestApp;
 let server: Server;
@@ -25,12 +28,19 @@ beforeAll(async () => {
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   t = createAccountsTestApp(undefined, undefined, origin);
+  // The client ID metadata documents of this test, as their hosts would serve them.
+  t.deps.fetchDocument = async (url) =>
+    url === DOCUMENT_URL
+      ? { ok: true, status: 200, text: JSON.stringify({ ...testClientMetadata("Doc Connector"), client_id: url }) }
+      : { ok: true, status: 404, text: "" };
   handle = t.app;
 });
 afterAll(async () => {
   await new Promise<void>((done) => server.close(() => done()));
   await t.close();
 });
+
+const pathOf = (url: URL): string => url.pathname + url.search;
 
 interface ToolResult {
   isError?: boolean;
@@ -114,4 +124,35 @@ it("the SDK's client connects by OAuth, acts as the chosen agent, and is 401 onc
   );
   // The agent's own token still works: only the client's grant was revoked.
   expect((await get(t, "/v1/me", scout.auth)).status).toBe(200);
+});
+
+it("takes a client ID metadata document instead of registration, when the client names one", async () => {
+  const metadata = await (await fetch(`${origin}/.well-known/oauth-authorization-server`)).json();
+  expect(metadata).toMatchObject({ client_id_metadata_document_supported: true });
+  const human = await new Human(t).signIn(t.accounts, "grace");
+  const agent = await claimAgent(t, human, "Planner");
+  const mcp = new URL(`${origin}/mcp`);
+  const oauthClient = new MemoryOAuthClient(testClientMetadata("Doc Connector"), DOCUMENT_URL);
+
+  const first = new Client({ name: "hosted", version: "1.0.0" });
+  await expect(first.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }))).rejects.toThrow(
+    UnauthorizedError,
+  );
+  expect(oauthClient.information?.client_id).toBe(DOCUMENT_URL);
+  expect(oauthClient.authorizationUrl!.searchParams.get("client_id")).toBe(DOCUMENT_URL);
+  const page = await human.get(
+    new URL((await request(t.app).get(pathOf(oauthClient.authorizationUrl!))).headers.location).pathname,
+  );
+  expect(page.text).toContain("Connect Doc Connector");
+
+  const back = await consent(t, human, oauthClient.authorizationUrl!, { agent: agent.agentId, scopes: ["agent:read"] });
+  await new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }).finishAuth(
+    back.searchParams.get("code")!,
+  );
+  const client = new Client({ name: "hosted", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }));
+  const me = (await client.callTool({ name: "get_me", arguments: {} })) as ToolResult;
+  expect(JSON.parse(me.content[0].text)).toMatchObject({ agent: { id: agent.agentId } });
+  await client.close();
+  expect((await human.get("/account")).text).toContain("Doc Connector");
 });

@@ -9,6 +9,7 @@ import { BASE_URL } from "../helpers/app.js";
 import { appPerTest } from "../helpers/app.js";
 import { claimAgent, createAccountsTestApp, fakeAccountAuth, Human } from "../helpers/accounts.js";
 import { consent, pkce, REDIRECT_URI, testClientMetadata } from "../helpers/oauth.js";
+import { createDocumentFetcher } from "../../functions/src/outbound/fetch-document.js";
 
 const accounts = fakeAccountAuth();
 const t = appPerTest(() => createAccountsTestApp(accounts));
@@ -102,6 +103,37 @@ describe("metadata and the doors of /mcp", () => {
     const open = await t.http().post("/mcp/public").set("Accept", "application/json, text/event-stream").send(message);
     expect(open.status).toBe(200);
     expect(open.body.result.tools.map((tool: { name: string }) => tool.name)).toContain("mint_agent");
+  });
+});
+
+describe("client ID metadata documents", () => {
+  const url = "https://connector.example/oauth/client.json";
+
+  it("refuses a document that names another client id, or that cannot be read", async () => {
+    const served: Record<string, unknown> = {
+      ...testClientMetadata("Impostor"),
+      client_id: "https://other.example/c.json",
+    };
+    t.deps.fetchDocument = async (asked) =>
+      asked === url ? { ok: true, status: 200, text: JSON.stringify(served) } : { ok: false, error: "refused" };
+    for (const clientId of [url, "https://down.example/oauth/client.json"]) {
+      const res = await t.http().get(pathOf(authorizeUrl(clientId, pkce().challenge)));
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("invalid_client");
+    }
+  });
+
+  it("reads documents under the webhook address policy: https only, no private or loopback address", async () => {
+    const fetchDocument = createDocumentFetcher({ allowLoopback: false, timeoutMs: 1_000 });
+    for (const address of ["https://127.0.0.1/client.json", "https://10.1.2.3/client.json", "https://[::1]/c.json"]) {
+      const fetched = await fetchDocument(address);
+      expect(fetched.ok, address).toBe(false);
+      expect(!fetched.ok && fetched.error, address).toMatch(/^refused: /);
+    }
+    expect(await fetchDocument("http://connector.example/client.json")).toEqual({
+      ok: false,
+      error: "refused: not an https URL",
+    });
   });
 });
 

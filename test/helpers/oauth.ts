@@ -23,7 +23,11 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   verifier = "";
   authorizationUrl: URL | null = null;
 
-  constructor(readonly clientMetadata: OAuthClientMetadata = testClientMetadata()) {}
+  constructor(
+    readonly clientMetadata: OAuthClientMetadata = testClientMetadata(),
+    /** The URL of its client ID metadata document, for a server that takes one instead of registration. */
+    readonly clientMetadataUrl?: string,
+  ) {}
 
   get redirectUrl(): string {
     return REDIRECT_URI;

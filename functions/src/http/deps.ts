@@ -2,6 +2,7 @@
 import type { Deps } from "../domain/deps.js";
 import type { Sender } from "../domain/webhooks/sender.js";
 import type { ResolveHost } from "../domain/webhooks/url.js";
+import type { DocumentFetcher } from "../outbound/fetch-document.js";
 import type { HttpConfig } from "./config.js";
 import type { ExpensiveReadGate } from "./expensive-reads.js";
 
@@ -16,6 +17,8 @@ export interface HttpDeps extends Deps {
   sender?: Sender;
   /** Resolves a webhook URL's host for the subscription check (outbound/lookup.ts); DNS when absent. */
   resolveHost?: ResolveHost;
+  /** Reads OAuth clients' metadata documents (outbound/fetch-document.ts); one per WEBHOOKS_ALLOW_LOOPBACK when absent. */
+  fetchDocument?: DocumentFetcher;
 }
 
 /**

@@ -7,7 +7,6 @@
 import type { Response } from "express";
 import type { OAuthRegisteredClientsStore } from "@modelcontextprotocol/sdk/server/auth/clients.js";
 import {
-  InvalidClientMetadataError,
   InvalidGrantError,
   InvalidScopeError,
   InvalidTargetError,
@@ -22,27 +21,32 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { registerClient, readClient } from "../domain/oauth/clients.js";
 import { startAuthorization } from "../domain/oauth/consent.js";
-import type { OAuthClientMetadata } from "../domain/oauth/records.js";
 import { challengeOf, exchangeCode, refreshGrant, revokeByToken, type TokenOutcome } from "../domain/oauth/tokens.js";
 import { DomainError } from "../domain/errors.js";
 import { SCOPES, type Scope } from "../domain/types.js";
 import { authenticate } from "../http/auth.js";
 import type { HttpDeps } from "../http/deps.js";
 import { statusOf } from "../http/errors.js";
+import { createDocumentFetcher } from "../outbound/fetch-document.js";
+import { documentClients, isDocumentClientId, publicClient } from "./client-metadata.js";
 import { consentPath, mcpResource } from "./paths.js";
 
 /** What a client gets when it names no scope: everything but managing grants. */
 const DEFAULT_SCOPES: Scope[] = ["agent:read", "calendar:read", "calendar:write"];
-const MAX_REDIRECT_URIS = 10;
 const MAX_TEXT = 2000;
 
 export class AlmanacOAuthProvider implements OAuthServerProvider {
   readonly clientsStore: OAuthRegisteredClientsStore;
 
   constructor(private readonly deps: HttpDeps) {
+    const fromDocument = documentClients(
+      deps.fetchDocument ?? createDocumentFetcher({ allowLoopback: deps.config.webhooks.allowLoopback }),
+    );
     this.clientsStore = {
-      getClient: async (clientId) =>
-        clientId.length <= MAX_TEXT ? ((await readClient(deps.store, clientId)) ?? undefined) : undefined,
+      getClient: async (clientId) => {
+        if (isDocumentClientId(clientId)) return fromDocument(clientId);
+        return clientId.length <= MAX_TEXT ? ((await readClient(deps.store, clientId)) ?? undefined) : undefined;
+      },
       registerClient: async (client) => {
         const metadata = publicClient(client as OAuthClientInformationFull);
         await deps.store.runTransaction(async (tx) => registerClient(tx, deps, metadata));
@@ -58,6 +62,7 @@ export class AlmanacOAuthProvider implements OAuthServerProvider {
     const requestId = await this.deps.store.runTransaction(async (tx) =>
       startAuthorization(tx, this.deps, {
         clientId: client.client_id,
+        clientName: (client.client_name ?? client.client_id).slice(0, 100),
         redirectUri: params.redirectUri,
         codeChallenge: params.codeChallenge,
         scopes,
@@ -167,41 +172,4 @@ function requestedScopes(asked: string[] | undefined): Scope[] {
   const unknown = named.find((scope) => !(SCOPES as readonly string[]).includes(scope));
   if (unknown !== undefined) throw new InvalidScopeError(`unknown scope; the scopes are ${SCOPES.join(", ")}`);
   return [...new Set(named)] as Scope[];
-}
-
-/**
- * Every client is public, with PKCE (token_endpoint_auth_method `none`): the service keeps no
- * client secret, and RFC 7591 lets it answer the metadata it accepted. Redirect URIs are https,
- * http on a loopback address (RFC 8252), or an app's own scheme.
- */
-function publicClient(client: OAuthClientInformationFull): OAuthClientMetadata {
-  const uris = client.redirect_uris;
-  if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS)
-    throw new InvalidClientMetadataError(`redirect_uris: 1 to ${MAX_REDIRECT_URIS} addresses`);
-  for (const uri of uris) {
-    if (uri.length > MAX_TEXT || !acceptableRedirect(new URL(uri)))
-      throw new InvalidClientMetadataError("redirect_uris: https, http on a loopback address, or an app's own scheme");
-  }
-  const text = (value: string | undefined, max: number) => (value ? value.slice(0, max) : undefined);
-  return {
-    client_id: client.client_id,
-    client_id_issued_at: client.client_id_issued_at,
-    client_name: text(client.client_name, 100),
-    client_uri: text(client.client_uri, MAX_TEXT),
-    redirect_uris: uris,
-    grant_types: ["authorization_code", "refresh_token"],
-    response_types: ["code"],
-    token_endpoint_auth_method: "none",
-    scope: text(client.scope, 200),
-  };
-}
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-function acceptableRedirect(url: URL): boolean {
-  if (url.hash) return false;
-  if (url.protocol === "https:") return true;
-  if (url.protocol === "http:") return LOOPBACK.has(url.hostname);
-  // A private-use scheme of a native app (RFC 8252 section 7.1): a dotted name, not a browser's own scheme.
-  return /^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol);
 }

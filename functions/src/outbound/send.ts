@@ -27,7 +27,7 @@ export interface SenderConfig {
 }
 
 /** Why the URL's host is refused before any lookup (a literal address, a refused name), or null. */
-function refusedHost(target: URL, policy: AddressPolicy): string | null {
+export function refusedHost(target: URL, policy: AddressPolicy): string | null {
   const host = target.hostname;
   const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
   // Node connects to a literal address without a lookup: it is judged here, as Node reads it.

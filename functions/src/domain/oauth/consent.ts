@@ -19,6 +19,7 @@ import type { OAuthRequestRecord } from "./records.js";
 
 export interface AuthorizationRequest {
   clientId: string;
+  clientName: string;
   redirectUri: string;
   codeChallenge: string;
   scopes: Scope[];
@@ -32,6 +33,7 @@ export function startAuthorization(tx: Transaction, deps: Pick<CommandDeps, "clo
   const requestId = sha256(randomString(43));
   const record: OAuthRequestRecord = {
     client_id: request.clientId,
+    client_name: request.clientName,
     redirect_uri: request.redirectUri,
     code_challenge: request.codeChallenge,
     scopes: request.scopes,

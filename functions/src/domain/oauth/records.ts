@@ -30,6 +30,8 @@ export interface OAuthClientRecord {
 /** oauth_requests/{id}: an authorization request waiting for the human's answer on the consent page. */
 export interface OAuthRequestRecord {
   client_id: string;
+  /** What the consent page calls the client: its registered or published name, else its id. */
+  client_name: string;
   redirect_uri: string;
   code_challenge: string;
   scopes: Scope[];

@@ -1,6 +1,5 @@
 /** The consent page of the authorization server (consent.ts): which agent, which scopes, which calendars. */
 import type { AccountAgent } from "../../domain/queries/accounts.js";
-import type { OAuthClientMetadata } from "../../domain/oauth/records.js";
 import type { Scope } from "../../domain/types.js";
 import type { Account } from "../../http/session.js";
 import { html, type SafeHtml } from "../html.js";
@@ -16,13 +15,11 @@ const SCOPE_WORDS: Record<Scope, string> = {
 
 export interface ConsentView {
   requestId: string;
-  client: OAuthClientMetadata;
+  clientName: string;
   redirectUri: string;
   scopes: Scope[];
   expiresAt: string;
 }
-
-const clientName = (view: ConsentView): string => view.client.client_name ?? view.client.client_id;
 
 /** Where the app will receive the answer: its host, or its scheme for a native app. */
 const destination = (redirectUri: string): string => {
@@ -75,7 +72,7 @@ ${groups}
 
 /** `/account/authorize/{id}`: signed out, the sign-in; signed in, the choices and Allow or Deny. */
 export function renderConsentPage(ctx: PageContext, view: ConsentView, agents: AccountAgent[]): string {
-  const name = clientName(view);
+  const name = view.clientName;
   const lede = html`<strong>${name}</strong> asks to use Almanac as one of your agents. \
 It will receive the answer at <code>${destination(view.redirectUri)}</code>.`;
   const main = ctx.account
@@ -87,7 +84,7 @@ It will receive the answer at <code>${destination(view.redirectUri)}</code>.`;
 function consentForm(ctx: PageContext & { account: Account }, view: ConsentView, agents: AccountAgent[]): SafeHtml {
   return html`${signedInAs(ctx)}
 <form method="post" action="/account/authorize/${view.requestId}" class="panel" aria-labelledby="consent-heading">
-<h2 id="consent-heading">What ${clientName(view)} may do</h2>
+<h2 id="consent-heading">What ${view.clientName} may do</h2>
 ${csrfField(ctx.csrf)}
 ${agentChoices(agents)}
 ${scopeChoices(view.scopes)}

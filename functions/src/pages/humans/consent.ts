@@ -7,7 +7,6 @@
  */
 import type { Request, RequestHandler, Response, Router } from "express";
 import { allowAuthorization, denyAuthorization, openRequest, type Consent } from "../../domain/oauth/consent.js";
-import { readClient } from "../../domain/oauth/clients.js";
 import { listAccountAgents, type AccountAgent } from "../../domain/queries/accounts.js";
 import { isIdOf } from "../../domain/ids.js";
 import { SCOPES, type Scope } from "../../domain/types.js";
@@ -32,8 +31,6 @@ export interface ConsentPageKit {
 export function mountConsentPage(router: Router, deps: HttpDeps, kit: ConsentPageKit): void {
   router.get(CONSENT_ROUTE, async (req: ConsentRequest, res) => {
     const request = await openRequest(deps.store, deps.clock(), req.params.requestId);
-    const client = await readClient(deps.store, request.data.client_id);
-    if (!client) return kit.sendHumanError(res, 404, "App not found", "The app that sent you here is not registered.");
     const ctx = await kit.context(req, res);
     const agents = ctx.account ? (await listAccountAgents(deps, ctx.account.uid)).agents : [];
     // The form's answer redirects to the app: the page's form-action must allow its address.
@@ -46,7 +43,7 @@ export function mountConsentPage(router: Router, deps: HttpDeps, kit: ConsentPag
     );
     const view = {
       requestId: req.params.requestId,
-      client,
+      clientName: request.data.client_name,
       redirectUri: request.data.redirect_uri,
       scopes: request.data.scopes,
       expiresAt: request.data.expires_at,
