@@ -207,7 +207,7 @@ async function measure() {
       `burst: ${answered} in ${burstMs} ms; /openapi.json ${openapi.length} samples, p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, max ${p(1)} ms`,
     );
 
-    console.log("\n3. A JSON-RPC batch of 100 list_occurrences calls on /mcp");
+    console.log("\n3. A JSON-RPC batch of 100 list_occurrences calls on /mcp/public");
     const batch = Array.from({ length: 100 }, (_, i) => ({
       jsonrpc: "2.0",
       id: i + 1,
@@ -215,7 +215,8 @@ async function measure() {
       params: { name: "list_occurrences", arguments: { calendarId: hostId, from: "2026-01-01", to: "2026-12-31" } },
     }));
     const before = rssMb();
-    const mcp = await fetch(`${origin}/mcp`, {
+    // Without a token: /mcp/public (/mcp answers a tokenless request 401 before reading it).
+    const mcp = await fetch(`${origin}/mcp/public`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify(batch),
