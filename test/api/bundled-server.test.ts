@@ -101,16 +101,22 @@ describe.skipIf(onFirestore)(
       expect(await page.text()).toContain("Kickoff");
     });
 
-    it("serves hosting/'s files, the OpenAPI document and MCP", async () => {
+    it("serves hosting/'s files, the OpenAPI document, MCP and its OAuth metadata", async () => {
       const llms = await fetch(`${origin}/llms.txt`);
       expect(llms.status).toBe(200);
       expect(await llms.text()).toContain("/v1/mint");
       const openapi = await fetch(`${origin}/openapi.json`);
       expect(((await openapi.json()) as { openapi: string }).openapi).toMatch(/^3\./);
-      const tools = await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" });
+      const tools = await post("/mcp/public", { jsonrpc: "2.0", id: 1, method: "tools/list" });
       expect(tools.status).toBe(200);
       const listed = (tools.json.result as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
       expect(listed).toEqual(expect.arrayContaining(["create_event", "list_occurrences", "find_free_time"]));
+      // /mcp's authorization server, the MCP SDK's auth router, is in the bundle too.
+      expect((await fetch(`${origin}/mcp`, { method: "POST" })).status).toBe(401);
+      const metadata = await fetch(`${origin}/.well-known/oauth-authorization-server`);
+      expect(((await metadata.json()) as { token_endpoint: string }).token_endpoint).toMatch(
+        /^http:\/\/localhost:\d+\/token$/,
+      );
     });
 
     it("is strict, and the pages' other characters arrive as written", async () => {
