@@ -55,6 +55,11 @@ async function allowedCode() {
 const token = (fields: Record<string, string>) =>
   t.http().post("/token").type("form").send(new URLSearchParams(fields).toString());
 
+const refreshWith = (clientId: string, refreshToken: string) =>
+  token({ grant_type: "refresh_token", client_id: clientId, refresh_token: refreshToken, resource: MCP });
+
+const me = (accessToken: string) => t.http().get("/v1/me").set("Authorization", `Bearer ${accessToken}`);
+
 /** The code for tokens at /token, with the verifier given and any other fields. */
 const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
   token({ grant_type: "authorization_code", client_id: clientId, code, code_verifier: verifier, ...extra });
@@ -216,8 +221,7 @@ describe("refusals", () => {
   it("rotates refresh tokens: the old one is refused after use, and its reuse revokes the grant", async () => {
     const { clientId, verifier, code } = await allowedCode();
     const first = await exchange(clientId, code, verifier);
-    const refresh = (refreshToken: string) =>
-      token({ grant_type: "refresh_token", client_id: clientId, refresh_token: refreshToken, resource: MCP });
+    const refresh = (refreshToken: string) => refreshWith(clientId, refreshToken);
     const second = await refresh(first.body.refresh_token);
     expect(second.status, second.text).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
@@ -230,6 +234,29 @@ describe("refusals", () => {
     expect(reused.body.error).toBe("invalid_grant");
     expect((await t.http().get("/v1/me").set(bearer(second.body))).status).toBe(401);
     expect((await refresh(second.body.refresh_token)).body.error).toBe("invalid_grant");
+  });
+
+  it("revokes a grant at /revoke, and every grant of an agent revoked on the account page", async () => {
+    const { clientId, verifier, code, agent, human } = await allowedCode();
+    const first = await exchange(clientId, code, verifier);
+    const revoked = await t
+      .http()
+      .post("/revoke")
+      .type("form")
+      .send(new URLSearchParams({ client_id: clientId, token: first.body.access_token }).toString());
+    expect(revoked.status).toBe(200);
+    expect((await me(first.body.access_token)).status).toBe(401);
+    expect((await refreshWith(clientId, first.body.refresh_token)).body.error).toBe("invalid_grant");
+
+    const { verifier: secondVerifier, challenge } = pkce();
+    const back = await consent(t, human, authorizeUrl(clientId, challenge), { agent: agent.agentId, scopes: SCOPES });
+    const second = await exchange(clientId, back.searchParams.get("code")!, secondVerifier);
+    expect(second.status, second.text).toBe(200);
+    expect((await human.get("/account")).text).toContain("Test Connector");
+    expect((await human.post(`/account/agents/${agent.agentId}/revoke`)).status).toBe(303);
+    expect((await human.get("/account")).text).not.toContain("Test Connector");
+    expect((await me(second.body.access_token)).status).toBe(401);
+    expect((await refreshWith(clientId, second.body.refresh_token)).body.error).toBe("invalid_grant");
   });
 
   it("a denied request sends the client access_denied; an answered one cannot be answered again; no framing", async () => {

@@ -92,11 +92,16 @@ export async function revokeAgent(
 ): Promise<{ revoked: number }> {
   const nowIso = deps.clock().toISOString();
   const agent = await accountAgent(tx, userId, agentId);
-  const live = await tx.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]] });
+  const [live, apps] = await Promise.all([
+    tx.query(paths.credentials(agentId), { where: [["revoked_at", "==", null]] }),
+    tx.query(paths.oauthGrants(agentId), { where: [["revoked_at", "==", null]] }),
+  ]);
   for (const credential of live) {
     tx.update(credential.path, { revoked_at: nowIso });
     tx.update(paths.token(credential.data.token_hash), { revoked_at: nowIso });
   }
+  // Its OAuth clients' grants go with their credentials: off the account page, refresh refused.
+  for (const app of apps) tx.update(app.path, { revoked_at: nowIso });
   // A count from before counters stays absent, as revokeCredential leaves it.
   if (typeof agent.data.live_credential_count === "number") tx.update(agent.path, { live_credential_count: 0 });
   return { revoked: live.length };
