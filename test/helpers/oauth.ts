@@ -30,7 +30,7 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   ) {}
 
   get redirectUrl(): string {
-    return REDIRECT_URI;
+    return this.clientMetadata.redirect_uris[0];
   }
   state(): string {
     return "state-123";

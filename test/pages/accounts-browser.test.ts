@@ -8,9 +8,11 @@
  *   3. /account lists the agent;
  *   4. the agent keeps a private calendar: its link on /account opens it, in each lens;
  *   5. create an onboard token there, mint with it: linked at once (claim_url null, listed);
- *   6. revoke the first agent from /account: its token answers 401;
- *   7. a second account sees none of it, nor the private calendar;
- *   8. the claim link again: 410.
+ *   6. an MCP client (the SDK's) connects by OAuth: alice allows it for the second agent on the
+ *      consent page, in the browser, under its CSP; the client then acts as that agent;
+ *   7. revoke the first agent from /account: its token answers 401;
+ *   8. a second account sees none of it, nor the private calendar;
+ *   9. the claim link again: 410.
  * The claim and account pages, and the private calendar's, pass axe (no serious or critical
  * violations) at desktop and phone widths in light and dark; screenshots go to test/.artifacts/screenshots/ (to
  * docs/screenshots/, which the README shows, with UPDATE_SCREENSHOTS=1).
@@ -18,11 +20,17 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalAuthEmulator, type LocalAuthEmulator } from "../../functions/src/local-auth.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { ensureWebBundle } from "../helpers/accounts.js";
+import { MemoryOAuthClient, testClientMetadata } from "../helpers/oauth.js";
 import { freePort } from "../helpers/ports.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -276,7 +284,48 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
       await audit(alice, "/account", "account");
     });
 
-    it("6. revokes the first agent from /account: its token answers 401", { timeout: AUDITED_STEP }, async () => {
+    it(
+      "6. connects an MCP client by OAuth, allowed on the consent page in the browser",
+      { timeout: STEP },
+      async () => {
+        const arrived: URL[] = [];
+        const callback = createServer((req, res) => {
+          arrived.push(new URL(req.url ?? "/", "http://127.0.0.1"));
+          res.end("back in the app");
+        });
+        await new Promise<void>((done) => callback.listen(0, "127.0.0.1", done));
+        const redirect = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
+        try {
+          const mcp = new URL(`${origin}/mcp`);
+          const oauthClient = new MemoryOAuthClient({
+            ...testClientMetadata("Desk Assistant"),
+            redirect_uris: [redirect],
+          });
+          const first = new Client({ name: "hosted", version: "1.0.0" });
+          const connecting = first.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }));
+          await expect(connecting).rejects.toThrow(UnauthorizedError);
+          // The person's browser follows the authorization URL to the consent page, signed in.
+          await alicePage.goto(oauthClient.authorizationUrl!.href);
+          await alicePage.getByRole("radio", { name: /^Helper/ }).check();
+          await alicePage.getByRole("button", { name: "Allow" }).click();
+          await alicePage.waitForURL(`${redirect}?**`);
+          const code = arrived.find((url) => url.pathname === "/callback")?.searchParams.get("code");
+          expect(code).toBeTruthy();
+          await new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }).finishAuth(code!);
+          const client = new Client({ name: "hosted", version: "1.0.0" });
+          await client.connect(new StreamableHTTPClientTransport(mcp, { authProvider: oauthClient }));
+          const me = (await client.callTool({ name: "get_me", arguments: {} })) as { content: Array<{ text: string }> };
+          expect(JSON.parse(me.content[0].text)).toMatchObject({ agent: { id: second.agentId } });
+          await client.close();
+          await alicePage.goto(`${origin}/account`);
+          expect(await alicePage.locator(".apps").innerText()).toContain("Desk Assistant");
+        } finally {
+          await new Promise<void>((done) => callback.close(() => done()));
+        }
+      },
+    );
+
+    it("7. revokes the first agent from /account: its token answers 401", { timeout: AUDITED_STEP }, async () => {
       await alicePage.getByRole("button", { name: "Revoke Scout" }).click();
       await alicePage.waitForURL(`${origin}/account?revoked=${first.agentId}`);
       expect(await alicePage.locator(".notice").innerText()).toBe("Scout is revoked: its tokens no longer work.");
@@ -286,7 +335,7 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
       expect(refused, refused.join("\n")).toEqual([]);
     });
 
-    it("7. a second account sees none of it, nor the private calendar", { timeout: STEP }, async () => {
+    it("8. a second account sees none of it, nor the private calendar", { timeout: STEP }, async () => {
       const bob = await context("phone", "dark");
       try {
         const page = await bob.newPage();
@@ -303,7 +352,7 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
       }
     });
 
-    it("8. the claim link a second time: 410", { timeout: STEP }, async () => {
+    it("9. the claim link a second time: 410", { timeout: STEP }, async () => {
       const res = await alicePage.goto(first.claimUrl);
       expect(res?.status()).toBe(410);
       expect(await alicePage.locator("h1").innerText()).toBe("This claim link was used");
