@@ -48,6 +48,7 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     today: "2026-11-24",
     occurrences: [],
     continuing: [],
+    vacated: [],
     someday: [],
     omitted: { occurrences: 0, someday: 0 },
     elsewhere: null,

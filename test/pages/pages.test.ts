@@ -55,7 +55,7 @@ describe("GET /c/{slug}", () => {
     expect(
       count(
         res.text,
-        '<span class="name">Design review</span><span class="layer"><span class="visually-hidden">layer </span>design</span>',
+        '<span class="name">Design review</span></a><span class="layer"><span class="visually-hidden">layer </span>design</span>',
       ),
     ).toBe(5);
     expect(res.text).toContain('<td class="day today empty" aria-current="date">');

@@ -462,7 +462,7 @@ describe("the stylesheet", () => {
   it("has light and dark schemes, narrow-screen layouts and every generated position", () => {
     expect(STYLESHEET).toContain("@media (prefers-color-scheme:dark)");
     expect(STYLESHEET).toContain("@media (max-width:40rem)");
-    for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-4{", ".weeks-15{", ".c-15{", ".w-15{", ".cat-7{"])
+    for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-2{", ".weeks-15{", ".c-15{", ".w-15{", ".cat-7{"])
       expect(STYLESHEET).toContain(rule);
     expect(STYLESHEET_NAME).toMatch(/^style\.[0-9a-f]{12}\.css$/);
   });

@@ -1,8 +1,9 @@
 /**
  * The public pages: `/c/{slug}` (a calendar in one of its lenses), `/c/{slug}/purpose.md`,
- * `/v/{slug}` (a share view), their stylesheet, and the iCalendar feeds (feeds.ts). Exported
- * for the `pages` Cloud Function and mounted by the local server. Pages are anonymous and
- * need no JavaScript; errors are HTML pages with the status the API would give.
+ * `/v/{slug}` (a share view), one occurrence's page below either (event-routes.ts), their
+ * stylesheet, and the iCalendar feeds (feeds.ts). Exported for the `pages` Cloud Function and
+ * mounted by the local server. Pages are anonymous and need no JavaScript; errors are HTML
+ * pages with the status the API would give.
  */
 import express, {
   type ErrorRequestHandler,
@@ -23,6 +24,7 @@ import { REQUEST_ID_HEADER, requestId, requestIdOf, withRequestIdLine } from "..
 import type { AccountAuth } from "../http/session.js";
 import { answerEtag, sendRevalidated, sendRevalidatedAs } from "./conditional.js";
 import { codeVersion } from "./code-version.js";
+import { eventRouter } from "./event-routes.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
 import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
@@ -89,6 +91,7 @@ export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): E
     if (!resolved) return notFound(req, res);
     await sendPage(deps, req, res, await prepareViewPage(deps, resolved, pageQuery(req)), true);
   });
+  app.use(eventRouter(deps));
   // Everything below an earlier slug moves with it (docs/api.md#calendars-and-slugs); the rest is 404.
   app.get("/c/:slug/{*rest}", async (req: SlugRequest, res) => {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);

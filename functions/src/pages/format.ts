@@ -42,6 +42,10 @@ export function longDate(date: string): string {
   return `${WEEKDAYS[isoWeekday(date) - 1]}, ${MONTHS[m - 1]} ${d}, ${y}`;
 }
 
+/** "Tue 8 Dec" */
+export const weekdayDayMonth = (date: string): string =>
+  `${shortWeekday(date)} ${parts(date).d} ${short(MONTHS[parts(date).m - 1])}`;
+
 /** "Mon" */
 export const shortWeekday = (date: string): string => short(WEEKDAYS[isoWeekday(date) - 1]);
 

@@ -30,7 +30,7 @@ const LENS_RENDERERS: Record<Lens, (model: PageModel, period: Period) => SafeHtm
 /** Pages under /v/ take their stylesheet from /v/, so a view page never points at /c/. */
 export const stylesheetPath = (area: "c" | "v"): string => `/${area}/_assets/${STYLESHEET_NAME}`;
 
-interface DocumentParts {
+export interface DocumentParts {
   title: string;
   area: "c" | "v";
   noindex: boolean;
@@ -38,7 +38,7 @@ interface DocumentParts {
   body: SafeHtml;
 }
 
-function documentHtml({ title, area, noindex, head = "", body }: DocumentParts): string {
+export function documentHtml({ title, area, noindex, head = "", body }: DocumentParts): string {
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -19,8 +19,16 @@ import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/rec
 import type { Lens, ViewFilter } from "../domain/types.js";
 import { PAGE_SOMEDAY_BUDGET, PAGE_SOMEDAY_COUNTED } from "./budgets.js";
 import { DRAWN_DAYS_AFTER, DRAWN_DAYS_BEFORE, drawnOccurrences, everyEvent, type PlacedOnPage } from "./drawn.js";
-import { categoryColours, toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "./model.js";
+import {
+  categoryColours,
+  toPageEvent,
+  type PageEvent,
+  type PageModel,
+  type PageOccurrence,
+  type VacatedSlot,
+} from "./model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";
+import { changedOccurrences, occurrenceKey, type ChangedOccurrence } from "./changes.js";
 
 /** The page's query string: `?view=` and `?date=` (anything else is ignored). */
 export interface PageQuery {
@@ -129,16 +137,25 @@ async function loadShown(
     return { ...shared, name: o.name, category: o.category, notes: ownNotes, colour };
   };
   const someday = somedayShown.map(({ layer, event }) => pageEvent(layer, event));
-  const toPage = (o: PlacedOnPage): PageOccurrence => ({
-    date: o.date,
-    start_time: o.start_time,
-    end_time: o.end_time,
-    end_date: o.end_date,
-    start: o.start,
-    event: shownEvent(o),
-  });
+  const changed = changedOccurrences(loaded, settings.timezone);
+  const changedAt = new Map(
+    changed.map((c) => [occurrenceKey(c.event.calendar_id, c.event.id, c.exception.original_date), c]),
+  );
+  const toPage = (o: PlacedOnPage): PageOccurrence => {
+    const from = changedAt.get(occurrenceKey(o.event.calendar_id, o.event.id, o.original_date))?.from;
+    return {
+      date: o.date,
+      start_time: o.start_time,
+      end_time: o.end_time,
+      end_date: o.end_date,
+      start: o.start,
+      event: shownEvent(o),
+      ...(from ? { moved_from: from } : {}),
+    };
+  };
   const occurrences = drawn.occurrences.map(toPage);
   const continuing = drawn.continuing.map(toPage);
+  const vacated = range ? vacatedIn(changed, range, filter, (c) => pageEvent(c.layer, c.event)) : [];
   const omitted = { occurrences: drawn.omitted, someday: somedayRecords.length - someday.length };
   const elsewhere =
     occurrences.length === 0 && continuing.length === 0
@@ -152,6 +169,7 @@ async function loadShown(
     today,
     occurrences,
     continuing,
+    vacated,
     someday,
     omitted,
     elsewhere,
@@ -179,6 +197,7 @@ export async function prepareCalendarPage(
         feed: `/c/${calendar.slug}.ics`,
         subscribe: subscribeLinks(`${deps.baseUrl}/c/${calendar.slug}.ics`, calendar.name),
         occurrencesApi: occurrencesApi(calendar, at),
+        eventPages: `/c/${calendar.slug}/e`,
       },
       noindex: calendar.visibility !== "public",
       ...(await loadShown(deps, sources, settings, at)),
@@ -211,7 +230,7 @@ export async function loadAccountCalendarPage(
     kind: "calendar",
     title: calendar.name,
     purpose: calendar.purpose,
-    links: { purposeMarkdown: null, feed: null, subscribe: null, occurrencesApi: null, back },
+    links: { purposeMarkdown: null, feed: null, subscribe: null, occurrencesApi: null, eventPages: null, back },
     noindex: true,
     ...(await loadShown(deps, sources, settings, at)),
   };
@@ -251,11 +270,32 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
         feed: `/v/${view.slug}.ics`,
         subscribe: subscribeLinks(`${deps.baseUrl}/v/${view.slug}.ics`, view.name),
         occurrencesApi: null,
+        eventPages: `/v/${view.slug}/e`,
       },
       noindex: true,
       ...(await loadShown(deps, sources, settings, at)),
     }),
   };
+}
+
+/**
+ * The slots in `range` that cancelled or moved occurrences left, in order; under a view, only
+ * those of occurrences it shows (a cancelled one on its own date and category, a moved one where it went).
+ */
+export function vacatedIn(
+  changed: readonly ChangedOccurrence[],
+  range: { from: string; to: string },
+  filter: ViewFilter | null,
+  pageEvent: (c: ChangedOccurrence) => PageEvent,
+): VacatedSlot[] {
+  const shown = changed.filter(({ layer, event, exception: x, from }) => {
+    if (from.date < range.from || from.date > range.to) return false;
+    const date = x.cancelled ? x.original_date : x.date;
+    return !filter || viewShows(filter, { layer, kind: event.kind, category: x.category, date });
+  });
+  const byTime = (a: VacatedSlot, b: VacatedSlot) =>
+    a.date < b.date ? -1 : a.date > b.date ? 1 : (a.start ?? -Infinity) - (b.start ?? -Infinity);
+  return shown.map((c) => ({ ...c.from, event: pageEvent(c), moved_to: c.to })).sort(byTime);
 }
 
 /** The API call listing every occurrence of a calendar page's period (paged), for the budget note. */

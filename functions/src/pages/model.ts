@@ -4,6 +4,7 @@
  */
 import type { EventRecord } from "../domain/records.js";
 import type { Lens } from "../domain/types.js";
+import type { PlacedSlot } from "./changes.js";
 
 /** An event as pages show it; `layer` is `main` for the calendar's own, else the layer key. */
 export type PageEvent = Pick<
@@ -33,6 +34,17 @@ export interface PageOccurrence {
   start: number | null;
   /** Name, category and notes as shown: the occurrence's own when an exception changed them. */
   event: PageEvent;
+  /** Where the series had it, when an exception moved it (pages/changes.ts); absent otherwise. */
+  moved_from?: PlacedSlot;
+}
+
+/**
+ * The slot a series' occurrence left, drawn struck through: it was cancelled, or moved to
+ * `moved_to` (both in the page's zone).
+ */
+export interface VacatedSlot extends PlacedSlot {
+  event: PageEvent;
+  moved_to: PlacedSlot | null;
 }
 
 /** The nearest occurrence outside the period: where a page with nothing in it points. */
@@ -63,6 +75,11 @@ export interface PageModel {
     /** Calendar apps' ways to subscribe to the feed (presenters/subscribe.ts, as the API gives them). */
     subscribe: { webcal: string; google: string } | null;
     occurrencesApi: string | null;
+    /**
+     * The path each occurrence's own page is under (`/c/{slug}/e`, `/v/{slug}/e`), followed by
+     * `/{eventId}/{date}`; absent or null where those pages would answer 404 (a signed-in human's private calendar).
+     */
+    eventPages?: string | null;
     /** Where a signed-in human came from (an agent's calendar opened from the account page). */
     back?: { href: string; label: string };
   };
@@ -77,6 +94,8 @@ export interface PageModel {
   occurrences: PageOccurrence[];
   /** Timed occurrences that start before the period and end within it (the week lens draws their rest). */
   continuing: PageOccurrence[];
+  /** Slots of the period that cancelled or moved occurrences left (Month, Week and Schedule mark them). */
+  vacated: VacatedSlot[];
   /** Undated events; shown by the schedule and timeline lenses. */
   someday: PageEvent[];
   /** What the page's budgets (budgets.ts) left undrawn: occurrences of the period, someday events. */

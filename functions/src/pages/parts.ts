@@ -34,8 +34,11 @@ export function layerTag(layer: string): SafeHtml | string {
 // Rendered once per event and reused for each of its occurrences on the page.
 const labels = new WeakMap<PageEvent, SafeHtml>();
 
-/** Art, name and layer tag of an event. */
-export function eventLabel(event: PageEvent): SafeHtml {
+/** Art, name and layer tag of an event; with `href`, the name links to the occurrence's own page. */
+export function eventLabel(event: PageEvent, href?: string | null): SafeHtml {
+  if (href)
+    return html`${artHtml(event.art)}<a class="name-link" href="${href}"><span class="name">${event.name}</span></a>\
+${layerTag(event.layer)}`;
   let label = labels.get(event);
   if (!label) {
     label = html`${artHtml(event.art)}<span class="name">${event.name}</span>${layerTag(event.layer)}`;

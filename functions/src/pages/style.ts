@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { MAX_LANES, SLOTS_PER_HOUR } from "./lenses/week.js";
 import { CATEGORY_COLOURS } from "./model.js";
+import { OCCURRENCE_RULES } from "./style-occurrences.js";
 
 const MAX_SLOTS = 24 * SLOTS_PER_HOUR;
 const MAX_WEEKS = 16;
@@ -253,5 +254,5 @@ border-bottom:1px solid var(--line);padding:.6rem .25rem;background:none}
 }
 `;
 
-export const STYLESHEET = `${BASE}\n/* Grid positions */\n${generated()}\n`;
+export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}\n/* Grid positions */\n${generated()}\n`;
 export const STYLESHEET_NAME = `style.${createHash("sha256").update(STYLESHEET).digest("hex").slice(0, 12)}.css`;

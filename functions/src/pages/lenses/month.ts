@@ -4,6 +4,7 @@ import { dayOfMonth, monthYear, shortWeekday, WEEKDAYS } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import { dayLens, lensHref } from "../links.js";
 import type { PageModel, PageOccurrence } from "../model.js";
+import { isVacated, movedFromHtml, occurrenceHref, vacatedHtml, withVacated } from "../occurrence-parts.js";
 import { eventClasses, eventLabel, plainLabel, timesHtml } from "../parts.js";
 import type { Period } from "../period.js";
 
@@ -21,10 +22,15 @@ export function groupByDate(occurrences: readonly PageOccurrence[]): Map<string,
 }
 
 // The title carries the whole label where a narrow cell cuts the chip.
-const item = (o: PageOccurrence): SafeHtml =>
-  html`<li class="${eventClasses(o.event)}" title="${plainLabel(o, o.event)}">${timesHtml(o)}${eventLabel(o.event)}</li>`;
+const itemOf =
+  (model: PageModel) =>
+  (o: PageOccurrence): SafeHtml =>
+    isVacated(o)
+      ? html`<li class="${eventClasses(o.event)} vacated">${vacatedHtml(model, o)}</li>`
+      : html`<li class="${eventClasses(o.event)}" title="${plainLabel(o, o.event)}">${timesHtml(o)}\
+${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml(o)}</li>`;
 
-function dayEvents(list: PageOccurrence[] | undefined): SafeHtml | string {
+function dayEvents(list: PageOccurrence[] | undefined, item: (o: PageOccurrence) => SafeHtml): SafeHtml | string {
   if (!list) return "";
   if (list.length <= MONTH_CELL_LIMIT) return html`<ul class="events">${list.map(item)}</ul>`;
   const shown = list.slice(0, MONTH_CELL_LIMIT - 1);
@@ -34,7 +40,8 @@ function dayEvents(list: PageOccurrence[] | undefined): SafeHtml | string {
 }
 
 export function renderMonth(model: PageModel, period: Period): SafeHtml {
-  const byDate = groupByDate(model.occurrences);
+  const byDate = groupByDate(withVacated(model.occurrences, model.vacated));
+  const item = itemOf(model);
   const month = model.date.slice(0, 7);
   const detail = dayLens(model.lenses);
   const rows: SafeHtml[] = [];
@@ -50,7 +57,7 @@ export function renderMonth(model: PageModel, period: Period): SafeHtml {
 <span class="dnum">${dayOfMonth(date)}</span><span class="visually-hidden"> ${monthYear(date)}</span></time>`;
       const head = detail ? html`<a class="day-link" href="${lensHref(detail, date)}">${label}</a>` : label;
       cells.push(
-        html`<td class="${classes}"${isToday ? html` aria-current="date"` : ""}>${head}${dayEvents(list)}</td>`,
+        html`<td class="${classes}"${isToday ? html` aria-current="date"` : ""}>${head}${dayEvents(list, item)}</td>`,
       );
     }
     rows.push(html`<tr>${cells}</tr>`);

@@ -7,6 +7,7 @@ import { ALL_DAY, eventClasses, eventLabel, timesHtml } from "../parts.js";
 import type { Period } from "../period.js";
 import { PAGE_NOTES_MARKDOWN_BUDGET } from "../budgets.js";
 import { groupByDate } from "./month.js";
+import { isVacated, movedFromHtml, occurrenceHref, vacatedHtml, withVacated } from "../occurrence-parts.js";
 
 /** Notes longer than this fold behind a "Notes" toggle, so one long note does not flood the list. */
 const INLINE_NOTES = 280;
@@ -42,18 +43,27 @@ const cutNotes = (notes: string): string =>
     ? notes
     : `${notes.slice(0, INLINE_NOTES).trimEnd()}… (cut on this page: the API has the whole text)`;
 
-/** Category and repetition, as a quiet line under the name. */
-export function metaHtml(event: PageEvent): SafeHtml | string {
-  if (!event.category && !event.recur) return "";
+/**
+ * Category and repetition, as a quiet line under the name. A moved occurrence says where it
+ * came from, and its series' rule as what usually happens.
+ */
+export function metaHtml(event: PageEvent, o?: PageOccurrence): SafeHtml | string {
+  const moved = o ? movedFromHtml(o) : "";
+  if (!event.category && !event.recur && !moved) return "";
   const category = event.category ? html`<span class="category">${event.category}</span>` : "";
-  const repeats = event.recur ? html`<span class="repeats">Repeats ${describeRecur(event.recur)}</span>` : "";
-  return html`<p class="meta">${category}${repeats}</p>`;
+  const rule = event.recur ? describeRecur(event.recur) : null;
+  const repeats = rule ? html`<span class="repeats">${moved ? "Usually" : "Repeats"} ${rule}</span>` : "";
+  return html`<p class="meta">${category}${moved}${repeats}</p>`;
 }
 
-function agendaItem(o: PageOccurrence, notes: NotesRenderer): SafeHtml {
+function agendaItem(model: PageModel, o: PageOccurrence, notes: NotesRenderer): SafeHtml {
+  if (isVacated(o))
+    return html`<li class="${eventClasses(o.event)} vacated"><div class="agenda-time">${timesHtml(o) || ALL_DAY}</div>\
+<div class="agenda-body"><p class="title">${vacatedHtml(model, o, false)}</p></div></li>`;
+  const href = occurrenceHref(model, o.event.id, o.date);
   return html`<li class="${eventClasses(o.event)}"><div class="agenda-time">${timesHtml(o) || ALL_DAY}</div>\
-<div class="agenda-body"><p class="title">${eventLabel(o.event)}</p>${metaHtml(o.event)}${notes(o.event.notes)}</div>\
-</li>`;
+<div class="agenda-body"><p class="title">${eventLabel(o.event, href)}</p>${metaHtml(o.event, o)}\
+${notes(o.event.notes)}</div></li>`;
 }
 
 export function renderSomeday(someday: readonly PageEvent[], notes: NotesRenderer): SafeHtml {
@@ -69,14 +79,14 @@ export function renderSomeday(someday: readonly PageEvent[], notes: NotesRendere
 export function renderSchedule(model: PageModel, period: Period): SafeHtml {
   const notes = pageNotes();
   const days: SafeHtml[] = [];
-  for (const [date, list] of groupByDate(model.occurrences)) {
+  for (const [date, list] of groupByDate(withVacated(model.occurrences, model.vacated))) {
     const isToday = date === model.today;
     const current = isToday ? html` aria-current="date"` : "";
     const badge = isToday ? html` <span class="badge">Today</span>` : "";
     days.push(
       html`<section class="agenda-day${isToday ? " today" : ""}" aria-labelledby="day-${date}">\
 <h3 id="day-${date}"${current}><time datetime="${date}">${longDate(date)}</time>${badge}</h3>\
-<ul class="agenda-items">${list.map((o) => agendaItem(o, notes))}</ul></section>`,
+<ul class="agenda-items">${list.map((o) => agendaItem(model, o, notes))}</ul></section>`,
     );
   }
   const agenda = days.length

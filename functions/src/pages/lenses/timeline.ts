@@ -8,6 +8,7 @@ import { addDays, dayNumber } from "../../domain/recurrence/index.js";
 import { dateRange, describeRecur, shortDate } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import type { PageEvent, PageModel, PageOccurrence } from "../model.js";
+import { occurrenceHref } from "../occurrence-parts.js";
 import { eventClasses, eventLabel, timesHtml } from "../parts.js";
 import { startOfWeek, type Period } from "../period.js";
 
@@ -80,7 +81,8 @@ ${item.first.start_time ? html`, ${joinOr(item.times.map((o) => timesHtml(o)))}`
       const repeats = item.event.recur
         ? html`<span class="repeats">${describeRecur(item.event.recur)} · ${item.count}×</span>`
         : "";
-      return html`<li class="${eventClasses(item.event)} c-${start} w-${width}">${when}${eventLabel(item.event)}${repeats}</li>`;
+      const label = eventLabel(item.event, occurrenceHref(model, item.event.id, item.first.date));
+      return html`<li class="${eventClasses(item.event)} c-${start} w-${width}">${when}${label}${repeats}</li>`;
     });
     const id = layer === "main" ? "lane-main" : `lane-l-${layer}`;
     const name = layer === "main" ? model.title : layer;

@@ -9,12 +9,16 @@ import { addDays } from "../../domain/recurrence/index.js";
 import { dayOfMonth, longDate, shortWeekday } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import type { PageModel, PageOccurrence } from "../model.js";
+import { isVacated, movedFromHtml, occurrenceHref, vacatedHtml } from "../occurrence-parts.js";
 import { eventClasses, eventLabel, plainLabel, timesHtml } from "../parts.js";
+import { lensHref } from "../links.js";
 import type { Period } from "../period.js";
 import { groupByDate } from "./month.js";
+import { withVacated } from "../occurrence-parts.js";
 
 export const SLOTS_PER_HOUR = 4;
-export const MAX_LANES = 4;
+/** Side by side, at most this many: each keeps a readable width; the rest are "+N more". */
+export const MAX_LANES = 2;
 const DAY_START_HOUR = 8;
 const DAY_END_HOUR = 18;
 /** An event without an end lasts an hour on the grid; none is drawn shorter than half an hour. */
@@ -63,9 +67,14 @@ interface Placed extends Piece {
   alone: boolean;
 }
 
-/** Greedy lane assignment over pieces sorted by start; `alone` marks clusters of one. */
-export function placeTimed(pieces: readonly Piece[]): { placed: Placed[]; lanes: number } {
+/**
+ * Greedy lane assignment over pieces sorted by start; `alone` marks clusters of one. A piece
+ * that finds none of the MAX_LANES free is `crowded`: the grid leaves it out (the day says
+ * "+N more"), the narrow layout's list shows it.
+ */
+export function placeTimed(pieces: readonly Piece[]): { placed: Placed[]; lanes: number; crowded: Piece[] } {
   const placed: Placed[] = [];
+  const crowded: Piece[] = [];
   const laneEnds: number[] = [];
   let cluster: Placed[] = [];
   let clusterEnd = -1;
@@ -81,7 +90,11 @@ export function placeTimed(pieces: readonly Piece[]): { placed: Placed[]; lanes:
       laneEnds.fill(0);
     }
     let lane = laneEnds.findIndex((laneEnd) => laneEnd <= start);
-    if (lane === -1) lane = laneEnds.length < MAX_LANES ? laneEnds.length : laneEnds.indexOf(Math.min(...laneEnds));
+    if (lane === -1 && laneEnds.length >= MAX_LANES) {
+      crowded.push(piece);
+      continue;
+    }
+    if (lane === -1) lane = laneEnds.length;
     laneEnds[lane] = end;
     const p: Placed = { ...piece, lane, alone: false };
     placed.push(p);
@@ -89,7 +102,7 @@ export function placeTimed(pieces: readonly Piece[]): { placed: Placed[]; lanes:
     clusterEnd = Math.max(clusterEnd, end);
   }
   closeCluster();
-  return { placed, lanes: Math.max(1, laneEnds.length) };
+  return { placed, lanes: Math.max(1, laneEnds.length), crowded };
 }
 
 /** Visible hours: 08:00 to 18:00, widened to fit the week's earliest and latest pieces. */
@@ -134,8 +147,14 @@ function pieceTimes(p: Piece, date: string, short: boolean): SafeHtml | string {
 
 export function renderWeek(model: PageModel, period: Period): SafeHtml {
   const dates = Array.from({ length: 7 }, (_, i) => addDays(period.from, i));
-  const byDate = groupByDate(model.occurrences);
-  const pieces = piecesByDay(model, dates);
+  const shown = withVacated(model.occurrences, model.vacated);
+  const byDate = groupByDate(shown);
+  const pieces = piecesByDay({ occurrences: shown, continuing: model.continuing }, dates);
+  const item = (o: PageOccurrence, times: SafeHtml | string, classes = ""): SafeHtml =>
+    isVacated(o)
+      ? html`<li class="${eventClasses(o.event)} vacated${classes}">${times}${vacatedHtml(model, o, false)}</li>`
+      : html`<li class="${eventClasses(o.event)}${classes}" title="${plainLabel(o, o.event)}">${times}\
+${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml(o)}</li>`;
   const { first, last } = visibleHours([...pieces.values()].flat());
   const rows = (last - first) * SLOTS_PER_HOUR;
   const firstSlot = first * SLOTS_PER_HOUR;
@@ -150,29 +169,43 @@ export function renderWeek(model: PageModel, period: Period): SafeHtml {
   for (const date of dates) {
     const list = byDate.get(date) ?? [];
     const untimed = list.filter((o) => !o.start_time);
-    const { placed, lanes } = placeTimed(pieces.get(date)!);
+    const { placed, lanes, crowded } = placeTimed(pieces.get(date)!);
     const isToday = date === model.today;
     const id = `day-${date}`;
-    const timedItems = placed.map((p) => {
+    const drawn = [...placed, ...crowded.map((p) => ({ ...p, lane: -1, alone: false }))];
+    drawn.sort((a, b) => a.start - b.start);
+    const timedItems = drawn.map((p) => {
       const isShort = p.end - p.start <= SHORT_SLOTS;
       const short = isShort ? " short" : "";
       const joins = `${p.continued ? " continued" : ""}${p.continues ? " continues" : ""}`;
-      const where = `at-${p.start - firstSlot + 1} len-${p.end - p.start} ${p.alone ? "lane-all" : `lane-${p.lane + 1}`}${short}${joins}`;
-      return html`<li class="${eventClasses(p.o.event)} ${where}" title="${plainLabel(p.o, p.o.event)}">\
-${pieceTimes(p, date, isShort)}${eventLabel(p.o.event)}</li>`;
+      const lane = p.lane === -1 ? "crowded" : p.alone ? "lane-all" : `lane-${p.lane + 1}`;
+      const where = ` at-${p.start - firstSlot + 1} len-${p.end - p.start} ${lane}${short}${joins}`;
+      return item(p.o, pieceTimes(p, date, isShort), where);
     });
+    const more = crowdedNote(model, date, crowded.length);
     const current = isToday ? html` aria-current="date"` : "";
-    const untimedItems = untimed.map(
-      (o) => html`<li class="${eventClasses(o.event)}" title="${plainLabel(o, o.event)}">${eventLabel(o.event)}</li>`,
-    );
+    const untimedItems = [...untimed.map((o) => item(o, "")), more];
     const empty = list.length === 0 && placed.length === 0;
     days.push(html`<section class="wday${isToday ? " today" : ""}${empty ? " empty" : ""}" aria-labelledby="${id}">
 <h3 class="wday-head" id="${id}"${current}>\
 <time datetime="${date}"><span class="dow">${shortWeekday(date)}</span> <span class="dnum">${dayOfMonth(date)}</span></time></h3>
-${untimed.length ? html`<ul class="untimed">${untimedItems}</ul>` : html`<div class="untimed"></div>`}
+${untimed.length || more ? html`<ul class="untimed">${untimedItems}</ul>` : html`<div class="untimed"></div>`}
 ${timedItems.length ? html`<ol class="timed rows-${rows} lanes-${lanes}">${timedItems}</ol>` : html`<div class="timed rows-${rows}"></div>`}
 ${empty ? html`<p class="none">Nothing planned</p>` : ""}
 </section>`);
   }
   return html`<div class="week"><ol class="hours rows-${rows}" aria-hidden="true">${hours}</ol>${days}</div>`;
+}
+
+/**
+ * "+N more" above a day whose grid left N crowded events out, linking to the day in the
+ * schedule lens where the page has one (a narrow screen's list shows them all).
+ */
+function crowdedNote(model: PageModel, date: string, crowded: number): SafeHtml | "" {
+  if (crowded === 0) return "";
+  const words = `+${crowded} more`;
+  const more = html`${words}<span class="visually-hidden"> events at the same time</span>`;
+  return model.lenses.includes("schedule")
+    ? html`<li class="crowded-note"><a href="${lensHref("schedule", date)}">${more}</a></li>`
+    : html`<li class="crowded-note">${more}</li>`;
 }
