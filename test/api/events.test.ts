@@ -60,6 +60,7 @@ describe("POST .../events", () => {
       recur: null,
       start_time: "09:30",
       end_time: "10:00",
+      days: 1,
       category: "milestone",
       notes: "**Go** live",
       art: "🚀",

@@ -67,6 +67,7 @@ describe("PATCH/DELETE .../events/{eventId}/occurrences/{date}", () => {
       date: "2027-01-11",
       start_time: "09:30",
       end_time: "09:45",
+      days: 1,
       name: "Standup",
       category: null,
       notes: null,

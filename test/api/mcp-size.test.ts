@@ -14,9 +14,10 @@ const DEFAULT_BUDGET = 16 * 1024;
 /**
  * Names, titles, annotations, guide links and the arguments' names, types, enums and bounds
  * alone are about 15.7 KB for 41 tools; what is above that is one short use sentence per tool
- * and one line per argument (docs/mcp.md#tool-list-size).
+ * and one line per argument (docs/mcp.md#tool-list-size). `days` on events and occurrences
+ * took it past 26 KB.
  */
-const ALL_BUDGET = 26 * 1024;
+const ALL_BUDGET = 27 * 1024;
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** The bytes of every description string in a tool, its own and its arguments'. */

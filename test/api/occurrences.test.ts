@@ -93,6 +93,8 @@ describe("GET .../occurrences", () => {
       event_id: event.id,
       layer: "main",
       date: "2026-03-23",
+      end_date: "2026-03-23",
+      days: 1,
       original_date: "2026-03-23",
       start_time: "09:30",
       end_time: "10:15",

@@ -5,6 +5,7 @@
  * pager's merge of per-event streams, with the instants written as the API writes them.
  */
 import { instantFormatter, type InstantFormatter } from "../../functions/src/domain/events/instants.js";
+import { addDays } from "../../functions/src/domain/recurrence/index.js";
 import {
   budgetedOccurrences,
   type LoadedSource,
@@ -18,13 +19,16 @@ export function expandOccurrences(sources: LoadedSource[], from: string, to: str
   const format = (layer: string, ms: number): string => {
     const zone = zoneOf.get(layer)!;
     let f = formatters.get(zone);
-    if (!f) formatters.set(zone, (f = instantFormatter(zone, from, to)));
+    // Occurrences spanning days start up to 365 days before the range and end up to 366 after it.
+    if (!f) formatters.set(zone, (f = instantFormatter(zone, addDays(from, -366), addDays(to, 367))));
     return f.at(ms);
   };
   return budgetedOccurrences(sources, from, to, Infinity).occurrences.map((o) => ({
     event_id: o.event.id,
     layer: o.layer,
     date: o.date,
+    end_date: o.end_date,
+    days: o.days,
     original_date: o.original_date,
     start_time: o.start_time,
     end_time: o.end_time,

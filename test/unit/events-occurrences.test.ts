@@ -77,6 +77,8 @@ describe("expandOccurrences", () => {
       event_id: events[2].id,
       layer: "main",
       date: "2026-05-01",
+      end_date: "2026-05-01",
+      days: 1,
       original_date: "2026-05-01",
       start_time: "08:00",
       end_time: null,

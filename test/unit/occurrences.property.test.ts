@@ -16,7 +16,8 @@ import { makeCalendarRecord, makeEventRecord } from "../helpers/factories.js";
  * The occurrence pipeline (exceptions, exact durations, order by instant, paging) against a
  * brute force that shares none of it: each event's dates walked one by one, exceptions applied
  * by hand, instants computed by luxon, everything sorted at the end. Zones with DST on both
- * hemispheres, a half-hour and a 45-minute offset; times in the gaps and overlaps.
+ * hemispheres, a half-hour and a 45-minute offset; times in the gaps and overlaps; events and
+ * moved occurrences spanning days, some begun before the range.
  */
 
 const ZONES = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Pacific/Chatham", "UTC"];
@@ -38,7 +39,8 @@ const recurArb: fc.Arbitrary<Recur> = fc.oneof(
 const eventArb = fc.record({
   zone: fc.integer({ min: 0, max: ZONES.length - 1 }),
   recur: fc.option(recurArb, { nil: null }),
-  offset: fc.integer({ min: -5, max: 20 }), // the series' start (or the one-off's date), days from FROM
+  offset: fc.integer({ min: -12, max: 20 }), // the series' start (or the one-off's date), days from FROM
+  days: fc.constantFrom(1, 1, 1, 2, 3, 9),
   start: fc.option(fc.constantFrom(...TIMES), { nil: null }),
   end: fc.option(fc.constantFrom(...TIMES), { nil: null }),
   exceptions: fc.array(
@@ -47,6 +49,7 @@ const eventArb = fc.record({
       cancelled: fc.boolean(),
       move: fc.integer({ min: -3, max: 3 }),
       start: fc.option(fc.constantFrom(...TIMES), { nil: null }),
+      days: fc.constantFrom(1, 1, 2, 4),
     }),
     { maxLength: 3 },
   ),
@@ -73,10 +76,12 @@ function buildWorld(specs: EventSpec[]): LoadedSource[] {
       ...(spec.recur ? { recur: { ...spec.recur, starts: day } } : { date: day }),
       start_time: spec.start,
       end_time: end,
+      // A timed event spanning days needs its end time (events/rules.ts).
+      days: spec.start !== null && end === null ? 1 : spec.days,
     });
     source.events.push(event);
     if (!spec.recur) return;
-    const dates = expandRecurrence(event.recur!, day, FROM, TO);
+    const dates = expandRecurrence(event.recur!, day, addDays(FROM, -12), TO);
     for (const x of spec.exceptions) {
       if (dates.length === 0) break;
       const original = dates[x.pick % dates.length];
@@ -90,6 +95,7 @@ function buildWorld(specs: EventSpec[]): LoadedSource[] {
         date: addDays(original, x.move),
         start_time: x.start,
         end_time: x.start === null ? null : x.start === "09:00" ? "08:00" : "10:00",
+        days: x.days,
         name: `moved ${event.name}`,
         category: null,
         notes: null,
@@ -122,27 +128,32 @@ function bruteForce(sources: LoadedSource[]): TimedOccurrence[] {
     const zone = source.calendar.timezone;
     for (const event of source.events) {
       const planned: string[] = [];
-      for (let d = FROM; d <= TO; d = addDays(d, 1)) {
+      for (let d = addDays(FROM, -12); d <= TO; d = addDays(d, 1)) {
         const isDate =
           event.date !== null
             ? event.date === d
             : expandRecurrence(event.recur!, event.recur!.starts!, d, d).length === 1;
-        if (isDate) planned.push(d);
+        if (isDate && addDays(d, (event.days ?? 1) - 1) >= FROM) planned.push(d);
       }
       const slots = planned
         .filter((d) => !source.exceptions.some((e) => e.event_id === event.id && e.original_date === d))
         .map((d) => ({ ...event, original_date: d, date: d }));
       for (const e of source.exceptions) {
-        if (e.event_id === event.id && !e.cancelled && e.date >= FROM && e.date <= TO)
+        if (e.event_id === event.id && !e.cancelled && addDays(e.date, (e.days ?? 1) - 1) >= FROM && e.date <= TO)
           slots.push({ ...event, ...e, id: event.id });
       }
       for (const s of slots) {
         const start = s.start_time === null ? null : instantOf(zone, s.date, s.start_time);
+        const days = s.days ?? 1;
+        const overnight = s.start_time !== null && s.end_time !== null && s.end_time < s.start_time;
+        const endDate = addDays(s.date, days === 1 && overnight ? 1 : days - 1);
         let end: DateTime | null = null;
         if (start && s.end_time) {
           const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3));
           const length = (minutes(s.end_time) - minutes(s.start_time!) + 1440) % 1440 || 1440;
-          end = start.plus({ minutes: length });
+          // Less than a day of elapsed time from the start time on the last day that leaves one.
+          const from = addDays(endDate, s.end_time > s.start_time! ? 0 : -1);
+          end = instantOf(zone, from, s.start_time!).plus({ minutes: length });
         }
         const fmt = (dt: DateTime) =>
           dt.toISO({ suppressMilliseconds: true, includeOffset: true })!.replace("Z", "+00:00");
@@ -151,6 +162,8 @@ function bruteForce(sources: LoadedSource[]): TimedOccurrence[] {
             event_id: event.id,
             layer: source.layer,
             date: s.date,
+            end_date: endDate,
+            days,
             original_date: s.original_date,
             start_time: s.start_time,
             end_time: s.end_time,

@@ -191,6 +191,8 @@ export interface EventRecord {
   recur: Recur | null;
   start_time: string | null;
   end_time: string | null;
+  /** Dates each occurrence covers, from its date (events/span.ts); absent = 1. */
+  days?: number;
   category: string | null;
   notes: string | null;
   art: string | null;
@@ -206,7 +208,12 @@ export interface EventRecord {
    * (events/stored.ts); absent on other kinds. Range reads bound series by it; internal.
    */
   series_end?: string;
-  /** Raised whenever a time of the event changes (date, recur, start_time, end_time): the feeds' SEQUENCE. Absent = 0. */
+  /**
+   * A one-off event's last day when it covers more than one (events/stored.ts); absent
+   * otherwise. Range reads find what began before them by it; internal.
+   */
+  span_end?: string;
+  /** Raised whenever a time of the event changes (date, recur, days, start_time, end_time): the feeds' SEQUENCE. Absent = 0. */
   sequence?: number;
 }
 
@@ -225,6 +232,8 @@ export interface ExceptionRecord {
   date: string;
   start_time: string | null;
   end_time: string | null;
+  /** Dates this occurrence covers (the series' unless its PATCH set them); absent = 1. */
+  days?: number;
   name: string;
   category: string | null;
   notes: string | null;
@@ -232,6 +241,12 @@ export interface ExceptionRecord {
   alarms?: number[];
   /** Raised whenever this occurrence's time changes: its override's SEQUENCE in feeds. */
   sequence: number;
+  /**
+   * The last day of the original occurrence or of this one, whichever is later, when either
+   * covers more than one (events/stored.ts); absent otherwise. Range reads find by it what
+   * began before them; internal.
+   */
+  span_end?: string;
   created_at: string;
   updated_at: string;
 }

@@ -1,11 +1,11 @@
 /**
  * The pieces of a feed's VEVENTs that series, one-off events and exceptions share (ics.ts,
- * ics-exceptions.ts): an occurrence's own properties, its length as DURATION, and a
- * wall-clock value ical-generator writes as stored.
+ * ics-exceptions.ts): an occurrence's own properties, its length as DURATION (DTEND for
+ * all-day ones), and a wall-clock value ical-generator writes as stored.
  */
 import { FEED_NOTE_CHARACTERS } from "./budgets.js";
 import type { ICalEventData, ICalLuxonDateTimeStub } from "ical-generator";
-import { durationMinutes } from "../domain/events/instants.js";
+import { daysOf, endAfterStart } from "../domain/events/span.js";
 import { addDays } from "../domain/recurrence/index.js";
 import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
@@ -49,6 +49,8 @@ export interface OccurrenceFields {
   date: string;
   start_time: string | null;
   end_time: string | null;
+  /** Dates it covers; absent = 1. */
+  days?: number;
   name: string;
   category: string | null;
   notes: string | null;
@@ -66,13 +68,14 @@ export function occurrenceData(
     summary: o.name,
     start: new WallClock(o.date, o.start_time, zone),
     // Timed: DURATION below (without end_time, nothing: RFC 5545 makes it an instant).
-    end: timed ? null : new WallClock(addDays(o.date, 1), null, zone),
+    // All-day: DTEND is the day after the last, exclusive (RFC 5545 3.6.1).
+    end: timed ? null : new WallClock(addDays(o.date, daysOf(o)), null, zone),
     allDay: !timed,
     timezone: zoneOf(zone, timed),
     description: feedNotes(o.notes),
     categories: o.category ? [{ name: o.category }] : [],
     x: [
-      ...durationProperty(o.start_time, o.end_time),
+      ...durationProperty(o.start_time, o.end_time, daysOf(o)),
       ...extra,
       ...(source.layer === "main" ? [] : [["X-ALMANAC-LAYER", source.layer] as [string, string]]),
     ],
@@ -98,12 +101,15 @@ export const isUtc = (zone: string): boolean => zone === "UTC";
 
 /**
  * `DURATION:PT{n}M` for a timed occurrence with an end: `end_time - start_time`, +24 h when
- * the end is earlier (overnight), as `/occurrences` counts it. ical-generator has no DURATION
- * of its own; it writes each `[name, value]` pair of `x` as `NAME:value`.
+ * the end is earlier (overnight), as `/occurrences` counts it; one spanning days first adds
+ * whole days, `P{d}DT{n}M`, which RFC 5545 counts on the wall clock, as `/occurrences` does
+ * (events/span.ts). ical-generator has no DURATION of its own; it writes each
+ * `[name, value]` pair of `x` as `NAME:value`.
  */
-function durationProperty(startTime: string | null, endTime: string | null): Array<[string, string]> {
+function durationProperty(startTime: string | null, endTime: string | null, days: number): Array<[string, string]> {
   if (startTime === null || endTime === null) return [];
-  return [["DURATION", `PT${durationMinutes(startTime, endTime)}M`]];
+  const after = endAfterStart(days, startTime, endTime);
+  return [["DURATION", `P${after.days > 0 ? `${after.days}D` : ""}T${after.minutes}M`]];
 }
 
 /**

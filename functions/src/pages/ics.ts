@@ -4,11 +4,12 @@
  * exactly the occurrences of `/occurrences`, starts and ends (docs/api.md#icalendar-feeds;
  * test/pages/ics-corpus.test.ts checks it with an iCalendar library we did not write).
  *
- * - One-off events: DATE values when untimed (DTEND the next day, exclusive), else DTSTART
+ * - One-off events: DATE values when untimed (DTEND the day after the last, exclusive), else DTSTART
  *   with the TZID of the event's own calendar (layer events keep their calendar's zone, as the
  *   API does); a UTC calendar writes UTC times ("Z") instead.
  * - A timed event's length is DURATION, never DTEND (docs/api.md#times): `end_time - start_time`
- *   minutes of elapsed time, +24 h overnight. A client then ends every occurrence where
+ *   minutes of elapsed time, +24 h overnight, after the whole days of an event spanning days
+ *   (`P2DT480M`, days on the wall clock). A client then ends every occurrence where
  *   `/occurrences` does, DST days included: a DTSTART in a gap is moved forward by the client
  *   (RFC 5545 3.3.5), and the duration counts from there. A DTEND in local time would end
  *   02:30-03:00 on a spring-forward day before it starts, and a series would carry the length
@@ -26,6 +27,7 @@
 import ical, { escape, type ICalEventData } from "ical-generator";
 import { DateTime } from "luxon";
 import { eventAlarms } from "../domain/events/alarms.js";
+import { daysOf } from "../domain/events/span.js";
 import { defaultStartsOf } from "../domain/events/stored.js";
 import { exceptionsByEvent } from "../domain/queries/occurrences.js";
 import { firstOccurrenceOnOrAfter, lastOccurrence, recurError, toRRule } from "../domain/recurrence/index.js";
@@ -134,6 +136,7 @@ function eventEntries(
       date,
       start_time: event.start_time,
       end_time: event.end_time,
+      days: daysOf(event),
       name: event.name,
       category: event.category,
       notes: event.notes,

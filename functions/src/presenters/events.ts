@@ -1,4 +1,5 @@
 import { eventAlarms } from "../domain/events/alarms.js";
+import { daysOf } from "../domain/events/span.js";
 import type { TimedOccurrence } from "../domain/queries/occurrences.js";
 import type { EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Recur } from "../domain/types.js";
@@ -27,6 +28,7 @@ export const presentEvent = (event: EventRecord, layer?: string): PresentedEvent
   recur: event.recur ? presentRecur(event.recur) : null,
   start_time: event.start_time,
   end_time: event.end_time,
+  days: daysOf(event),
   category: event.category,
   notes: event.notes,
   art: event.art,
@@ -40,6 +42,8 @@ export const presentOccurrence = (o: TimedOccurrence): PresentedOccurrence => ({
   event_id: o.event_id,
   layer: o.layer,
   date: o.date,
+  end_date: o.end_date,
+  days: o.days,
   original_date: o.original_date,
   start_time: o.start_time,
   end_time: o.end_time,
@@ -57,6 +61,7 @@ export const presentException = (e: ExceptionRecord): PresentedException => ({
   date: e.date,
   start_time: e.start_time,
   end_time: e.end_time,
+  days: daysOf(e),
   name: e.name,
   category: e.category,
   notes: e.notes,

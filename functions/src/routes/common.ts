@@ -1,6 +1,7 @@
 import { IANAZone } from "luxon";
 import { z } from "zod";
 import { MAX_ALARM_MINUTES, MAX_ALARMS } from "../domain/events/alarms.js";
+import { MAX_EVENT_DAYS } from "../domain/events/span.js";
 import { isIdOf, type IdPrefix } from "../domain/ids.js";
 import { isInputDate } from "../domain/recurrence/index.js";
 
@@ -141,6 +142,13 @@ export const date = z.string().refine(isInputDate, {
 export const time = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: "must be a time of day HH:MM from 00:00 to 23:59" });
+
+/** `days` of an event or an occurrence: whole dates from 1 to 366 (domain/events/span.ts). */
+export const spanDays = z
+  .number({ error: `must be a whole number of days from 1 to ${MAX_EVENT_DAYS}` })
+  .int({ error: `must be a whole number of days from 1 to ${MAX_EVENT_DAYS}` })
+  .min(1, { error: `must be a whole number of days from 1 to ${MAX_EVENT_DAYS}` })
+  .max(MAX_EVENT_DAYS, { error: `must be a whole number of days from 1 to ${MAX_EVENT_DAYS}` });
 
 /**
  * Alarms as sent: any list, whose values domain/events/alarms.ts checks, so that every problem

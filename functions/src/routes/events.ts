@@ -11,7 +11,18 @@ import { EVENT_KINDS, RECUR_TYPES } from "../domain/types.js";
 import { answerKey } from "../http/response-cache.js";
 import { defineRoute } from "../http/route.js";
 import { presentEvent, presentOccurrence } from "../presenters/events.js";
-import { alarmList, calendarParams, date, deleted, freeText, idOf, pageQuery, time, trimmedName } from "./common.js";
+import {
+  alarmList,
+  calendarParams,
+  date,
+  deleted,
+  freeText,
+  idOf,
+  pageQuery,
+  spanDays,
+  time,
+  trimmedName,
+} from "./common.js";
 import { eventRecord, occurrenceRecord } from "../presenters/schemas/events.js";
 
 // Ranges of day, week, month, interval and count depend on the type; domain/events/rules.ts
@@ -70,6 +81,7 @@ const fields = {
   recur: recur.nullable().optional(),
   start_time: time.nullable().optional().describe("HH:MM; none for all-day"),
   end_time: time.nullable().optional().describe("HH:MM; before start_time ends next day"),
+  days: spanDays.nullable().optional().describe("Days it spans, default 1"),
   category: trimmedName(64).nullable().optional().describe("Label to filter by"),
   notes: freeText(10_000).nullable().optional().describe("Free text"),
   art: art.nullable().optional().describe("Emoji, short text or https image URL"),
@@ -94,6 +106,8 @@ const createBody = z.strictObject({ name: trimmedName(200).describe("Event name"
     },
     // An end_time earlier than start_time ends the next day.
     { name: "Night deploy window", date: "2027-01-15", start_time: "22:00", end_time: "02:00" },
+    { name: "Offsite", date: "2027-03-08", days: 3, category: "team" },
+    { name: "Conference", date: "2027-05-10", days: 3, start_time: "09:00", end_time: "17:00" },
     { name: "Release review", recur: { type: "monthly", week: -1, day: 5, count: 6 }, start_time: "15:00" },
     { name: "Public beta" },
   ],

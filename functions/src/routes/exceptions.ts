@@ -2,7 +2,7 @@ import { z } from "zod";
 import { patchOccurrence, restoreOccurrence } from "../domain/commands/exceptions.js";
 import { defineRoute } from "../http/route.js";
 import { presentException } from "../presenters/events.js";
-import { alarmList, date, deleted, freeText, idOf, time, trimmedName } from "./common.js";
+import { alarmList, date, deleted, freeText, idOf, spanDays, time, trimmedName } from "./common.js";
 import { exceptionRecord } from "../presenters/schemas/events.js";
 
 /** One occurrence of a series, named by its original date (docs/api.md#exceptions). */
@@ -18,6 +18,7 @@ const patchBody = z
     date: date.optional().describe("New date: moves it"),
     start_time: time.nullable().optional().describe("HH:MM; null makes it all-day"),
     end_time: time.nullable().optional().describe("HH:MM; before start_time ends next day"),
+    days: spanDays.nullable().optional().describe("Days it spans"),
     name: trimmedName(200).optional().describe("Its name"),
     category: trimmedName(64).nullable().optional().describe("Its category"),
     notes: freeText(10_000).nullable().optional().describe("Its notes"),

@@ -7,7 +7,8 @@
  */
 import { addDays, LAST_DATE } from "../recurrence/index.js";
 import { alarmInstants, effectiveAlarms, MAX_ALARM_MINUTES } from "../events/alarms.js";
-import { durationMinutes, instantFormatter, MINUTE_MS } from "../events/instants.js";
+import { instantFormatter, MINUTE_MS } from "../events/instants.js";
+import { daysOf, endAfterStart, lastDayOf } from "../events/span.js";
 import { firstPlannedDate, plannedDates } from "../events/planned.js";
 import type { AlarmFired, CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
 
@@ -37,6 +38,7 @@ interface Occurrence {
   date: string;
   start_time: string | null;
   end_time: string | null;
+  days: number;
   name: string;
   alarms: number[];
 }
@@ -46,6 +48,7 @@ const own = (event: EventRecord, date: string): Occurrence => ({
   date,
   start_time: event.start_time,
   end_time: event.end_time,
+  days: daysOf(event),
   name: event.name,
   alarms: effectiveAlarms(event),
 });
@@ -55,6 +58,7 @@ const moved = (event: EventRecord, e: ExceptionRecord): Occurrence => ({
   date: e.date,
   start_time: e.start_time,
   end_time: e.end_time,
+  days: daysOf(e),
   name: e.name,
   alarms: effectiveAlarms(event, e),
 });
@@ -69,10 +73,15 @@ function alarmsOf(eventId: string, occurrence: Occurrence, timezone: string): Al
   if (startTime === null) {
     instants = alarmInstants({ date, timezone }, occurrence.alarms);
   } else {
-    const format = instantFormatter(timezone, date, date);
+    // The end: whole days on the wall clock from the start, then elapsed minutes (events/span.ts).
+    const after = endTime === null ? null : endAfterStart(occurrence.days, startTime, endTime);
+    const format = instantFormatter(timezone, date, lastDayOf(date, (after?.days ?? 0) + 1));
     start = format(0, startTime);
     const startMs = Date.parse(start);
-    if (endTime !== null) end = format.at(startMs + durationMinutes(startTime, endTime) * MINUTE_MS);
+    if (after !== null) {
+      const endFrom = after.days === 0 ? startMs : Date.parse(format(after.days, startTime));
+      end = format.at(endFrom + after.minutes * MINUTE_MS);
+    }
     instants = alarmInstants({ instant: startMs }, occurrence.alarms);
   }
   return occurrence.alarms.map((minutes, i) => ({

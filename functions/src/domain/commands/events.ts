@@ -6,7 +6,8 @@ import { applyEventPatch, eventFieldsFromCreate, type EventInput } from "../even
 import { newId } from "../ids.js";
 import { paths } from "../paths.js";
 import { releaseEventQuota, takeEventQuota, type EventUsage } from "../quotas.js";
-import { defaultStartsOf, storedEvent } from "../events/stored.js";
+import { defaultStartsOf, storedEvent, storedException } from "../events/stored.js";
+import { daysOf } from "../events/span.js";
 import { todayIn } from "../recurrence/index.js";
 import { drawShard, touchShard } from "../revision.js";
 import { isPlannedDate } from "../events/planned.js";
@@ -99,13 +100,15 @@ export async function updateEvent(
   });
   tx.set(current.path, storedEvent(next, calendar));
   for (const e of exceptions) if (!kept.includes(e)) tx.delete(e.path);
+  // An exception's stored span counts the series' days from its original date.
+  if (daysOf(next) !== daysOf(event)) for (const e of kept) tx.set(e.path, storedException(e.data, daysOf(next)));
   recordChange(tx, deps, calendar.id, shard, { type: "event.updated", id: next.id, event: next });
   touchShard(tx, shard);
   return next;
 }
 
 /** The fields whose change moves an occurrence: feeds raise SEQUENCE for them (RFC 5545 3.8.7.4). */
-const TIME_FIELDS = ["date", "recur", "start_time", "end_time"] as const;
+const TIME_FIELDS = ["date", "recur", "days", "start_time", "end_time"] as const;
 
 /** Deleting an event (and its exceptions) gives its place in the calendar's event quota back. */
 export async function deleteEvent(

@@ -3,6 +3,8 @@ import type { CommandDeps } from "../deps.js";
 import { errors } from "../errors.js";
 import { applyEventPatch, invalidEvent } from "../events/rules.js";
 import { normalizeAlarms } from "../events/alarms.js";
+import { daysOf } from "../events/span.js";
+import { storedException } from "../events/stored.js";
 import { exceptionKey, paths } from "../paths.js";
 import { isPlannedDate } from "../events/planned.js";
 import { quotaLimits } from "../quotas.js";
@@ -26,6 +28,8 @@ export interface ExceptionInput {
   date?: string;
   start_time?: string | null;
   end_time?: string | null;
+  /** Dates this occurrence covers; null = 1. */
+  days?: number | null;
   name?: string;
   category?: string | null;
   notes?: string | null;
@@ -33,7 +37,7 @@ export interface ExceptionInput {
   alarms?: readonly unknown[] | null;
 }
 
-const CHANGES = ["date", "start_time", "end_time", "name", "category", "notes", "alarms"] as const;
+const CHANGES = ["date", "start_time", "end_time", "days", "name", "category", "notes", "alarms"] as const;
 
 /** The series' event, and 404 unless `originalDate` is one of its occurrences (or already excepted). */
 async function loadOccurrence(
@@ -97,7 +101,10 @@ export async function patchOccurrence(
   const { alarms: _previous, ...rest } = base;
   const ownAlarms = alarms === undefined ? base.alarms : alarms === null ? undefined : normalizeAlarms(alarms);
   const timeChanged =
-    fields.date !== base.date || fields.start_time !== base.start_time || fields.end_time !== base.end_time;
+    fields.date !== base.date ||
+    fields.start_time !== base.start_time ||
+    fields.end_time !== base.end_time ||
+    fields.days !== daysOf(base);
   const next: ExceptionRecord = {
     ...rest,
     ...(ownAlarms === undefined ? {} : { alarms: ownAlarms }),
@@ -105,6 +112,7 @@ export async function patchOccurrence(
     date: fields.date!,
     start_time: fields.start_time,
     end_time: fields.end_time,
+    days: fields.days,
     name: fields.name,
     category: fields.category,
     notes: fields.notes,
@@ -120,7 +128,7 @@ export async function patchOccurrence(
     before: { calendar, event, exceptions: before },
     after: { calendar, event, exceptions: after },
   });
-  tx.set(paths.exception(calendar.id, eventId, originalDate), next);
+  tx.set(paths.exception(calendar.id, eventId, originalDate), storedException(next, daysOf(event)));
   recordChange(tx, deps, calendar.id, shard, {
     type: "exception.changed",
     id: eventId,
@@ -176,6 +184,7 @@ function seriesOccurrence(event: EventRecord, calendarId: string, date: string, 
     date,
     start_time: event.start_time,
     end_time: event.end_time,
+    days: daysOf(event),
     name: event.name,
     category: event.category,
     notes: event.notes,

@@ -5,8 +5,9 @@
  */
 import { errors } from "../errors.js";
 import { eventAlarms, normalizeAlarms } from "./alarms.js";
-import { firstOccurrenceOnOrAfter, recurError } from "../recurrence/index.js";
+import { dayNumber, firstOccurrenceOnOrAfter, LAST_DATE, recurError } from "../recurrence/index.js";
 import type { EventRecord } from "../records.js";
+import { daysOf } from "./span.js";
 import type { EventKind, Recur, RecurType } from "../types.js";
 
 /** `recur` as a client sends it: null inside means absent. */
@@ -28,6 +29,8 @@ export interface EventInput {
   recur?: RecurInput | null;
   start_time?: string | null;
   end_time?: string | null;
+  /** 1..366 after the schema; null = 1. */
+  days?: number | null;
   category?: string | null;
   notes?: string | null;
   art?: string | null;
@@ -38,10 +41,10 @@ export interface EventInput {
 export type EventFields = Pick<
   EventRecord,
   "kind" | "name" | "date" | "recur" | "start_time" | "end_time" | "category" | "notes" | "art"
-> & { alarms: number[] };
+> & { alarms: number[]; days: number };
 
-/** The fields as read from the store, where events written before alarms have none stored. */
-type StoredFields = Omit<EventFields, "alarms"> & Pick<EventRecord, "alarms">;
+/** The fields as read from the store, where events written before alarms or spans have none stored. */
+type StoredFields = Omit<EventFields, "alarms" | "days"> & Pick<EventRecord, "alarms" | "days">;
 
 const EMPTY: EventFields = {
   kind: "someday",
@@ -54,6 +57,7 @@ const EMPTY: EventFields = {
   notes: null,
   art: null,
   alarms: [],
+  days: 1,
 };
 
 /** A series repeats at most every 1,000 days, weeks, months or years: every step stays in 0001-9999. */
@@ -75,7 +79,8 @@ export function eventFieldsFromCreate(input: EventInput & { name: string }, defa
 /**
  * docs/api.md#schedule-kinds: a non-null `recur` clears `date` and a non-null `date` clears `recur` (both
  * at once is an error); `date: null` and `recur: null` leave a someday event;
- * `start_time: null` clears both times; null clears category, notes and art, and null or [] the alarms.
+ * `start_time: null` clears both times; null clears category, notes and art, and null or [] the alarms;
+ * `days` stays until sent (null is 1), and a someday event has one.
  */
 export function applyEventPatch(current: StoredFields, patch: EventInput, defaultStarts: string): EventFields {
   if (patch.date != null && patch.recur != null) {
@@ -98,7 +103,8 @@ export function applyEventPatch(current: StoredFields, patch: EventInput, defaul
     if (start_time === null) end_time = null;
   }
   if (patch.end_time !== undefined) end_time = patch.end_time;
-  checkTimes(start_time, end_time, patch.end_time !== undefined ? "end_time" : "start_time");
+  const days = spanOf(date, recur, patch.days, daysOf(current));
+  checkTimes(start_time, end_time, days, patch.end_time !== undefined ? "end_time" : "start_time");
 
   const next: EventFields = {
     kind: "someday",
@@ -107,6 +113,7 @@ export function applyEventPatch(current: StoredFields, patch: EventInput, defaul
     recur,
     start_time,
     end_time,
+    days,
     category: patch.category !== undefined ? patch.category : current.category,
     notes: patch.notes !== undefined ? patch.notes : current.notes,
     art: patch.art !== undefined ? patch.art : current.art,
@@ -116,12 +123,39 @@ export function applyEventPatch(current: StoredFields, patch: EventInput, defaul
   return next;
 }
 
-function checkTimes(start: string | null, end: string | null, blame: "start_time" | "end_time"): void {
-  if (end === null) return;
+/**
+ * The dates each occurrence covers: as sent, else as stored. A someday event has no date to
+ * span from: it keeps one day, and asking it for more is refused.
+ */
+function spanOf(date: string | null, recur: Recur | null, sent: number | null | undefined, stored: number): number {
+  const days = sent === undefined ? stored : (sent ?? 1);
+  if (date === null && recur === null) {
+    if (sent != null && sent > 1) {
+      throw invalidEvent("days", "needs a `date` or a `recur`: a someday event has no date to span from");
+    }
+    return 1;
+  }
+  if (date !== null && dayNumber(date) + days - 1 > dayNumber(LAST_DATE)) {
+    throw invalidEvent("days", `runs past 9999-12-31 from ${date}: send fewer days or an earlier date`);
+  }
+  return days;
+}
+
+function checkTimes(start: string | null, end: string | null, days: number, blame: "start_time" | "end_time"): void {
+  if (end === null) {
+    if (start !== null && days > 1) {
+      throw invalidEvent(
+        "end_time",
+        `is needed with \`days\` ${days}: a timed event that spans days ends at \`end_time\` on its last day`,
+      );
+    }
+    return;
+  }
   if (start === null)
     throw invalidEvent("end_time", "needs a `start_time`; send both, or neither for an all-day event");
-  // An end_time earlier than start_time ends the next day (overnight, 22:00-02:00); equal is no length at all.
-  if (end === start) {
+  // Over several days any end time is after the start; in one, an end_time earlier than
+  // start_time ends the next day (overnight, 22:00-02:00), and an equal one has no length at all.
+  if (end === start && days === 1) {
     throw invalidEvent(
       blame,
       `is ${end}, the same as the other time: send an \`end_time\` after \`start_time\` (${start}), ` +

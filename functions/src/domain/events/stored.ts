@@ -3,11 +3,14 @@
  * store for a page or a range instead of reading every event:
  * - `sort_key`, its place in the list (docs/api.md#events-list: dated by date then start
  *   time, untimed first, then recurring, then someday; ties by creation);
- * - `series_end`, a series' last possible date, which range reads bound series by
- *   (queries/occurring.ts).
+ * - `series_end`, the last date a series' occurrences can cover, which range reads bound
+ *   series by (queries/occurring.ts);
+ * - `span_end`, on a one-off event or an exception covering more than one date, its last
+ *   day: range reads find by it what began before them and still runs.
  */
 import { lastOccurrence, recurError, todayIn } from "../recurrence/index.js";
-import type { CalendarRecord, EventRecord } from "../records.js";
+import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
+import { daysOf, lastDayOf } from "./span.js";
 import type { EventKind } from "../types.js";
 
 /** The date of an open-ended series' end: after every date a request can name. */
@@ -41,19 +44,41 @@ export const defaultStartsOf = (
   calendar: Pick<CalendarRecord, "timezone">,
 ): string => todayIn(calendar.timezone, new Date(event.created_at));
 
-/** A series' last possible date; undefined for other kinds. */
+/** The last date a series' occurrences can cover; undefined for other kinds. */
 export function seriesEnd(event: EventRecord, calendar: Pick<CalendarRecord, "timezone">): string | undefined {
   const recur = event.kind === "recurring" ? event.recur : null;
   if (!recur) return undefined;
   if (recur.until == null && recur.count == null) return OPEN_END;
   const starts = recur.starts ?? defaultStartsOf(event, calendar);
   if (recurError(recur) !== null) return recur.until ?? OPEN_END;
-  return lastOccurrence(recur, starts) ?? recur.until ?? starts;
+  return lastDayOf(lastOccurrence(recur, starts) ?? recur.until ?? starts, daysOf(event));
 }
+
+/** A one-off event's last day when it covers more than its date. */
+const oneOffSpanEnd = (event: EventRecord): string | undefined =>
+  event.kind === "one-off" && daysOf(event) > 1 ? lastDayOf(event.date!, daysOf(event)) : undefined;
 
 /** The event as stored: its fields with the derived ones recomputed (a kind change drops `series_end`). */
 export function storedEvent(event: EventRecord, calendar: Pick<CalendarRecord, "timezone">): EventRecord {
-  const { series_end: _previous, ...fields } = event;
+  const { series_end: _previous, span_end: _span, ...fields } = event;
   const end = seriesEnd(event, calendar);
-  return { ...fields, sort_key: eventSortKey(event), ...(end === undefined ? {} : { series_end: end }) };
+  const spanEnd = oneOffSpanEnd(event);
+  return {
+    ...fields,
+    sort_key: eventSortKey(event),
+    ...(end === undefined ? {} : { series_end: end }),
+    ...(spanEnd === undefined ? {} : { span_end: spanEnd }),
+  };
+}
+
+/**
+ * The exception as stored: `span_end` when its original occurrence (the series' `days` from
+ * the original date) or the occurrence itself covers more than one date, the later last day.
+ */
+export function storedException(exception: ExceptionRecord, seriesDays: number): ExceptionRecord {
+  const { span_end: _previous, ...fields } = exception;
+  if (seriesDays <= 1 && daysOf(exception) <= 1) return fields;
+  const originalEnd = lastDayOf(exception.original_date, seriesDays);
+  const ownEnd = lastDayOf(exception.date, daysOf(exception));
+  return { ...fields, span_end: originalEnd > ownEnd ? originalEnd : ownEnd };
 }

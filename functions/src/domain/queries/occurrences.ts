@@ -4,11 +4,14 @@
  * budgeted draw. Dates and times stay in the zone of the
  * event's own calendar; `start`/`end` are exact instants: an occurrence lasts its
  * `end_time - start_time` (a day more when overnight) of elapsed time from its start, DST days
- * included. Everything is ordered by the start instant (an all-day occurrence at the start of
- * its date), then layer, the event's creation, its id and the original date.
+ * included, after the whole days it spans (events/span.ts). A range holds every occurrence one
+ * of whose days is in it, so one that began before the range and still runs is in it.
+ * Everything is ordered by the start instant (an all-day occurrence at the start of its date),
+ * then layer, the event's creation, its id and the original date.
  */
 import { effectiveAlarms } from "../events/alarms.js";
-import { durationMinutes, instantFormatter, MINUTE_MS, type InstantFormatter } from "../events/instants.js";
+import { instantFormatter, MINUTE_MS, type InstantFormatter } from "../events/instants.js";
+import { coversRange, daysOf, earliestStartCovering, endAfterStart, endDateOf, lastDayOf } from "../events/span.js";
 import { MinHeap } from "../heap.js";
 import { yieldToOthers } from "../yield.js";
 import { cursorCodec } from "../paging.js";
@@ -34,6 +37,9 @@ export interface TimedOccurrence {
   event_id: string;
   layer: string;
   date: string;
+  /** The date its end falls on (events/span.ts, endDateOf). */
+  end_date: string;
+  days: number;
   original_date: string;
   start_time: string | null;
   end_time: string | null;
@@ -50,6 +56,9 @@ export interface PlacedOccurrence {
   layer: string;
   event: EventRecord;
   date: string;
+  /** The date its end falls on: its last day, the next one for a one-day overnight occurrence. */
+  end_date: string;
+  days: number;
   original_date: string;
   start_time: string | null;
   end_time: string | null;
@@ -69,6 +78,7 @@ interface Slot {
   date: string;
   start_time: string | null;
   end_time: string | null;
+  days: number;
   name: string;
   category: string | null;
   notes: string | null;
@@ -106,6 +116,7 @@ const ownSlot = (source: LoadedSource, event: EventRecord, date: string): Slot =
   date,
   start_time: event.start_time,
   end_time: event.end_time,
+  days: daysOf(event),
   name: event.name,
   category: event.category,
   notes: event.notes,
@@ -119,13 +130,14 @@ const exceptionSlot = (source: LoadedSource, event: EventRecord, e: ExceptionRec
   date: e.date,
   start_time: e.start_time,
   end_time: e.end_time,
+  days: daysOf(e),
   name: e.name,
   category: e.category,
   notes: e.notes,
   alarms: effectiveAlarms(event, e),
 });
 
-/** The moved or changed occurrences of an event that fall in [from, to] and are wanted; cancelled ones occur nowhere. */
+/** The moved or changed occurrences of an event that cover a date of [from, to] and are wanted; cancelled ones occur nowhere. */
 function exceptionSlotsIn(
   source: LoadedSource,
   event: EventRecord,
@@ -137,9 +149,20 @@ function exceptionSlotsIn(
   if (!excepted || event.kind !== "recurring") return [];
   const slots: Slot[] = [];
   for (const e of excepted.values()) {
-    if (!e.cancelled && e.date >= from && e.date <= to && wanted(e)) slots.push(exceptionSlot(source, event, e));
+    if (!e.cancelled && coversRange(e.date, daysOf(e), from, to) && wanted(e)) {
+      slots.push(exceptionSlot(source, event, e));
+    }
   }
   return slots;
+}
+
+/**
+ * The first date an own occurrence of the event may start on and still cover `from`; never
+ * before `floor` (a share view's first date, which holds occurrences by their start).
+ */
+function ownFrom(event: EventRecord, from: string, floor: string | null = null): string {
+  const first = earliestStartCovering(from, daysOf(event));
+  return floor !== null && floor > first ? floor : first;
 }
 
 /**
@@ -161,8 +184,10 @@ function slotsOf(
   from: string,
   to: string,
   wanted: Wanted = EVERY_OCCURRENCE,
+  floor: string | null = null,
 ): Slot[] {
-  const own = wanted.own ? plannedDates(event, source.calendar, from, to).filter((d) => !excepted?.has(d)) : [];
+  const first = ownFrom(event, from, floor);
+  const own = wanted.own ? plannedDates(event, source.calendar, first, to).filter((d) => !excepted?.has(d)) : [];
   return [
     ...own.map((d) => ownSlot(source, event, d)),
     ...exceptionSlotsIn(source, event, excepted, from, to, wanted.exception),
@@ -177,18 +202,20 @@ function countSlots(
   from: string,
   to: string,
   wanted: Wanted,
+  floor: string | null,
 ): number {
   const changed = exceptionSlotsIn(source, event, excepted, from, to, wanted.exception).length;
   if (!wanted.own) return changed;
+  const first = ownFrom(event, from, floor);
   let planned: number;
-  if (event.kind === "one-off") planned = event.date! >= from && event.date! <= to ? 1 : 0;
+  if (event.kind === "one-off") planned = event.date! >= first && event.date! <= to ? 1 : 0;
   else {
     const rule = ruleOf(event, source.calendar);
-    planned = rule ? countOccurrences(rule.recur, rule.starts, from, to) : 0;
+    planned = rule ? countOccurrences(rule.recur, rule.starts, first, to) : 0;
   }
   if (!excepted || event.kind !== "recurring") return planned;
   let replaced = 0;
-  for (const date of excepted.keys()) if (date >= from && date <= to) replaced++;
+  for (const date of excepted.keys()) if (date >= first && date <= to) replaced++;
   return planned - replaced + changed;
 }
 
@@ -196,16 +223,30 @@ function countSlots(
 const tieOf = (slot: Slot): string =>
   [slot.source.layer, slot.event.created_at, slot.event.id, slot.original_date].join("\u0000");
 
-/** Instants of slots in [from, to]: one formatter per zone. */
+/** The most days any event or exception of the sources covers: how far around a range its occurrences reach. */
+function widestSpan(sources: readonly LoadedSource[]): number {
+  let widest = 1;
+  for (const source of sources) {
+    for (const e of source.events) widest = Math.max(widest, daysOf(e));
+    for (const e of source.exceptions) widest = Math.max(widest, daysOf(e));
+  }
+  return widest;
+}
+
+/**
+ * Instants of slots covering [from, to]: one formatter per zone, over the dates they can
+ * start on (from `widest - 1` days before the range) to those they can end on.
+ */
 class Instants {
   private readonly formatters = new Map<string, InstantFormatter>();
+  private readonly from: string;
+  private readonly to: string;
   private readonly firstDay: number;
 
-  constructor(
-    private readonly from: string,
-    private readonly to: string,
-  ) {
-    this.firstDay = dayNumber(from);
+  constructor(from: string, to: string, widest: number) {
+    this.from = earliestStartCovering(from, widest);
+    this.to = lastDayOf(to, widest + 1);
+    this.firstDay = dayNumber(this.from);
   }
 
   /** The start as text and milliseconds; an all-day occurrence starts at its date's first instant. */
@@ -217,10 +258,20 @@ class Instants {
     return { text, ms: Date.parse(text) };
   }
 
-  /** The end instant in ms, or null without an end time. */
+  /** The end instant in ms, or null without an end time: whole days on the wall clock, then elapsed minutes. */
   endMs(slot: Slot, startMs: number): number | null {
     if (slot.start_time === null || slot.end_time === null) return null;
-    return startMs + durationMinutes(slot.start_time, slot.end_time) * MINUTE_MS;
+    const after = endAfterStart(slot.days, slot.start_time, slot.end_time);
+    const from =
+      after.days === 0
+        ? startMs
+        : Date.parse(
+            this.formatter(slot.source.calendar.timezone)(
+              dayNumber(slot.date) + after.days - this.firstDay,
+              slot.start_time,
+            ),
+          );
+    return from + after.minutes * MINUTE_MS;
   }
 
   occurrence(slot: Slot): TimedOccurrence {
@@ -230,6 +281,8 @@ class Instants {
       event_id: slot.event.id,
       layer: slot.source.layer,
       date: slot.date,
+      end_date: endDateOf(slot, slot.days),
+      days: slot.days,
       original_date: slot.original_date,
       start_time: slot.start_time,
       end_time: slot.end_time,
@@ -329,9 +382,9 @@ function* occurrencePager(sources: LoadedSource[], options: OccurrencePageOption
   const after = options.cursor === undefined ? null : occurrenceCursors.decode(options.cursor);
   const afterKeyed = after && { ms: after[0], tie: after.slice(1).join("\u0000") };
   // A stream starts near the cursor: no local date is more than two days from its instant's UTC date.
-  const resumeFrom = after ? fromDayNumber(Math.floor(after[0] / 86_400_000) - 2) : from;
-  const start = resumeFrom > from && resumeFrom.length === 10 ? resumeFrom : from;
-  const instants = new Instants(from, to);
+  const resumeFrom = after ? fromDayNumber(Math.floor(after[0] / 86_400_000) - 2) : null;
+  const resume = resumeFrom !== null && resumeFrom.length === 10 ? resumeFrom : null;
+  const instants = new Instants(from, to, widestSpan(sources));
   const passed = (k: Keyed) => afterKeyed !== null && compareKeyed(k, afterKeyed as Keyed) <= 0;
 
   const streams: Stream[] = [];
@@ -343,7 +396,8 @@ function* occurrencePager(sources: LoadedSource[], options: OccurrencePageOption
       if (event.kind === "someday") continue;
       const excepted = byEvent.get(event.id);
       const next = (on: string) => firstOwnDate(event, source.calendar, on, to, excepted);
-      let date = next(start);
+      const first = ownFrom(event, from);
+      let date = next(resume !== null && resume > first ? resume : first);
       while (date !== null) {
         const k = keyed(instants, ownSlot(source, event, date));
         if (!passed(k)) {
@@ -400,18 +454,19 @@ export function budgetedOccurrences(
 ): { occurrences: PlacedOccurrence[]; omitted: number } {
   const range = view ? viewRange(view, from, to) : { from, to };
   if (range === null || range.from > range.to) return { occurrences: [], omitted: 0 };
-  const instants = new Instants(range.from, range.to);
+  const instants = new Instants(range.from, range.to, widestSpan(sources));
+  const floor = view?.from ?? null;
   const taken: Keyed[] = [];
   let omitted = 0;
   for (const { source, event, excepted } of eventsInOrder(sources)) {
     if (!include(source.layer, event)) continue;
     const wanted = view ? wantedByView(view, source.layer, event) : EVERY_OCCURRENCE;
-    const count = countSlots(source, event, excepted, range.from, range.to, wanted);
+    const count = countSlots(source, event, excepted, range.from, range.to, wanted, floor);
     if (omitted > 0 || taken.length + count > budget) {
       omitted += count;
       continue;
     }
-    for (const slot of slotsOf(source, event, excepted, range.from, range.to, wanted))
+    for (const slot of slotsOf(source, event, excepted, range.from, range.to, wanted, floor))
       taken.push(keyed(instants, slot));
   }
   taken.sort(compareKeyed);
@@ -420,6 +475,8 @@ export function budgetedOccurrences(
       layer: slot.source.layer,
       event: slot.event,
       date: slot.date,
+      end_date: endDateOf(slot, slot.days),
+      days: slot.days,
       original_date: slot.original_date,
       start_time: slot.start_time,
       end_time: slot.end_time,

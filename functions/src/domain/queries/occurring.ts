@@ -2,14 +2,18 @@
  * Reads of the events that can occur in a date range, and nothing else: the work of an
  * occurrences, free/busy or page request grows with what its range holds, not with what the
  * calendars hold. Each event stores the span it can occur in (`date` for a one-off,
- * `series_end` for a series, events/stored.ts), so per source the range is four single-field
- * range queries (no composite index):
+ * `series_end` for a series, `span_end` for what covers several dates, events/stored.ts), so
+ * per source the range is six single-field range queries (no composite index):
  *   one-off events   date in [from, to]
- *   series           series_end >= from, then starts <= to in memory
+ *                    span_end >= from, then date <= to in memory (begun before, still running)
+ *   series           series_end >= from (its last day covered), then starts <= to in memory
  *   exceptions       original_date in [from, to] (what the range's own dates became)
  *                    date in [from, to] (what moved into the range, from anywhere)
- * and the series of an exception moved in from outside its span, by id. Notes, which no
- * occurrence shows, are not read; `readNotes` reads them for what a page draws.
+ *                    span_end >= from, then a date <= to in memory (spanning days, begun before)
+ * and the series of an exception moved in from outside its span, by id. Only what spans
+ * several dates carries `span_end`, so those two queries read such events still running (as
+ * the series query reads running series), never the one-day events before the range. Notes,
+ * which no occurrence shows, are not read; `readNotes` reads them for what a page draws.
  *
  * Past READ_BUDGET records in all the read stops and the request is `too_expensive`: sources
  * are read one after another, each query asking for at most what is left of the budget, so a
@@ -22,6 +26,7 @@ import { occursBetween, recurError } from "../recurrence/index.js";
 import type { CollectionRef, QueryOf, StoredDoc } from "../../storage/port.js";
 import type { EventRecord, ExceptionRecord } from "../records.js";
 import { defaultStartsOf, KIND_GROUP } from "../events/stored.js";
+import { coversRange, daysOf, earliestStartCovering, MAX_EVENT_DAYS } from "../events/span.js";
 import type { LoadedSource } from "./occurrences.js";
 import type { EventSource } from "./sources.js";
 import { eachInTurn } from "../yield.js";
@@ -45,6 +50,7 @@ export const EVENT_FIELDS = [
   "recur",
   "start_time",
   "end_time",
+  "days",
   "category",
   "art",
   "alarms",
@@ -63,6 +69,7 @@ const EXCEPTION_FIELDS = [
   "date",
   "start_time",
   "end_time",
+  "days",
   "name",
   "category",
   "alarms",
@@ -133,16 +140,23 @@ async function loadSource(deps: Deps, source: EventSource, range: DateRange, spe
   const limit = spent.limit;
   const events = paths.events(calendar.id);
   const exceptions = paths.exceptions(calendar.id);
-  const [oneOffs, series, ofDates, movedIn] = await Promise.all([
+  const [oneOffs, running, series, ofDates, movedIn, spanning] = await Promise.all([
     deps.store.query(events, { where: between("date", from, to), select: EVENT_FIELDS, limit }),
+    deps.store.query(events, { where: [["span_end", ">=", from]], select: EVENT_FIELDS, limit }),
     deps.store.query(events, { where: [["series_end", ">=", from]], select: EVENT_FIELDS, limit }),
     deps.store.query(exceptions, { where: between("original_date", from, to), select: EXCEPTION_FIELDS, limit }),
     deps.store.query(exceptions, { where: between("date", from, to), select: EXCEPTION_FIELDS, limit }),
+    deps.store.query(exceptions, { where: [["span_end", ">=", from]], select: EXCEPTION_FIELDS, limit }),
   ]);
-  spent.spend(oneOffs.length + series.length + ofDates.length + movedIn.length);
-  const kept = [...oneOffs.map((d) => d.data), ...series.map((d) => d.data).filter((e) => startsBy(e, source, to))];
+  spent.spend(oneOffs.length + running.length + series.length + ofDates.length + movedIn.length + spanning.length);
+  const eventsById = new Map<string, EventRecord>();
+  for (const d of oneOffs) eventsById.set(d.id, d.data);
+  for (const d of running) if (d.data.date !== null && d.data.date < from) eventsById.set(d.id, d.data);
+  for (const d of series) if (startsBy(d.data, source, to)) eventsById.set(d.id, d.data);
+  const kept = [...eventsById.values()];
   const byId = new Map<string, ExceptionRecord>();
   for (const d of [...ofDates, ...movedIn]) byId.set(d.id, d.data);
+  for (const d of spanning) if (d.data.original_date <= to || d.data.date <= to) byId.set(d.id, d.data);
   // A series can be read by its span and still miss an occurrence moved in from far outside it.
   const have = new Set(kept.map((e) => e.id));
   const missing = [...new Set([...byId.values()].map((x) => x.event_id))].filter((id) => !have.has(id));
@@ -179,13 +193,19 @@ async function loadWhole(deps: Deps, source: EventSource, range: DateRange, spen
   const { from, to } = range;
   const occurs = (e: EventRecord) =>
     e.kind === "one-off"
-      ? e.date! >= from && e.date! <= to
+      ? coversRange(e.date!, daysOf(e), from, to)
       : e.kind === "recurring" &&
         e.recur !== null &&
         recurError(e.recur) === null &&
-        occursBetween(e.recur, e.recur.starts ?? defaultStartsOf(e, calendar), from, to);
+        occursBetween(
+          e.recur,
+          e.recur.starts ?? defaultStartsOf(e, calendar),
+          earliestStartCovering(from, daysOf(e)),
+          to,
+        );
+  // The series' days are not at hand here: an original date up to the longest span back may matter.
   const inRange = (x: ExceptionRecord) =>
-    (x.original_date >= from && x.original_date <= to) || (x.date >= from && x.date <= to);
+    coversRange(x.original_date, MAX_EVENT_DAYS, from, to) || coversRange(x.date, daysOf(x), from, to);
   const kept = exceptions.map((d) => d.data).filter(inRange);
   const excepted = new Set(kept.map((x) => x.event_id));
   return {

@@ -25,6 +25,7 @@ export const eventRecord = z.object({
   recur: recurRecord.nullable(),
   start_time: z.string().nullable(),
   end_time: z.string().nullable(),
+  days: z.number().int().describe("Dates each occurrence covers from its date (/docs/events.md#days)"),
   category: z.string().nullable(),
   notes: z.string().nullable(),
   art: z.string().nullable(),
@@ -41,6 +42,10 @@ export const occurrenceRecord = z.object({
   event_id: z.string(),
   layer: z.string(),
   date: z.string(),
+  end_date: z
+    .string()
+    .describe("The date it ends on: its last day, or the next day for a one-day occurrence ending overnight"),
+  days: z.number().int().describe("Dates it covers from `date`"),
   original_date: z.string(),
   start_time: z.string().nullable(),
   end_time: z.string().nullable(),
@@ -62,6 +67,7 @@ export const exceptionRecord = z.object({
   date: z.string(),
   start_time: z.string().nullable(),
   end_time: z.string().nullable(),
+  days: z.number().int().describe("Dates it covers from `date`"),
   name: z.string(),
   category: z.string().nullable(),
   notes: z.string().nullable(),
