@@ -1,6 +1,6 @@
 /**
- * A Berlin team calendar with a weekly Tuesday sync (one occurrence moved, one cancelled), a
- * one-off with Markdown notes, a private calendar and a share view: what the event page and
+ * A Berlin team calendar with a weekly Tuesday sync (one occurrence moved, one cancelled),
+ * interviews with long names, three at once, a private calendar and a share view: what the event page and
  * the lenses' moved and cancelled entries are tested on.
  */
 import request from "supertest";
@@ -39,6 +39,19 @@ export async function seedTeam(t: Pick<TestApp, "app">): Promise<TeamDemo> {
     end_time: "11:00",
     category: "hiring",
   });
+  // Three interviews at once on Thursday 10 Dec: the week grid draws two side by side, then "+1 more".
+  for (const [start, end] of [
+    ["10:00", "10:45"],
+    ["10:00", "11:00"],
+    ["10:15", "11:00"],
+  ])
+    await newEvent(t, owner.auth, calendar.id, {
+      name: `Interview: backend ${start}`,
+      date: "2026-12-10",
+      start_time: start,
+      end_time: end,
+      category: "hiring",
+    });
   const occurrence = (date: string) => `/v1/calendars/${calendar.id}/events/${sync.id}/occurrences/${date}`;
   const auth = owner.auth;
   const moved = await request(t.app)

@@ -19,11 +19,11 @@ export const OCCURRENCE_RULES = `
 .timed .ev.short .name{overflow:visible;text-overflow:clip}
 .timed .ev:hover,.timed .ev:focus-within{overflow:visible;z-index:3;height:max-content;min-height:100%;\\
 align-self:start;box-shadow:0 2px 6px rgb(0 0 0 / 25%)}
-.timed .crowded{display:none}
+@media (min-width:48.01rem){.timed .ev.crowded{display:none}}
 .crowded-note{font-size:.75rem;font-weight:600;padding:0 .2rem}
 
 /* The event page */
-.event-page{max-width:46rem;padding-bottom:2rem}
+.event-page{max-width:46rem;padding:2rem 0}
 .event-page h1{margin-top:.2rem}
 .event-page h1 s{text-decoration-thickness:2px}
 .event-facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.4rem 1rem;margin:1rem 0}
@@ -38,7 +38,6 @@ background:var(--surface);color:var(--text);text-decoration:none}
 .add-to a:hover{border-color:var(--accent)}
 .add-to h2,.event-notes h2{font-size:1.05rem;margin:1.25rem 0 .3rem}
 @media (max-width:48rem){
-.timed .crowded{display:block}
 .crowded-note{display:none}
 .timed .ev:hover,.timed .ev:focus-within{box-shadow:none}
 .event-facts{grid-template-columns:1fr;gap:0}
