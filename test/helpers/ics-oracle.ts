@@ -13,8 +13,9 @@
  *   exactly 3.3.5's rule); every other time must come out of ical.js's own conversion, through
  *   the feed's VTIMEZONE, identical to Temporal's, which checks the VTIMEZONEs too.
  * - The end is the start plus the DURATION as elapsed time (RFC 5545 3.3.6: hours, minutes and
- *   seconds are exact). ical.js adds a duration to the local reading instead, which differs
- *   when a DST change falls inside the event.
+ *   seconds are exact; days are nominal, added to the local date before the exact part).
+ *   ical.js adds a duration to the local reading instead, which differs when a DST change
+ *   falls inside the event.
  */
 import ICAL from "ical.js";
 import { Temporal } from "temporal-polyfill";
@@ -124,7 +125,7 @@ function toOccurrence(
   };
   if (startDate.isDate) return { ...base, start: null, end: null };
   const start = instantOf(startDate, stats);
-  return { ...base, start, end: endOf(item, start) };
+  return { ...base, start, end: endOf(item, startDate, start, stats) };
 }
 
 /** RFC 5545 3.3.5's instant of a local date-time, checked against ical.js's where that is unambiguous. */
@@ -156,15 +157,22 @@ function instantOf(time: ICAL.Time, stats: FeedExpansion): number {
   return rfc;
 }
 
-/** The start plus the DURATION (or DTEND - DTSTART) as elapsed time; null when the event has neither. */
-function endOf(item: ICAL.Event, start: number): number | null {
+/**
+ * The end by the DURATION: its days on the local date-time of the start (nominal), then its
+ * hours and minutes as elapsed time; null when the event has no DURATION.
+ */
+function endOf(item: ICAL.Event, startDate: ICAL.Time, start: number, stats: FeedExpansion): number | null {
   const component = item.component;
   if (component.hasProperty("dtend")) throw new Error(`${item.uid}: a timed event with DTEND (DURATION expected)`);
   const duration = component.getFirstPropertyValue("duration") as ICAL.Duration | null;
   if (!duration) return null;
-  if (duration.isNegative || duration.weeks || duration.days)
-    throw new Error(`${item.uid}: DURATION ${duration.toString()} (only hours and minutes are exact)`);
-  return start + duration.toSeconds() * 1000;
+  if (duration.isNegative || duration.weeks)
+    throw new Error(`${item.uid}: DURATION ${duration.toString()} (days, hours and minutes expected)`);
+  const exact = ((duration.hours * 60 + duration.minutes) * 60 + duration.seconds) * 1000;
+  if (!duration.days) return start + exact;
+  const daysLater = startDate.clone();
+  daysLater.adjust(duration.days, 0, 0, 0);
+  return instantOf(daysLater, stats) + exact;
 }
 
 const localDate = (time: ICAL.Time): string => time.toString().slice(0, 10);

@@ -103,6 +103,25 @@ export function corpusEvents({ gap, overlap }: CorpusZone): CorpusEvent[] {
       name: "One-off overnight over the overlap",
       body: { date: shift(overlap.dates[0], -1), start_time: "23:00", end_time: "04:00" },
     },
+    // Spanning days: the end on the wall clock of the last day, across DST changes too.
+    { name: "Three days over the gap", body: { date: shift(gap.dates[0], -1), days: 3, ...timed("09:00", 480) } },
+    {
+      name: "Two days, overnight, over the overlap",
+      body: { date: shift(overlap.dates[0], -1), days: 2, start_time: "23:00", end_time: "04:00" },
+    },
+    { name: "Four days all-day", body: { date: "2027-08-02", days: 4 } },
+    {
+      name: "Weekly weekend",
+      body: {
+        recur: { type: "weekly", day: 6, starts: "2027-01-02", until: "2027-12-18" },
+        days: 2,
+        ...timed("10:00", 360),
+      },
+      exceptions: [
+        { date: "2027-03-06", change: { days: 3 } },
+        { date: "2027-05-08", change: { date: "2027-05-13", days: 1, start_time: "08:00", end_time: "09:00" } },
+      ],
+    },
 
     // Daily, intervals, until edges.
     {
