@@ -218,6 +218,29 @@ describe("refusals", () => {
     expect(res.body.error).toBe("invalid_target");
   });
 
+  it("lets an access token lapse after its hour while its credential lives on with the refresh token", async () => {
+    const { clientId, verifier, code, agent, human } = await allowedCode();
+    const first = await exchange(clientId, code, verifier);
+    const credentials = await t.http().get("/v1/agent-credentials").set(agent.auth);
+    const oauth = (credentials.body.credentials as Array<{ id: string; label: string; expires_at: string }>).find(
+      (credential) => credential.label === "OAuth: Test Connector",
+    );
+    expect(oauth?.expires_at).toBe("2026-12-22T10:00:00.000Z");
+    t.clock.advance(61 * 60 * 1000);
+    expect((await me(first.body.access_token)).status).toBe(401);
+    const mcp = await t.http().post("/mcp").set("Authorization", `Bearer ${first.body.access_token}`).send({});
+    expect(mcp.headers["www-authenticate"]).toContain('error="invalid_token"');
+    const second = await refreshWith(clientId, first.body.refresh_token);
+    expect(second.status, second.text).toBe(200);
+    expect((await me(second.body.access_token)).status).toBe(200);
+
+    // The agent may revoke it as any of its credentials: the grant goes with it.
+    expect((await t.http().delete(`/v1/agent-credentials/${oauth!.id}`).set(agent.auth)).status).toBe(200);
+    expect((await me(second.body.access_token)).status).toBe(401);
+    expect((await refreshWith(clientId, second.body.refresh_token)).body.error).toBe("invalid_grant");
+    expect((await human.get("/account")).text).not.toContain("Test Connector");
+  });
+
   it("rotates refresh tokens: the old one is refused after use, and its reuse revokes the grant", async () => {
     const { clientId, verifier, code } = await allowedCode();
     const first = await exchange(clientId, code, verifier);

@@ -97,6 +97,7 @@ function issueCredential(
   terms: CredentialTerms,
   label: string | null,
   nowIso: string,
+  tokenExpiresAt: string | null = terms.expiresAt,
 ): { token: string; credential: CredentialRecord } {
   const token = newAgentToken();
   const tokenHash = sha256(token);
@@ -118,7 +119,7 @@ function issueCredential(
     agent_name: agent.name,
     credential_id: credential.id,
     scopes,
-    expires_at: terms.expiresAt,
+    expires_at: tokenExpiresAt,
     revoked_at: null,
     calendars,
   };
@@ -136,6 +137,11 @@ export interface CredentialRequest {
   calendars?: readonly string[] | null;
   /** An ISO instant, in the future. Default: the issuer's own expiry, none if it has none. */
   expires_at?: string | null;
+  /**
+   * When its first token stops working, before the credential does: an OAuth access token
+   * (domain/oauth/tokens.ts), replaced by each refresh while the credential lives on. Default: with it.
+   */
+  token_expires_at?: string;
 }
 
 const invalid = (field: string, message: string) => errors.invalidField("invalid_request", field, message);
@@ -198,7 +204,8 @@ export async function createCredential(
   const agent = await readAgent(tx, issuer.agentId);
   const counted = await takeQuota(deps, tx, "credentials_per_agent", agent);
   const agentNamed = { id: issuer.agentId, name: issuer.agentName };
-  const issued = issueCredential(tx, agentNamed, terms, request.label, now.toISOString());
+  const tokenExpiresAt = request.token_expires_at ?? terms.expiresAt;
+  const issued = issueCredential(tx, agentNamed, terms, request.label, now.toISOString(), tokenExpiresAt);
   writeCounter(tx, agent.path, counted);
   return issued;
 }
@@ -228,9 +235,14 @@ export async function revokeCredential(
   if (!doc || doc.data.revoked_at || !reachesAll(actor, doc.data.calendars)) throw errors.notFound("credential");
   const unrevoked = await tx.query(paths.credentials(actor.agentId), { where: [["revoked_at", "==", null]] });
   if (!unrevoked.some((c) => c.id !== credentialId && credentialWorks(c.data, now))) throw errors.lastCredential();
-  const agent = await readAgent(tx, actor.agentId);
+  const [agent, oauthGrant] = await Promise.all([
+    readAgent(tx, actor.agentId),
+    tx.get(paths.oauthGrant(actor.agentId, credentialId)),
+  ]);
   tx.update(doc.path, { revoked_at: nowIso });
   tx.update(paths.token(doc.data.token_hash), { revoked_at: nowIso });
+  // An OAuth client's credential: its grant goes with it, off the account page.
+  if (oauthGrant && !oauthGrant.data.revoked_at) tx.update(oauthGrant.path, { revoked_at: nowIso });
   writeCounter(tx, agent.path, releaseQuota("credentials_per_agent", agent));
   return { ...doc.data, revoked_at: nowIso };
 }

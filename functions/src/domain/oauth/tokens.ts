@@ -1,8 +1,9 @@
 /**
  * The token steps of the authorization server (docs/mcp.md#authorization), each in the
  * transaction its caller hands it. An authorization code becomes a grant: one credential of the
- * chosen agent (`createCredential`, counted in its credential quota), whose token is the access
- * token, expiring with it and replaced on each refresh, and a refresh token, good once. Revoking the grant revokes the
+ * chosen agent (`createCredential`, counted in its credential quota), living as long as the
+ * refresh token, whose token is the access token, good for an hour and replaced on each
+ * refresh, and a refresh token, good once. Revoking the grant revokes the
  * credential, so its access token is 401 once the revocation commits.
  */
 import type { Transaction } from "../../storage/port.js";
@@ -81,16 +82,19 @@ export async function exchangeCode(tx: Transaction, deps: CommandDeps, exchange:
     return refuse("the agent is no longer the account's; authorize again");
   const client = await tx.get(paths.oauthClient(sha256(exchange.clientId)));
 
-  // The person issues it in the agent's name; it expires with its access token, and each refresh renews both.
+  // The person issues it in the agent's name. It lives as long as its refresh token, each refresh
+  // renewing it; its token, the access token, for an hour.
   const { scopes, calendars } = code.data;
+  const refresh = randomString(43);
+  const terms = refreshTerms(now);
   const issued = await createCredential(tx, deps, inAgentsName(agent.data), {
     label: `OAuth: ${exchange.clientName}`.slice(0, 100),
     scopes,
     calendars,
-    expires_at: later(now, OAUTH_LIFETIMES.accessMs).toISOString(),
+    expires_at: terms.expires_at,
+    token_expires_at: later(now, OAUTH_LIFETIMES.accessMs).toISOString(),
   });
   const credentialId = issued.credential.id;
-  const refresh = randomString(43);
   if (client) tx.update(client.path, { purge_at: later(now, OAUTH_LIFETIMES.clientUnusedMs) });
   const grant: OAuthGrantRecord = {
     credential_id: credentialId,
@@ -107,7 +111,7 @@ export async function exchangeCode(tx: Transaction, deps: CommandDeps, exchange:
     revoked_at: null,
   };
   tx.create(paths.oauthGrant(agent.id, credentialId), grant);
-  tx.create(paths.oauthRefreshToken(sha256(refresh)), refreshRecord(grant, now));
+  tx.create(paths.oauthRefreshToken(sha256(refresh)), terms.recordFor(grant));
   tx.update(code.path, { used_at: nowIso, credential_id: credentialId });
   return { tokens: tokensOf(issued.token, refresh, scopes) };
 }
@@ -164,11 +168,12 @@ export async function refreshGrant(
   const accessExpires = later(now, OAUTH_LIFETIMES.accessMs).toISOString();
   tx.delete(paths.token(grant.data.access_token_hash));
   tx.create(paths.token(sha256(access)), accessLookup(agent.data, credential.data, scopes, accessExpires));
-  tx.update(credential.path, { token_hash: sha256(access), expires_at: accessExpires });
+  const terms = refreshTerms(now);
+  tx.update(credential.path, { token_hash: sha256(access), expires_at: terms.expires_at });
   tx.update(lookup.path, { used_at: nowIso });
   const rotated = { refreshed_at: nowIso, access_token_hash: sha256(access), refresh_token_hash: sha256(refresh) };
   tx.update(grant.path, rotated);
-  tx.create(paths.oauthRefreshToken(sha256(refresh)), refreshRecord({ ...grant.data, ...rotated }, now));
+  tx.create(paths.oauthRefreshToken(sha256(refresh)), terms.recordFor({ ...grant.data, ...rotated }));
   return { tokens: tokensOf(access, refresh, scopes) };
 }
 
@@ -239,17 +244,21 @@ const accessLookup = (
   calendars: credential.calendars ?? null,
 });
 
-const refreshRecord = (grant: OAuthGrantRecord, now: Date): OAuthRefreshRecord => {
+/** A refresh token issued now, for the grant it is handed: when it expires, the grant's credential does too. */
+function refreshTerms(now: Date) {
   const expires = later(now, OAUTH_LIFETIMES.refreshMs);
   return {
-    agent_id: grant.agent_id,
-    credential_id: grant.credential_id,
-    client_id: grant.client_id,
     expires_at: expires.toISOString(),
-    used_at: null,
-    purge_at: expires,
+    recordFor: (grant: OAuthGrantRecord): OAuthRefreshRecord => ({
+      agent_id: grant.agent_id,
+      credential_id: grant.credential_id,
+      client_id: grant.client_id,
+      expires_at: expires.toISOString(),
+      used_at: null,
+      purge_at: expires,
+    }),
   };
-};
+}
 
 const tokensOf = (access: string, refresh: string, scopes: Scope[]): IssuedTokens => ({
   access_token: access,
