@@ -25,7 +25,7 @@ export const eventRecord = z.object({
   recur: recurRecord.nullable(),
   start_time: z.string().nullable(),
   end_time: z.string().nullable(),
-  days: z.number().int().describe("Dates each occurrence covers from its date (/docs/events.md#days)"),
+  days: z.number().int().describe("Dates each occurrence covers from its date (/docs/events.md#events-that-span-days)"),
   category: z.string().nullable(),
   notes: z.string().nullable(),
   art: z.string().nullable(),
