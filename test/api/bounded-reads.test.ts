@@ -96,6 +96,16 @@ describe("a range read", () => {
     const page = await request(t.app).get(`/c/${year.slug}?view=week&date=2026-10-20`).expect(200);
     expect(page.text).toContain("Short series");
   });
+
+  it("finds an event begun long before its range by its last day, without reading the days between", async () => {
+    const long = await newEvent(t, owner, year.id, { name: "Long project", date: "2026-02-10", days: 120 });
+    counting.take();
+    const res = await occurrences(year.id, "2026-06-01", "2026-06-01").expect(200);
+    expect(res.body.occurrences.map((o: { name: string }) => o.name)).toEqual(["Long project", "Weekly", "Day 151"]);
+    expect(res.body.occurrences[0]).toMatchObject({ event_id: long.id, date: "2026-02-10", end_date: "2026-06-09" });
+    // A read widened by the 119 days the event reaches back would read 119 one-day events more.
+    expect(counting.take().documentsRead).toBeLessThan(40);
+  });
 });
 
 describe("past the read budget", () => {
