@@ -38,6 +38,24 @@ describe("nextAlarmAfter", () => {
     expect(iso(nextAlarmAfter(s, at("2027-01-01T00:00:00Z")))).toBe("2027-03-27T07:00:00.000Z");
   });
 
+  it("falls before the start of an event spanning days, and its change ends on the last day", () => {
+    // Saturday 09:00 to Monday 17:00 in Berlin, over the autumn change on Sunday 2027-10-31.
+    const s = source("Europe/Berlin", {
+      date: "2027-10-30",
+      days: 3,
+      start_time: "09:00",
+      end_time: "17:00",
+      alarms: [60],
+    });
+    const [alarm] = alarmsBetween(s, at("2027-10-01T00:00:00Z"), at("2027-11-30T00:00:00Z"));
+    expect(alarm).toMatchObject({
+      date: "2027-10-30",
+      start: "2027-10-30T09:00:00+02:00",
+      end: "2027-11-01T17:00:00+01:00",
+      due_at: "2027-10-30T06:00:00.000Z",
+    });
+  });
+
   it("has none for a someday event or an event without alarms", () => {
     expect(nextAlarmAfter(source("UTC", { alarms: [15] }), 0)).toBeNull();
     expect(nextAlarmAfter(source("UTC", { date: "2027-01-01", alarms: [] }), 0)).toBeNull();
