@@ -5,17 +5,21 @@
 import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../helpers/app.js";
+import { renderPage } from "../../functions/src/pages/layout.js";
+import { on, pageEvent, pageModel } from "./models.js";
 import { seedTeam, type TeamDemo } from "./moved-site.js";
-import { createSiteTestApp } from "./site.js";
+import { createSiteTestApp, seedZones, type ZonesDemo } from "./site.js";
 
 let t: TestApp;
 let team: TeamDemo;
+let zones: ZonesDemo;
 const get = (path: string) => t.http().get(path);
 const eventPath = (id: string, date: string, base = "/c/platform-team") => `${base}/e/${id}/${date}`;
 
 beforeAll(async () => {
   t = createSiteTestApp();
   team = await seedTeam(t);
+  zones = await seedZones(t);
 });
 
 describe("an occurrence's page", () => {
@@ -116,6 +120,27 @@ describe("an occurrence's page", () => {
   });
 });
 
+describe("an occurrence from a layer", () => {
+  it("says which layer it comes from, and its time in the layer calendar's own zone", async () => {
+    const path = `/c/new-york-team/e/${zones.standup.id}/2026-11-24`;
+    const week = await get("/c/new-york-team?view=week&date=2026-11-24");
+    expect(week.text).toContain(`href="${path}"`);
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<time datetime="2026-11-24T03:30">03:30</time>');
+    expect(res.text).toContain("(America/New_York)");
+    expect(res.text).toContain(
+      '<dt>In its own calendar</dt><dd><time datetime="2026-11-24">Tuesday, November 24, 2026</time>, ' +
+        '<span class="when"><time datetime="2026-11-24T09:30">09:30</time>',
+    );
+    expect(res.text).toContain("<dt>From</dt><dd>the layer <strong>berlin-office</strong>");
+    expect(res.text).toContain("whose times are set in Europe/Berlin");
+    // The single .ics keeps the layer's own zone, as the feeds do.
+    const ics = await get(`${path}.ics`);
+    expect(ics.text).toMatch(/DTSTART;TZID=Europe\/Berlin:20261124T093000/);
+  });
+});
+
 describe("an occurrence's .ics", () => {
   it("holds that occurrence alone, as one event an iCalendar library reads at its instant", async () => {
     const res = await get(`${eventPath(team.sync.id, "2026-12-09")}.ics`);
@@ -175,6 +200,19 @@ describe("the lenses", () => {
     // Schedule: the moved occurrence's rule reads as what usually happens, never as its own day.
     const schedule = (await get("/c/platform-team?view=schedule&date=2026-12-09")).text;
     expect(schedule).toContain("Usually every week on Tuesday");
+  });
+
+  it("link no occurrence where the page has no event pages (a signed-in human's private calendar)", () => {
+    const sync = pageEvent({ name: "Sync", date: "2026-11-24", start_time: "10:00", end_time: "11:00" });
+    for (const lens of ["month", "week", "schedule", "timeline"] as const) {
+      const occurrences = [on("2026-11-24", sync)];
+      const links = { ...pageModel().links, eventPages: null, feed: null, subscribe: null };
+      expect(renderPage(pageModel({ lens, occurrences, links })), lens).not.toContain("name-link");
+      const linked = { ...links, eventPages: "/c/launch-plan/e" };
+      expect(renderPage(pageModel({ lens, occurrences, links: linked })), lens).toContain(
+        `<a class="name-link" href="/c/launch-plan/e/${sync.id}/2026-11-24">`,
+      );
+    }
   });
 
   it("leave the feed's RFC 5545 form as it was: EXDATE for the cancelled, RECURRENCE-ID for the moved", async () => {
