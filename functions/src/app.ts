@@ -121,7 +121,10 @@ const cors: express.RequestHandler = (req, res, next) => {
   res.setHeader("Access-Control-Expose-Headers", `${REQUEST_ID_HEADER}, WWW-Authenticate`);
   if (req.method !== "OPTIONS") return next();
   res.setHeader("Access-Control-Allow-Methods", "GET, POST, PATCH, DELETE");
-  res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version");
+  res.setHeader(
+    "Access-Control-Allow-Headers",
+    "Authorization, Content-Type, Idempotency-Key, Mcp-Protocol-Version, X-MCP-Toolsets",
+  );
   res.setHeader("Access-Control-Max-Age", "86400");
   res.status(204).end();
 };

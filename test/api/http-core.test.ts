@@ -78,6 +78,13 @@ describe("the error envelope", () => {
     const pre = await request(t.app).options("/v1/mint").set("Access-Control-Request-Method", "POST");
     expect(pre.status).toBe(204);
     expect(pre.headers["access-control-allow-headers"]).toContain("Idempotency-Key");
+    // A browser-based MCP client chooses its toolsets by header too.
+    const mcp = await request(t.app)
+      .options("/mcp")
+      .set("Access-Control-Request-Method", "POST")
+      .set("Access-Control-Request-Headers", "authorization, content-type, x-mcp-toolsets");
+    expect(mcp.status).toBe(204);
+    expect(mcp.headers["access-control-allow-headers"]).toMatch(/\bX-MCP-Toolsets\b/);
   });
 });
 
