@@ -46,8 +46,16 @@ function slotIn(
   return { ...placeOccurrence({ date, start, end }, place), start };
 }
 
-/** Every cancelled or moved occurrence of the sources' series, both slots placed in `pageZone`. */
-export function changedOccurrences(sources: readonly LoadedSource[], pageZone: string): ChangedOccurrence[] {
+/**
+ * Every cancelled or moved occurrence of the sources' series whose old or new date lies in
+ * `near` (dates of their own zones), both slots placed in `pageZone`.
+ */
+export function changedOccurrences(
+  sources: readonly LoadedSource[],
+  pageZone: string,
+  near: { from: string; to: string },
+): ChangedOccurrence[] {
+  const within = (date: string) => date >= near.from && date <= near.to;
   const place = placerFor(pageZone);
   const changed: ChangedOccurrence[] = [];
   for (const source of sources) {
@@ -55,7 +63,7 @@ export function changedOccurrences(sources: readonly LoadedSource[], pageZone: s
     const series = new Map(source.events.filter((e) => e.kind === "recurring").map((e) => [e.id, e]));
     for (const x of source.exceptions) {
       const event = series.get(x.event_id);
-      if (!event || !(x.cancelled || isMoved(event, x))) continue;
+      if (!event || !(within(x.original_date) || within(x.date)) || !(x.cancelled || isMoved(event, x))) continue;
       changed.push({
         layer: source.layer,
         event,

@@ -119,13 +119,11 @@ async function loadEvent(deps: Deps, sources: EventSource[], where: Where, event
   const { filter, timezone } = where;
   const range = filter ? viewRange(filter, date, date) : { from: date, to: date };
   if (!range) throw notFound;
-  const loaded = await loadOccurring(deps, sources, {
-    from: addDays(date, -DRAWN_DAYS_BEFORE),
-    to: addDays(date, DRAWN_DAYS_AFTER),
-  });
+  const near = { from: addDays(date, -DRAWN_DAYS_BEFORE), to: addDays(date, DRAWN_DAYS_AFTER) };
+  const loaded = await loadOccurring(deps, sources, near);
   const drawn = drawnOccurrences(loaded, timezone, range, (_layer, e) => e.id === eventId, filter);
   const found = drawn.occurrences.find((o) => o.event.id === eventId && o.date === date);
-  const changed = changedOccurrences(loaded, timezone).filter((c) => c.event.id === eventId);
+  const changed = changedOccurrences(loaded, timezone, near).filter((c) => c.event.id === eventId);
   const colours = categoryColours(loaded.flatMap((s) => [...s.events, ...s.exceptions].map((e) => e.category)));
   const page = (fields: Omit<EventPageModel, keyof Where | "url" | "date">): EventPageModel => ({
     ...where,

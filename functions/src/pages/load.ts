@@ -137,7 +137,9 @@ async function loadShown(
     return { ...shared, name: o.name, category: o.category, notes: ownNotes, colour };
   };
   const someday = somedayShown.map(({ layer, event }) => pageEvent(layer, event));
-  const changed = changedOccurrences(loaded, settings.timezone);
+  // The dates loaded: the range and the days drawn.ts reaches into.
+  const near = range && { from: addDays(range.from, -DRAWN_DAYS_BEFORE), to: addDays(range.to, DRAWN_DAYS_AFTER) };
+  const changed = near ? changedOccurrences(loaded, settings.timezone, near) : [];
   const changedAt = new Map(
     changed.map((c) => [occurrenceKey(c.event.calendar_id, c.event.id, c.exception.original_date), c]),
   );
