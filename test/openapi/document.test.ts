@@ -71,8 +71,9 @@ describe("GET /openapi.json", () => {
   });
 
   it("documents exactly the routes Express serves", () => {
-    // /mcp is the MCP endpoint (JSON-RPC, one path for every tool; docs/mcp.md), not an operation of the document.
-    const rest = servedOperations(t.app).filter((operation) => !operation.endsWith(" /mcp"));
+    // /mcp and /mcp/public are the MCP endpoint (JSON-RPC, one path for every tool; docs/mcp.md),
+    // not operations of the document.
+    const rest = servedOperations(t.app).filter((operation) => !/ \/mcp(\/public)?$/.test(operation));
     expect(rest.sort()).toEqual(
       operations()
         .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
@@ -160,7 +161,7 @@ describe("GET /openapi.json", () => {
 });
 
 interface Layer {
-  route?: { path: string; methods: Record<string, boolean> };
+  route?: { path: string | string[]; methods: Record<string, boolean> };
   handle?: { stack?: Layer[] };
 }
 
@@ -170,8 +171,9 @@ function servedOperations(app: Express): string[] {
     stack.flatMap((layer) => {
       if (layer.route) {
         if (layer.route.methods._all) return [];
-        return Object.keys(layer.route.methods).map(
-          (m) => `${m.toUpperCase()} ${layer.route!.path.replace(/:(\w+)/g, "{$1}")}`,
+        const paths = [layer.route.path].flat();
+        return Object.keys(layer.route.methods).flatMap((m) =>
+          paths.map((path) => `${m.toUpperCase()} ${path.replace(/:(\w+)/g, "{$1}")}`),
         );
       }
       return layer.handle?.stack ? walk(layer.handle.stack) : [];
