@@ -6,6 +6,7 @@ import ICAL from "ical.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../helpers/app.js";
 import { renderPage } from "../../functions/src/pages/layout.js";
+import { googleCalendarLink, outlookWebLink } from "../../functions/src/pages/event-links.js";
 import { on, pageEvent, pageModel } from "./models.js";
 import { seedTeam, type TeamDemo } from "./moved-site.js";
 import { createSiteTestApp, seedZones, type ZonesDemo } from "./site.js";
@@ -57,6 +58,21 @@ describe("an occurrence's page", () => {
     expect(outlook.searchParams.get("enddt")).toBe("2026-11-10T10:00:00Z");
     expect(outlook.searchParams.get("body")).toContain("**team doc**");
     expect(links).toContain("2026-11-10.ics");
+  });
+
+  it("adds an all-day occurrence by its date, the day after as the exclusive end", () => {
+    const added = { name: "Offsite", notes: null, url: "https://a.example/c/x/e/evt_1/2026-12-31", date: "2026-12-31" };
+    const google = new URL(googleCalendarLink({ ...added, instants: null }));
+    expect(google.searchParams.get("dates")).toBe("20261231/20270101");
+    expect(google.searchParams.get("details")).toBe(added.url);
+    const outlook = new URL(outlookWebLink({ ...added, instants: null }));
+    expect([...outlook.searchParams]).toEqual([
+      ["subject", "Offsite"],
+      ["startdt", "2026-12-31"],
+      ["enddt", "2027-01-01"],
+      ["allday", "true"],
+      ["body", added.url],
+    ]);
   });
 
   it("says a moved occurrence came from elsewhere, and gives the rule as what usually happens", async () => {
