@@ -23,6 +23,7 @@ import { createTestApp, type TestApp } from "../helpers/app.js";
 import { seedEvents } from "../helpers/big-calendar.js";
 import { mintAgent, newEvent } from "../helpers/factories.js";
 import { get } from "../helpers/http.js";
+import { TransactionStats } from "../helpers/transaction-stats.js";
 
 /** The instant every alarm falls at. */
 const INSTANT = Date.parse("2026-11-22T12:00:00.000Z");
@@ -149,12 +150,14 @@ describe("an alarm among one agent's 30,000 at the same instant", () => {
           expect(tenants.map((x) => x.id)).toEqual([a, b.agentId]);
 
           clock.leadTo(INSTANT, LEAD_MS);
-          running = startJob(alarmsJob, { ...t.deps, log: (line) => t.logs.push(line) });
+          const stats = new TransactionStats(t.deps.store);
+          running = startJob(alarmsJob, { ...t.deps, store: stats, log: (line) => t.logs.push(line) });
           // B's feed, waited on from before the instant: it answers once B's alarm is recorded.
           const res = await get(t, `/v1/calendars/${b.calendarId}/changes?cursor=${cursor}&wait=30`, b.auth).expect(
             200,
           );
           const seen = clock().getTime() - INSTANT;
+          console.log(`the job's transactions by kind, ${seen} ms after the instant:\n${stats.report()}`);
           const alarm = res.body.changes.find((c: { type: string }) => c.type === "alarm");
           expect(alarm).toMatchObject({ event_id: lonely.id, due_at: at });
           const late = Date.parse(alarm.at) - INSTANT;

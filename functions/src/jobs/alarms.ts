@@ -4,32 +4,36 @@
  *
  * A tick first gives entries from before lanes theirs (backfill.ts, until done) and makes the
  * entries of calendars whose timezone changed due now (requeue.ts), then works in rounds: the
- * heads due (lanes.ts), the longest waiting first, each settling at most ENTRIES_PER_TURN of its
- * lane's due entries, one transaction each (tick.ts), then moved on in a transaction of its own:
- * to its lane's next instant, or, when entries are still due, behind every head waiting. So one
- * calendar's thousands of alarms at one instant take one turn per lane per round, and another
- * calendar's alarm at that instant waits for at most one turn of each head ahead of it.
+ * tenants and heads due (lanes.ts), the longest waiting first, claimed (turns.ts), each head
+ * settling at most ENTRIES_PER_TURN of its lane's due entries, one transaction each (tick.ts),
+ * then moved on in a transaction of its own: to its lane's next instant, or, when entries are
+ * still due, behind every head waiting. So one calendar's thousands of alarms at one instant take
+ * one turn per lane per round, and another calendar's alarm at that instant waits for at most one
+ * turn of each head ahead of it. No transaction of a tick queries: the queries that find the work
+ * and decide where heads go run outside them, so the tick's transactions never wait on each other
+ * over a range one of them read (turns.ts).
  *
  * Locally the local driver runs passes (`npm start`: at once while a pass leaves work, else at
  * the earliest head's instant and at least every second); deployed, the scheduled function
  * `alarms` runs them for up to 45 s a minute (functions/src/index.ts).
  */
+import { randomUUID } from "node:crypto";
 import { setImmediate } from "node:timers";
 import { backfillBatch, nextBackfillBatch } from "../domain/alarms/backfill.js";
+import { dueHeadsOf, dueTenants, earliestTenant, turnMark } from "../domain/alarms/lanes.js";
+import type { AlarmEntry } from "../domain/alarms/queue.js";
+import type { AlarmHeadRecord } from "../domain/alarms/records.js";
+import { nextRequeueBatch, requeueBatch } from "../domain/alarms/requeue.js";
+import { settleDueEntry, type Settled } from "../domain/alarms/tick.js";
 import {
-  dueHeadsOf,
-  dueInLane,
-  dueTenants,
-  earliestTenant,
+  claimTurn,
+  firstAfterTurn,
+  firstHeadOf,
+  laneEntries,
   moveHeadOn,
   moveTenantOn,
-  turnMark,
   type AfterTurn,
-  type AlarmHead,
-} from "../domain/alarms/lanes.js";
-import type { AlarmEntry } from "../domain/alarms/queue.js";
-import { nextRequeueBatch, requeueBatch } from "../domain/alarms/requeue.js";
-import { settleDueEntry } from "../domain/alarms/tick.js";
+} from "../domain/alarms/turns.js";
 import type { Deps, InstanceMemory } from "../domain/deps.js";
 import { withShardLeases } from "../domain/shard-leases.js";
 import { budgetOf, timeLeft, type Budget, type Job, type JobDeps } from "./pass.js";
@@ -107,20 +111,34 @@ export async function runAlarmTick(
       break;
     }
     result.rounds += 1;
-    const mark = turnMark(nowIso, ++turns);
+    const round: Round = { now, nowIso, mark: turnMark(nowIso, ++turns), claim: randomUUID() };
     const share = Math.max(HEADS_PER_TENANT, Math.floor(HEADS_PER_ROUND / tenants.length));
-    await Promise.all(
+    const claims = await Promise.all(
       tenants.map(async ({ data: { tenant } }) => {
-        const heads = await dueHeadsOf(deps.store, tenant, nowIso, share);
-        await Promise.all(
-          heads.map(async (head) => {
-            const turn = await takeTurn(deps, slots, head, now, mark);
-            result.due += turn.due;
-            result.fired += turn.fired;
-            result.turns += 1;
-          }),
+        const found = await dueHeadsOf(deps.store, tenant, nowIso, share);
+        const claimed = await slots(() =>
+          deps.store.runTransaction((tx) => claimTurn(tx, tenant, found, nowIso, round.claim)),
         );
-        await slots(() => deps.store.runTransaction((tx) => moveTenantOn(tx, tenant, nowIso, mark)));
+        return { tenant, ...claimed };
+      }),
+    );
+    const turn = async (head: AlarmHeadRecord) => {
+      const taken = await takeTurn(deps, slots, head, round);
+      result.due += taken.due;
+      result.fired += taken.fired;
+      result.turns += 1;
+    };
+    // Every tenant's first turn before anyone's second, those with the fewest heads first: on a
+    // store whose queries take long (the emulator scans the whole queue), one alarm of a tenant
+    // does not wait behind the queries of another's hundreds of heads.
+    claims.sort((a, b) => a.heads.length - b.heads.length);
+    await Promise.all(claims.map(({ heads: [first] }) => first && turn(first)));
+    await Promise.all(
+      claims.map(async ({ tenant, heads, tenantClaimed }) => {
+        await Promise.all(heads.slice(1).map(turn));
+        if (!tenantClaimed) return;
+        const first = await firstHeadOf(deps.store, tenant);
+        await slots(() => deps.store.runTransaction((tx) => moveTenantOn(tx, tenant, round.claim, first, round)));
       }),
     );
     // Let requests of this instance in between rounds.
@@ -132,27 +150,39 @@ export async function runAlarmTick(
 
 type Slots = <R>(fn: () => Promise<R>) => Promise<R>;
 
-/** One head's turn: up to ENTRIES_PER_TURN of its lane's due entries settled, then the head moved on. */
+/** A round's instant, the mark of what it leaves due, and the token of its claims (domain/alarms/turns.ts). */
+interface Round {
+  now: Date;
+  nowIso: string;
+  mark: string;
+  claim: string;
+}
+
+/**
+ * One claimed head's turn: up to ENTRIES_PER_TURN of its lane's due entries settled, then the
+ * head moved on by what its lane holds after them, read outside any transaction (one query).
+ */
 async function takeTurn(
   deps: AlarmJobDeps,
   slots: Slots,
-  head: AlarmHead,
-  now: Date,
-  mark: string,
+  head: AlarmHeadRecord,
+  round: Round,
 ): Promise<{ due: number; fired: number; after: AfterTurn }> {
-  const nowIso = now.toISOString();
-  const entries = await dueInLane(deps.store, head.data, nowIso, ENTRIES_PER_TURN);
-  const settled = await Promise.all(entries.map((entry) => slots(() => settle(deps, entry, now))));
-  const after = await slots(() => deps.store.runTransaction((tx) => moveHeadOn(tx, head.data, nowIso, mark)));
+  // One entry past the turn's: the earliest of those left when every one of the turn's was due.
+  const found = await laneEntries(deps.store, head, ENTRIES_PER_TURN + 1);
+  const due = found.slice(0, ENTRIES_PER_TURN).filter((entry) => entry.data.due_at <= round.nowIso);
+  const settled = await Promise.all(due.map((entry) => slots(() => settle(deps, entry, round.now))));
+  const first = firstAfterTurn(found, ENTRIES_PER_TURN + 1, settled, round.nowIso);
+  const after = await slots(() => deps.store.runTransaction((tx) => moveHeadOn(tx, head, round.claim, first, round)));
   return {
-    due: entries.length,
-    fired: settled.reduce((sum, s) => sum + s, 0),
+    due: due.length,
+    fired: settled.reduce((sum, s) => sum + s.fired, 0),
     after,
   };
 }
 
-/** One entry settled in a transaction of its own; how many alarms fired. */
-function settle(deps: AlarmJobDeps, entry: AlarmEntry, now: Date): Promise<number> {
+/** One entry settled in a transaction of its own. */
+function settle(deps: AlarmJobDeps, entry: AlarmEntry, now: Date): Promise<Settled> {
   // Settlings of one calendar that share an alarm shard take it one after another, in memory
   // (domain/shard-leases.ts), not in turn after the store aborts one of them.
   return withShardLeases(memoryOf(deps), (enter) =>

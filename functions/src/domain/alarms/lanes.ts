@@ -14,12 +14,14 @@
  * calendars each lane takes one turn per round of the agent's.
  *
  * The invariants (a head at or before its lane's earliest entry, a tenant at or before its
- * earliest head) hold under concurrency because both sides meet on a document: an event write
- * that queues an entry reads its lane's head in its transaction and writes it when it must come
- * earlier or when it is due (a tick may be moving it on meanwhile), and when it writes a head
- * earlier, or a new one, it does the same with the tenant; a tick moves a head, or a tenant, on
- * in a transaction that reads it and queries what is under it. A head or tenant earlier than
- * what it stands for costs one turn that settles nothing, then moves on.
+ * earliest head, or either due while what it stands for is) hold under concurrency because both
+ * sides meet on a document: an event write that queues an entry reads its lane's head in its
+ * transaction and writes it when it must come earlier, when it is due, or when a tick's turn has
+ * claimed it (turns.ts), always without the claim; when it writes a head earlier, or a new one,
+ * it does the same with the tenant. A tick claims a head or tenant before it queries what is
+ * under it, outside any transaction, and moves it on only in a transaction that finds its claim
+ * still there. A head or tenant earlier than what it stands for costs one turn that settles
+ * nothing, then moves on.
  */
 import type { StoredDoc, Transaction, TransactionReads } from "../../storage/port.js";
 import { sha256 } from "../ids.js";
@@ -72,8 +74,8 @@ export async function readHeads(reads: TransactionReads, entry: AlarmQueueRecord
 /**
  * For a write that stores `entry` (its heads read in the same transaction by `readHeads`): the
  * lane's head comes to the entry's instant when it is later, and the tenant to the head's; each
- * is written unchanged when it is due, so that a tick moving it on meets this write (see the top
- * of this file). Otherwise they stay.
+ * is written unchanged, without a claim, when it is due or claimed, so that a tick moving it on
+ * meets this write (see the top of this file). Otherwise they stay.
  */
 export function keepAhead(
   tx: Transaction,
@@ -92,12 +94,16 @@ export function keepAhead(
       due_at: entry.due_at,
     });
     keepTenantAhead(tx, read.tenant, head?.data.tenant ?? tenant, entry.due_at, nowIso);
-  } else if (head.data.due_at <= dueBound(nowIso)) {
-    tx.set(head.path, { ...head.data });
+  } else if (head.data.claim !== undefined || head.data.due_at <= dueBound(nowIso)) {
+    const { claim: _claim, ...unclaimed } = head.data;
+    tx.set(head.path, unclaimed);
   }
 }
 
-/** The tenant head comes to `dueAt` when it is later, and is written unchanged when due (it was read in this transaction). */
+/**
+ * The tenant head comes to `dueAt` when it is later, and is written unchanged, without a claim,
+ * when due or claimed (it was read in this transaction).
+ */
 export function keepTenantAhead(
   tx: Transaction,
   current: AlarmTenant | null,
@@ -106,7 +112,8 @@ export function keepTenantAhead(
   nowIso: string,
 ): void {
   if (current === null || dueAt < current.data.due_at) tx.set(paths.alarmTenant(tenant), { tenant, due_at: dueAt });
-  else if (current.data.due_at <= dueBound(nowIso)) tx.set(current.path, { ...current.data });
+  else if (current.data.claim !== undefined || current.data.due_at <= dueBound(nowIso))
+    tx.set(current.path, { tenant, due_at: current.data.due_at });
 }
 
 /** The tenants due at `nowIso`, the longest waiting first. */
@@ -138,79 +145,3 @@ export const dueHeadsOf = (
     orderBy: [["due_at", "asc"]],
     limit,
   });
-
-/** The lane's entries due at `nowIso`, earliest first, at most `limit` (a composite index: calendar_id, lane, due_at). */
-export const dueInLane = (
-  reads: TransactionReads,
-  head: AlarmHeadRecord,
-  nowIso: string,
-  limit: number,
-): Promise<StoredDoc<AlarmQueueRecord>[]> =>
-  reads.query(paths.alarmQueue(), {
-    where: [
-      ["calendar_id", "==", head.calendar_id],
-      ["lane", "==", head.lane],
-      ["due_at", "<=", nowIso],
-    ],
-    orderBy: [["due_at", "asc"]],
-    limit,
-  });
-
-/** What became of a head or tenant after its turn: work still due, its next instant ahead, or nothing left. */
-export type AfterTurn = "due" | "ahead" | "gone";
-
-/**
- * After a head's turn: it moves to its lane's earliest entry when that is ahead of `nowIso`, to
- * `mark` when an entry is still due, and goes when the lane is empty. In the transaction that
- * reads it, so an event write queueing an entry meanwhile either comes first (and the query sees
- * its entry) or reads what this writes.
- */
-export async function moveHeadOn(
-  tx: Transaction,
-  head: AlarmHeadRecord,
-  nowIso: string,
-  mark: string,
-): Promise<AfterTurn> {
-  const ref = paths.alarmHead(head.calendar_id, head.lane);
-  const [current, [first]] = await Promise.all([
-    tx.get(ref),
-    tx.query(paths.alarmQueue(), {
-      where: [
-        ["calendar_id", "==", head.calendar_id],
-        ["lane", "==", head.lane],
-      ],
-      orderBy: [["due_at", "asc"]],
-      limit: 1,
-    }),
-  ]);
-  if (!first) {
-    if (current) tx.delete(ref);
-    return "gone";
-  }
-  const due = first.data.due_at <= nowIso;
-  const dueAt = due ? mark : first.data.due_at;
-  if (current?.data.due_at !== dueAt)
-    tx.set(ref, { ...head, tenant: current?.data.tenant ?? head.tenant, due_at: dueAt });
-  return due ? "due" : "ahead";
-}
-
-/**
- * After a tenant's turn: it moves to its earliest head's `due_at` when that is ahead of
- * `nowIso`, to `mark` when a head is still due, and goes when it has none; in the transaction
- * that reads it, as moveHeadOn.
- */
-export async function moveTenantOn(tx: Transaction, tenant: string, nowIso: string, mark: string): Promise<AfterTurn> {
-  const ref = paths.alarmTenant(tenant);
-  const [current, [first]] = await Promise.all([
-    tx.get(ref),
-    tx.query(paths.alarmHeads(), { where: [["tenant", "==", tenant]], orderBy: [["due_at", "asc"]], limit: 1 }),
-  ]);
-  if (!first) {
-    if (current) tx.delete(ref);
-    return "gone";
-  }
-  const due = first.data.due_at <= dueBound(nowIso);
-  const dueAt = due ? mark : first.data.due_at;
-  if (current?.data.due_at !== dueAt) tx.set(ref, { tenant, due_at: dueAt });
-  return due ? "due" : "ahead";
-}

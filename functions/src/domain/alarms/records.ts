@@ -18,6 +18,11 @@ export interface AlarmHeadRecord {
   /** Whose calendar it is (lanes.ts `tenantOf`): the tenant head it is found by. */
   tenant: string;
   due_at: string;
+  /**
+   * While a tick's turn moves it on: that turn's token (turns.ts). A write that finds it writes
+   * the head without it, so the turn sees the write and leaves the head due.
+   */
+  claim?: string;
 }
 
 /**
@@ -28,6 +33,8 @@ export interface AlarmHeadRecord {
 export interface AlarmTenantRecord {
   tenant: string;
   due_at: string;
+  /** While a tick's turn moves it on: that turn's token, as a head's. */
+  claim?: string;
 }
 
 /**

@@ -21,21 +21,28 @@ import {
   type AlarmEntry,
 } from "./queue.js";
 
+/** What a settling did: how many alarms fired, and the entry's next instant as it wrote it. */
+export interface Settled {
+  fired: number;
+  /** Null when it removed the entry; absent when it found the entry gone or moved and wrote nothing. */
+  next?: string | null;
+}
+
 /**
- * One entry as a query saw it (`seen`): its alarms due by `now` recorded, its next one stored;
- * answers how many fired. Nothing when the entry has gone or moved since the query: another
- * tick, or a write of the event, has settled it.
+ * One entry as a query saw it (`seen`): its alarms due by `now` recorded, its next one stored.
+ * Nothing when the entry has gone or moved since the query: another tick, or a write of the
+ * event, has settled it.
  */
 export async function settleDueEntry(
   tx: Transaction,
   deps: Pick<Deps, "clock" | "config">,
   seen: AlarmEntry,
   now: Date,
-): Promise<number> {
+): Promise<Settled> {
   const { calendar_id: calendarId, event_id: eventId } = seen.data;
   const shard = await readAlarmShard(tx, deps, calendarId, eventId);
   const entry = await readAlarmEntry(tx, calendarId, eventId);
-  if (!entry || entry.data.due_at !== seen.data.due_at) return 0;
+  if (!entry || entry.data.due_at !== seen.data.due_at) return { fired: 0 };
   const [event, calendar, exceptions] = await Promise.all([
     tx.get(paths.event(calendarId, eventId)),
     tx.get(paths.calendar(calendarId)),
@@ -48,7 +55,8 @@ export async function settleDueEntry(
   const alarms = dueAlarms(entry, source, now.getTime());
   recordAlarms(tx, deps, calendarId, shard, alarms);
   // Later than now, in the lane the entry was found in: its head needs no change here.
-  writeEntry(tx, shard, entry, nextEntry(calendarId, eventId, entry, source, now));
+  const next = nextEntry(calendarId, eventId, entry, source, now);
+  writeEntry(tx, shard, entry, next);
   if (alarms.length > 0 || shard.alarmDelta) touchShard(tx, shard);
-  return alarms.length;
+  return { fired: alarms.length, next: next?.due_at ?? null };
 }
