@@ -6,7 +6,10 @@
 import ICAL from "ical.js";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { loadFeedEvents } from "../../functions/src/domain/queries/feed-events.js";
 import { paths } from "../../functions/src/domain/paths.js";
+import type { CalendarRecord } from "../../functions/src/domain/records.js";
+import { withinFeedBudget } from "../../functions/src/pages/feed-budget.js";
 import type { EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
 import { appPerTest, type TestApp } from "../helpers/app.js";
 import { expectError, get, patch, post, type Auth } from "../helpers/http.js";
@@ -225,5 +228,29 @@ describe("days on an event", () => {
       .send({ cancelled: true })
       .expect(200);
     expect(await occurrences(calendarId, "2026-12-12", "2026-12-12")).toEqual([]);
+  });
+
+  it("keeps in a cut feed the event that began before today and still runs, once", async () => {
+    const { auth, calendarId } = await berlinCalendar(t);
+    // Today is 2026-11-22 (the test clock): the offsite runs from the 20th to the 23rd.
+    for (const [name, date, days] of [
+      ["Offsite", "2026-11-20", 4],
+      ["Over", "2026-11-10", 2],
+      ["Soon", "2026-11-24", 1],
+      ["Later", "2026-12-24", 1],
+    ] as const) {
+      await createEvent(calendarId, auth, { name, date, days }).expect(200);
+    }
+    const calendar = (await t.deps.store.get<CalendarRecord>(paths.calendar(calendarId)))!.data;
+    // Four dated events over a budget of two: the feed reads by rank, not everything.
+    const { sources, omitted } = await loadFeedEvents(
+      t.deps,
+      [{ layer: "main", calendar }],
+      "2026-11-22",
+      2,
+      withinFeedBudget,
+    );
+    expect(sources[0].events.map((e) => e.name).sort()).toEqual(["Offsite", "Soon"]);
+    expect(omitted).toBe(2);
   });
 });

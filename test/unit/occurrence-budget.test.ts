@@ -132,6 +132,18 @@ describe("withinFeedBudget", () => {
     expect(keep(3).omitted).toBe(3);
     expect(keep(5).sources[0].events.map((e) => e.name)).toEqual(["past", "ended series", "soon", "running", "later"]);
   });
+
+  it("counts an event spanning days that began before today and still runs as upcoming, first", () => {
+    const offsite = event({ name: "offsite", date: "2026-02-27", days: 3 }); // to Sunday 2026-03-01
+    const over = event({ name: "over", date: "2026-02-26", days: 3 }); // ended Saturday
+    const weekend = event({ name: "weekend", recur: { type: "weekly", day: 6, starts: "2026-01-03" }, days: 2 });
+    const soon = event({ name: "soon", date: "2026-03-02" });
+    const sources = [{ layer: "main", calendar, events: [soon, over, weekend, offsite], exceptions: [] }];
+    const kept = withinFeedBudget(sources, "2026-03-01", 3);
+    // The weekend series' Saturday 28 February runs into today, as the offsite does.
+    expect(kept.sources[0].events.map((e) => e.name)).toEqual(["soon", "weekend", "offsite"]);
+    expect(kept.omitted).toBe(1);
+  });
 });
 
 describe("pageOccurrencesInTurns", () => {

@@ -1,8 +1,10 @@
 /**
  * The cut of a feed to FEED_EVENT_BUDGET events (budgets.ts). A subscriber cares about what
  * comes next, so events that occur on or after today go first (soonest first), then past ones
- * (most recent first); ties by creation. Someday events never appear in a feed and take no place.
+ * (most recent first); ties by creation. An event spanning days that began before today and
+ * still runs is upcoming. Someday events never appear in a feed and take no place.
  */
+import { daysOf, earliestStartCovering, lastDayOf } from "../domain/events/span.js";
 import { defaultStartsOf } from "../domain/events/stored.js";
 import { firstOccurrenceOnOrAfter, lastOccurrence, recurError } from "../domain/recurrence/index.js";
 import type { CalendarRecord, EventRecord } from "../domain/records.js";
@@ -55,10 +57,12 @@ function place(
   calendar: CalendarRecord,
   today: string,
 ): { upcoming: boolean; date: string } | null {
-  if (event.kind === "one-off" && event.date) return { upcoming: event.date >= today, date: event.date };
+  if (event.kind === "one-off" && event.date) {
+    return { upcoming: lastDayOf(event.date, daysOf(event)) >= today, date: event.date };
+  }
   if (event.kind !== "recurring" || !event.recur || recurError(event.recur) !== null) return null;
   const starts = event.recur.starts ?? defaultStartsOf(event, calendar);
-  const next = firstOccurrenceOnOrAfter(event.recur, starts, today);
+  const next = firstOccurrenceOnOrAfter(event.recur, starts, earliestStartCovering(today, daysOf(event)));
   // A series with nothing left has ended: by its `until`, or on its `count`-th occurrence (a rule
   // that never occurs is refused on write).
   if (next !== null) return { upcoming: true, date: next };

@@ -3,6 +3,7 @@
  * today first (soonest first), then past ones (latest first), as pages/feed-budget.ts ranks
  * them, with the exceptions of the series kept. Nothing reads a whole calendar:
  *   per source, in sort-key order (one-offs sort by date): upcoming one-offs, at most `budget`;
+ *              one-offs spanning days that began before and still run (span_end >= today);
  *              series still running (series_end >= today);
  *   only while fewer than `budget` are upcoming, per source: the latest past one-offs and the
  *              latest ended series, at most what is missing;
@@ -39,7 +40,7 @@ async function candidates(deps: Deps, sources: readonly EventSource[], today: st
   const upcoming = await eachInTurn(
     sources.map(({ calendar }) => async () => {
       const events = paths.events(calendar.id);
-      const [oneOffs, series] = await Promise.all([
+      const [oneOffs, running, series] = await Promise.all([
         deps.store.query(events, {
           where: [
             ["sort_key", ">=", `${ONE_OFF_GROUP}${today}`],
@@ -49,9 +50,12 @@ async function candidates(deps: Deps, sources: readonly EventSource[], today: st
           select: EVENT_FIELDS,
           limit: budget,
         }),
+        queryWithinBudget(deps, events, { where: [["span_end", ">=", today]], select: EVENT_FIELDS }),
         queryWithinBudget(deps, events, { where: [["series_end", ">=", today]], select: EVENT_FIELDS }),
       ]);
-      return [...oneOffs, ...series].map((d) => d.data);
+      // What began before today is not among the one-offs from today on.
+      const begun = running.filter((d) => d.data.date !== null && d.data.date < today);
+      return [...oneOffs, ...begun, ...series].map((d) => d.data);
     }),
   );
   const missing = budget - upcoming.reduce((n, events) => n + events.length, 0);
@@ -79,7 +83,11 @@ async function candidates(deps: Deps, sources: readonly EventSource[], today: st
       return [...oneOffs, ...series].map((d) => d.data);
     }),
   );
-  return upcoming.map((events, i) => [...events, ...past[i]]);
+  // A one-off still running is among the upcoming ones and, begun before today, the past ones too.
+  return upcoming.map((events, i) => {
+    const have = new Set(events.map((e) => e.id));
+    return [...events, ...past[i].filter((e) => !have.has(e.id))];
+  });
 }
 
 /**
