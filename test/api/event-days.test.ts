@@ -253,4 +253,20 @@ describe("days on an event", () => {
     expect(sources[0].events.map((e) => e.name).sort()).toEqual(["Offsite", "Soon"]);
     expect(omitted).toBe(2);
   });
+
+  it("cuts a series' span at 9999-12-31, where a one-off's is refused", async () => {
+    const { auth, calendarId } = await berlinCalendar(t);
+    await createEvent(calendarId, auth, {
+      name: "Last week",
+      recur: { type: "daily", starts: "9999-12-30" },
+      days: 5,
+      start_time: "09:00",
+      end_time: "17:00",
+    }).expect(200);
+    const last = await occurrences(calendarId, "9999-12-31", "9999-12-31");
+    expect(last.map((o) => [o.date, o.end_date, o.start, o.end])).toEqual([
+      ["9999-12-30", "9999-12-31", "9999-12-30T09:00:00+01:00", "9999-12-31T17:00:00+01:00"],
+      ["9999-12-31", "9999-12-31", "9999-12-31T09:00:00+01:00", "9999-12-31T17:00:00+01:00"],
+    ]);
+  });
 });

@@ -8,7 +8,7 @@
 import { addDays, LAST_DATE } from "../recurrence/index.js";
 import { alarmInstants, effectiveAlarms, MAX_ALARM_MINUTES } from "../events/alarms.js";
 import { instantFormatter, MINUTE_MS } from "../events/instants.js";
-import { daysOf, endAfterStart, lastDayOf } from "../events/span.js";
+import { daysOf, daysWithin, endAfterStart, lastDayOf } from "../events/span.js";
 import { firstPlannedDate, plannedDates } from "../events/planned.js";
 import type { AlarmFired, CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
 
@@ -79,7 +79,7 @@ function alarmsOf(eventId: string, occurrence: Occurrence, timezone: string): Al
     start = format(0, startTime);
     const startMs = Date.parse(start);
     if (after !== null) {
-      const endFrom = after.days === 0 ? startMs : Date.parse(format(after.days, startTime));
+      const endFrom = after.days === 0 ? startMs : Date.parse(format(daysWithin(date, after.days), startTime));
       end = format.at(endFrom + after.minutes * MINUTE_MS);
     }
     instants = alarmInstants({ instant: startMs }, occurrence.alarms);

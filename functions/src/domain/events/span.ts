@@ -4,7 +4,7 @@
  * `end_time` on its last date (with one day, an `end_time` before `start_time` ends the next
  * day). A date range holds an occurrence when one of its days is in the range.
  */
-import { dayNumber, fromDayNumber, LAST_DATE } from "../recurrence/index.js";
+import { dayNumber, FIRST_DATE, fromDayNumber, LAST_DATE } from "../recurrence/index.js";
 import { durationMinutes } from "./instants.js";
 
 /** Longest span: a year, leap day included. */
@@ -15,18 +15,21 @@ export const daysOf = (record: { days?: number }): number => record.days ?? 1;
 
 /** `date` moved by `n` days, never past 9999-12-31. */
 const shifted = (date: string, n: number): string =>
-  n === 0
-    ? date
-    : date === LAST_DATE && n > 0
-      ? LAST_DATE
-      : fromDayNumber(Math.min(dayNumber(date) + n, dayNumber(LAST_DATE)));
+  n === 0 ? date : fromDayNumber(Math.min(dayNumber(date) + n, dayNumber(LAST_DATE)));
+
+/**
+ * The whole days from `date` to the one a span ends on, cut at 9999-12-31: a series may
+ * still start a span there (a one-off may not, events/rules.ts).
+ */
+export const daysWithin = (date: string, days: number): number =>
+  Math.min(days, dayNumber(LAST_DATE) - dayNumber(date));
 
 /** The last of the dates an occurrence on `date` covers. */
 export const lastDayOf = (date: string, days: number): string => shifted(date, days - 1);
 
 /** The first date on which an occurrence of `days` days can start and still cover `from`. */
 export const earliestStartCovering = (from: string, days: number): string =>
-  days <= 1 ? from : fromDayNumber(Math.max(dayNumber(from) - (days - 1), dayNumber("0001-01-01")));
+  days <= 1 ? from : fromDayNumber(Math.max(dayNumber(from) - (days - 1), dayNumber(FIRST_DATE)));
 
 /** Whether an occurrence on `date` lasting `days` covers a date of [from, to]. */
 export const coversRange = (date: string, days: number, from: string, to: string): boolean =>

@@ -11,7 +11,15 @@
  */
 import { effectiveAlarms } from "../events/alarms.js";
 import { instantFormatter, MINUTE_MS, type InstantFormatter } from "../events/instants.js";
-import { coversRange, daysOf, earliestStartCovering, endAfterStart, endDateOf, lastDayOf } from "../events/span.js";
+import {
+  coversRange,
+  daysOf,
+  daysWithin,
+  earliestStartCovering,
+  endAfterStart,
+  endDateOf,
+  lastDayOf,
+} from "../events/span.js";
 import { MinHeap } from "../heap.js";
 import { yieldToOthers } from "../yield.js";
 import { cursorCodec } from "../paging.js";
@@ -267,7 +275,7 @@ class Instants {
         ? startMs
         : Date.parse(
             this.formatter(slot.source.calendar.timezone)(
-              dayNumber(slot.date) + after.days - this.firstDay,
+              dayNumber(slot.date) + daysWithin(slot.date, after.days) - this.firstDay,
               slot.start_time,
             ),
           );
