@@ -160,3 +160,39 @@ describe("event rules", () => {
     });
   });
 });
+
+describe("days in the event rules", () => {
+  const dated = { name: "Offsite", date: "2026-12-07" };
+
+  it("defaults to one, keeps what a PATCH leaves out, and takes null as one", () => {
+    const offsite = eventFieldsFromCreate({ ...dated, days: 3 }, START);
+    expect(eventFieldsFromCreate(dated, START).days).toBe(1);
+    expect(applyEventPatch(offsite, { date: "2026-12-14" }, START)).toMatchObject({ date: "2026-12-14", days: 3 });
+    expect(applyEventPatch(offsite, { days: null }, START).days).toBe(1);
+    // A stored event from before spans has none: one.
+    const { days: _none, ...older } = eventFieldsFromCreate(dated, START);
+    expect(applyEventPatch(older, { name: "Renamed" }, START).days).toBe(1);
+  });
+
+  it("refuses days on a someday event, and sets them back to one when an event becomes someday", () => {
+    expect(fieldOf(() => eventFieldsFromCreate({ name: "Later", days: 2 }, START))).toBe("days");
+    const offsite = eventFieldsFromCreate({ ...dated, days: 3 }, START);
+    expect(applyEventPatch(offsite, { date: null }, START)).toMatchObject({ kind: "someday", days: 1 });
+    expect(fieldOf(() => applyEventPatch(offsite, { date: null, days: 3 }, START))).toBe("days");
+    expect(eventFieldsFromCreate({ name: "Later", days: 1 }, START).days).toBe(1);
+  });
+
+  it("asks a timed span for its end time, and lets it equal the start time", () => {
+    expect(fieldOf(() => eventFieldsFromCreate({ ...dated, days: 2, start_time: "09:00" }, START))).toBe("end_time");
+    const timed = { ...dated, start_time: "09:00", end_time: "09:00" };
+    expect(eventFieldsFromCreate({ ...timed, days: 2 }, START).end_time).toBe("09:00");
+    expect(fieldOf(() => eventFieldsFromCreate(timed, START))).toBe("end_time");
+  });
+
+  it("refuses a one-off span past 9999-12-31, not a series that reaches it", () => {
+    expect(fieldOf(() => eventFieldsFromCreate({ name: "End", date: "9999-12-30", days: 3 }, START))).toBe("days");
+    expect(eventFieldsFromCreate({ name: "End", date: "9999-12-30", days: 2 }, START).days).toBe(2);
+    const series = { name: "End", recur: { type: "daily" as const, starts: "9999-12-30" }, days: 5 };
+    expect(eventFieldsFromCreate(series, START).days).toBe(5);
+  });
+});
