@@ -44,6 +44,8 @@ describe("POST /v1/calendars", () => {
       purpose: null,
       default_view: null,
       views: null,
+      categories: {},
+      locale: null,
       url: `${BASE_URL}/c/launch-plan-q3`,
       feed_url: `${BASE_URL}/c/launch-plan-q3.ics`,
       subscribe: {

@@ -139,6 +139,9 @@ export interface CalendarCounters {
   live_view_count?: number;
 }
 
+/** A calendar's colours by category, `#rrggbb` each. */
+export type CategoryColours = Record<string, { color: string }>;
+
 /** calendars/{calendarId} */
 export interface CalendarRecord extends CalendarCounters {
   id: string;
@@ -149,6 +152,10 @@ export interface CalendarRecord extends CalendarCounters {
   purpose: string | null;
   default_view: Lens | null;
   views: Lens[] | null;
+  /** Owner-set colours by category name (absent on calendars from before them: none). */
+  categories?: CategoryColours | null;
+  /** BCP 47 tag its pages write dates in; null or absent: the reader's `Accept-Language`. */
+  locale?: string | null;
   created_at: string;
   updated_at: string;
   /** The agent that created it, whose calendar quota it takes until it is deleted; internal (absent on older calendars). */

@@ -15,6 +15,8 @@ export const presentCalendar = (calendar: CalendarRecord, role: Role | null, bas
   purpose: calendar.purpose,
   default_view: calendar.default_view,
   views: calendar.views,
+  categories: calendar.categories ?? {},
+  locale: calendar.locale ?? null,
   url: calendarUrl(baseUrl, calendar.slug),
   feed_url: `${calendarUrl(baseUrl, calendar.slug)}.ics`,
   subscribe:

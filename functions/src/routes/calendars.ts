@@ -5,6 +5,7 @@ import { defineRoute } from "../http/route.js";
 import { presentCalendar } from "../presenters/calendars.js";
 import { calendarParams, deleted, freeText, lens, timezone, trimmedName, visibility } from "./common.js";
 import { calendarRecord } from "../presenters/schemas/calendars.js";
+import { categoryColours, pageLocale } from "./calendar-display.js";
 
 const slug = z.string().regex(SLUG_PATTERN, { message: "must be 3 to 63 characters of a-z, 0-9 and hyphen" });
 const purpose = freeText(8192);
@@ -17,6 +18,8 @@ const settings = {
   purpose: purpose.nullable().optional().describe("What it is for"),
   default_view: lens.nullable().optional().describe("Page's first lens"),
   views: views.nullable().optional().describe("Page's lenses; null: all"),
+  categories: categoryColours.nullable().optional().describe("Owner colours by category; null: none"),
+  locale: pageLocale.nullable().optional().describe("BCP 47 tag for page dates; null: reader's"),
 };
 
 const createBody = z.strictObject({ name: trimmedName(200).describe("Calendar name"), ...settings });

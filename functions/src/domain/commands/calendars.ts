@@ -81,6 +81,8 @@ export async function updateCalendar(
     purpose: patch.purpose !== undefined ? patch.purpose : current.purpose,
     default_view: patch.default_view !== undefined ? patch.default_view : current.default_view,
     views: patch.views !== undefined ? normalizeViews(patch.views) : current.views,
+    ...(patch.categories !== undefined ? { categories: patch.categories } : {}),
+    ...(patch.locale !== undefined ? { locale: patch.locale } : {}),
   };
   checkLenses(next.views, next.default_view, patch.default_view !== undefined ? "default_view" : "views");
   if (current.visibility === "private" && next.visibility !== "private" && actor.calendars !== null) {

@@ -4,7 +4,7 @@ import { paths } from "../paths.js";
 import { newCalendarCounters } from "../quotas.js";
 import { firstShard, newRevision } from "../revision.js";
 import { claimSlug } from "../slugs.js";
-import type { CalendarRecord, GrantRecord, MembershipRecord } from "../records.js";
+import type { CalendarRecord, CategoryColours, GrantRecord, MembershipRecord } from "../records.js";
 import type { Lens, Visibility } from "../types.js";
 import type { Transaction } from "../../storage/port.js";
 
@@ -16,6 +16,8 @@ export interface NewCalendar {
   purpose?: string | null;
   default_view?: Lens | null;
   views?: Lens[] | null;
+  categories?: CategoryColours | null;
+  locale?: string | null;
 }
 
 /**
@@ -41,6 +43,8 @@ export async function createCalendarInTx(
     purpose: input.purpose ?? null,
     default_view: input.default_view ?? null,
     views,
+    categories: input.categories ?? null,
+    locale: input.locale ?? null,
     created_at: now,
     updated_at: now,
     created_by: owner.agentId,

@@ -12,6 +12,10 @@ export const calendarRecord = z.object({
   purpose: z.string().nullable(),
   default_view: lens.nullable(),
   views: z.array(lens).nullable(),
+  categories: z
+    .record(z.string(), z.object({ color: z.string() }))
+    .meta({ description: "owner colours by category on its pages; other categories take one from their name" }),
+  locale: z.string().nullable().meta({ description: "BCP 47 tag its pages write dates in; null: the reader's" }),
   url: z.string().meta({ description: "the calendar's public page (humans open it)" }),
   feed_url: z
     .string()
