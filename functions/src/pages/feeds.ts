@@ -22,6 +22,7 @@ import { answerKey } from "../http/response-cache.js";
 import { todayIn } from "../domain/recurrence/index.js";
 import { FEED_EVENT_BUDGET } from "./budgets.js";
 import { withinFeedBudget } from "./feed-budget.js";
+import { markdownText } from "./markdown-text.js";
 import type { IcsSource } from "./ics.js";
 import { answerEtag, ifNoneMatchHits } from "./conditional.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
@@ -62,7 +63,8 @@ export function feedRouter(deps: HttpDeps): Router {
       const { buildIcs } = await ics();
       const text = buildIcs({
         name: calendar.name,
-        description: calendar.purpose,
+        // The purpose is Markdown; X-WR-CALDESC is shown as typed.
+        description: calendar.purpose && markdownText(calendar.purpose),
         url: `${deps.baseUrl}/c/${calendar.slug}`,
         uidDomain: uidDomain(deps),
         sources: kept.map(icsSource),

@@ -4,6 +4,7 @@
  * all-day ones), and a wall-clock value ical-generator writes as stored.
  */
 import { FEED_NOTE_CHARACTERS } from "./budgets.js";
+import { markdownText } from "./markdown-text.js";
 import type { ICalEventData, ICalLuxonDateTimeStub } from "ical-generator";
 import { daysOf, endAfterStart } from "../domain/events/span.js";
 import { addDays } from "../domain/recurrence/index.js";
@@ -83,12 +84,16 @@ export function occurrenceData(
 }
 
 /**
- * Notes as a feed carries them: at most FEED_NOTE_CHARACTERS, so that a feed's size is bounded
- * by its event budget (calendar apps show a few lines; the page shows the notes whole).
+ * Notes as a feed carries them: plain text (calendar apps show DESCRIPTION as typed, so
+ * Markdown would show its asterisks), links kept as addresses, at most FEED_NOTE_CHARACTERS, so
+ * that a feed's size and rendering time are bounded by its event budget (calendar apps show a
+ * few lines; the page shows the notes whole). Only the carried part of the notes is parsed.
  */
 export function feedNotes(notes: string | null): string | null {
-  if (notes === null || notes.length <= FEED_NOTE_CHARACTERS) return notes;
-  return `${notes.slice(0, FEED_NOTE_CHARACTERS)}… (shortened: the calendar's web page shows the whole notes)`;
+  if (notes === null) return null;
+  const text = markdownText(notes.slice(0, FEED_NOTE_CHARACTERS));
+  if (notes.length <= FEED_NOTE_CHARACTERS && text.length <= FEED_NOTE_CHARACTERS) return text;
+  return `${text.slice(0, FEED_NOTE_CHARACTERS)}… (shortened: the calendar's web page shows the whole notes)`;
 }
 
 /** The TZID timed values of `zone` are written with: none for UTC ("Z") or for DATE values. */

@@ -4,7 +4,7 @@
  * headings shifted below the page's own, images without referrer. One instance, compiled
  * once; results cached, since the same purpose is rendered on every page view.
  */
-import MarkdownIt from "markdown-it";
+import MarkdownIt, { type Token } from "markdown-it";
 import { trusted, type SafeHtml } from "./html.js";
 
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
@@ -42,6 +42,9 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   tokens[idx].attrSet("loading", "lazy");
   return defaultImage(tokens, idx, options, env, self);
 };
+
+/** The block tokens of `text`, as `renderMarkdown` reads it (links checked the same way). */
+export const markdownTokens = (text: string): Token[] => md.parse(text, {});
 
 const CACHE_LIMIT = 500;
 const cache = new Map<string, SafeHtml>();
