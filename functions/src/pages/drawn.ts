@@ -36,7 +36,7 @@ export type PlacedOnPage = Omit<PlacedOccurrence, keyof PagePlace> & PagePlace;
 export interface Drawn {
   /** Those starting in the period, by date, then start instant (untimed first), then the query's order. */
   occurrences: PlacedOnPage[];
-  /** Timed ones starting before the period and still running in it. */
+  /** Those starting before the period and still running in it. */
   continuing: PlacedOnPage[];
   omitted: number;
 }
@@ -102,6 +102,8 @@ export function drawnOccurrences(
   const continuing: PlacedOnPage[] = [];
   for (const o of found) {
     const placed: PlacedOnPage = { ...o, ...placeOccurrence(o, place) };
+    // An all-day occurrence keeps its own dates: its last day, when it spans several.
+    if (o.start === null && o.end_date > o.date) placed.end_date = o.end_date;
     if (placed.date >= range.from && placed.date <= range.to) occurrences.push(placed);
     else if (placed.date < range.from && runsInto(placed, range.from)) continuing.push(placed);
   }

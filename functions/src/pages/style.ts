@@ -6,21 +6,19 @@
  */
 import { createHash } from "node:crypto";
 import { MAX_LANES, SLOTS_PER_HOUR } from "./lenses/week.js";
-import { CATEGORY_COLOURS } from "./model.js";
+import { DARK_PALETTE, LIGHT_PALETTE, PALETTE_SIZE } from "./colours.js";
 import { OCCURRENCE_RULES } from "./style-occurrences.js";
+import { SPAN_RULES } from "./style-spans.js";
 
 const MAX_SLOTS = 24 * SLOTS_PER_HOUR;
 const MAX_WEEKS = 16;
-
-const LIGHT_CATEGORIES = ["#2f7ebc", "#c2410c", "#15803d", "#a21caf", "#b45309", "#0e7490", "#be123c", "#6d28d9"];
-const DARK_CATEGORIES = ["#6cb3ea", "#f59e6b", "#5fcf8a", "#e07be9", "#f3b25b", "#4cc3d9", "#f47a96", "#a98bf5"];
 
 const range = (from: number, to: number, step = 1): number[] =>
   Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 
 function generated(): string {
   const rules: string[] = [];
-  for (let i = 0; i < CATEGORY_COLOURS; i++) rules.push(`.cat-${i}{--cat:var(--cat-${i})}`);
+  for (let i = 0; i < PALETTE_SIZE; i++) rules.push(`.cat-${i}{--cat:var(--cat-${i})}`);
   for (const n of range(SLOTS_PER_HOUR, MAX_SLOTS, SLOTS_PER_HOUR))
     rules.push(`.rows-${n}{grid-template-rows:repeat(${n},var(--slot))}`);
   for (const n of range(1, MAX_SLOTS)) rules.push(`.at-${n}{grid-row-start:${n}}.len-${n}{grid-row-end:span ${n}}`);
@@ -41,13 +39,13 @@ const BASE = `
 :root{color-scheme:light dark;
 --bg:#f7f6f2;--surface:#ffffff;--sunken:#f0eee8;--text:#1d2125;--muted:#515a64;--line:#e0ddd5;
 --accent:#1f6b57;--accent-text:#ffffff;--accent-soft:#dcefe8;--today:#fff4d6;--neutral:#7a8590;
-${palette(LIGHT_CATEGORIES)}
+${palette(LIGHT_PALETTE)}
 --slot:0.8rem;--lane-label:9rem;--radius:8px;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5}
 @media (prefers-color-scheme:dark){:root{
 --bg:#131517;--surface:#1b1e21;--sunken:#16181b;--text:#e7e6e2;--muted:#a9b0b8;--line:#30343a;
 --accent:#7fcdb2;--accent-text:#10201b;--accent-soft:#1d3a31;--today:#2e2a1a;--neutral:#8b949e;
-${palette(DARK_CATEGORIES)}}}
+${palette(DARK_PALETTE)}}}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--text);font-size:1rem}
@@ -109,6 +107,14 @@ max-width:calc(100% - .4em);overflow:hidden;text-overflow:ellipsis;vertical-alig
 .next-day{margin-left:.1em;font-size:.75em;vertical-align:.35em;text-decoration:none;cursor:help}
 .category::before{content:"";display:inline-block;width:.55em;height:.55em;border-radius:50%;background:var(--cat);\
 margin-right:.35em}
+.legend{margin:1rem 0 0;font-size:.85rem}
+.legend h2{margin:0;font-size:.85rem;font-weight:600;color:var(--muted)}
+.legend ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.25rem 0 0;padding:0;list-style:none;color:var(--text)}
+.zone-form{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem;margin:.6rem 0 0;font-size:.875rem}
+.zone-form input{padding:.3rem .5rem;border:1px solid var(--line);border-radius:6px;background:var(--surface);\
+color:var(--text);font:inherit;min-width:12rem}
+.zone-form button{padding:.3rem .7rem;border:1px solid var(--line);border-radius:6px;background:var(--surface);\
+color:var(--text);font:inherit;cursor:pointer}
 .badge{display:inline-block;margin-left:.5em;padding:0 .5em;border-radius:999px;background:var(--accent);\
 color:var(--accent-text);font-size:.75rem;font-weight:600;vertical-align:2px}
 
@@ -135,21 +141,21 @@ font-variant-numeric:tabular-nums;padding:0 .3rem;border-radius:999px;min-width:
 .more[open] summary{margin-bottom:.1rem}
 
 /* Week */
-.week{display:grid;grid-template-columns:3.25rem repeat(7,minmax(0,1fr));grid-template-rows:auto auto auto;\
+.week{display:grid;grid-template-columns:3.25rem repeat(7,minmax(0,1fr));grid-template-rows:auto auto auto auto;\
 background:var(--surface);border:1px solid var(--line);border-radius:var(--radius)}
-.week .hours{grid-column:1;grid-row:3;display:grid;list-style:none;margin:0;padding:0}
+.week .hours{grid-column:1;grid-row:4;display:grid;list-style:none;margin:0;padding:0}
 .week .hours li{grid-row-end:span 4;font-size:.7rem;color:var(--muted);text-align:right;padding-right:.4rem;\
 transform:translateY(-.55em);font-variant-numeric:tabular-nums}
 .week .hours li:first-child{transform:none}
-.wday{grid-row:1/span 3;display:grid;grid-template-rows:subgrid;border-left:1px solid var(--line);min-width:0}
+.wday{grid-row:1/span 4;display:grid;grid-template-rows:subgrid;border-left:1px solid var(--line);min-width:0}
 .wday-head{grid-row:1;margin:0;padding:.5rem .4rem;font-size:.85rem;font-weight:600;text-align:center;\
 border-bottom:1px solid var(--line)}
 .wday-head .dnum{display:inline-block;min-width:1.8rem;border-radius:999px}
 .wday.today .wday-head .dnum{background:var(--accent);color:var(--accent-text)}
 .wday.today{background:color-mix(in srgb,var(--today) 45%,var(--surface))}
-.untimed{grid-row:2;list-style:none;margin:0;padding:.25rem;display:grid;gap:.2rem;align-content:start;\
+.untimed{grid-row:3;list-style:none;margin:0;padding:.25rem;display:grid;gap:.2rem;align-content:start;\
 border-bottom:1px solid var(--line);min-height:1.75rem}
-.timed{grid-row:3;display:grid;list-style:none;margin:0;padding:0 .2rem;column-gap:.15rem;\
+.timed{grid-row:4;display:grid;list-style:none;margin:0;padding:0 .2rem;column-gap:.15rem;\
 background-image:repeating-linear-gradient(to bottom,var(--line) 0,var(--line) 1px,transparent 1px,\
 transparent calc(var(--slot) * 4))}
 .timed .ev{overflow:hidden;min-height:0;margin:1px 0;line-height:1.25}
@@ -254,5 +260,5 @@ border-bottom:1px solid var(--line);padding:.6rem .25rem;background:none}
 }
 `;
 
-export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}\n/* Grid positions */\n${generated()}\n`;
+export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}${SPAN_RULES}\n/* Grid positions */\n${generated()}\n`;
 export const STYLESHEET_NAME = `style.${createHash("sha256").update(STYLESHEET).digest("hex").slice(0, 12)}.css`;

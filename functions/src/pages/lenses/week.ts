@@ -15,6 +15,7 @@ import { lensHref } from "../links.js";
 import type { Period } from "../period.js";
 import { groupByDate } from "./month.js";
 import { withVacated } from "../occurrence-parts.js";
+import { segmentClasses, segmentHtml, segmentsOfWeek, segmentTitle, spansDays } from "./spans.js";
 
 export const SLOTS_PER_HOUR = 4;
 /** Side by side, at most this many: each keeps a readable width; the rest are "+N more". */
@@ -147,9 +148,11 @@ function pieceTimes(p: Piece, date: string, short: boolean): SafeHtml | string {
 
 export function renderWeek(model: PageModel, period: Period): SafeHtml {
   const dates = Array.from({ length: 7 }, (_, i) => addDays(period.from, i));
-  const shown = withVacated(model.occurrences, model.vacated);
+  // Occurrences over several days are bars above the days (lenses/spans.ts); the rest are chips.
+  const shown = withVacated(model.occurrences, model.vacated).filter((o) => isVacated(o) || !spansDays(o));
   const byDate = groupByDate(shown);
-  const pieces = piecesByDay({ occurrences: shown, continuing: model.continuing }, dates);
+  const continuing = model.continuing.filter((o) => !spansDays(o));
+  const pieces = piecesByDay({ occurrences: shown, continuing }, dates);
   const item = (o: PageOccurrence, times: SafeHtml | string, classes = ""): SafeHtml =>
     isVacated(o)
       ? html`<li class="${eventClasses(o.event)} vacated${classes}">${times}${vacatedHtml(model, o, false)}</li>`
@@ -194,7 +197,19 @@ ${timedItems.length ? html`<ol class="timed rows-${rows} lanes-${lanes}">${timed
 ${empty ? html`<p class="none">Nothing planned</p>` : ""}
 </section>`);
   }
-  return html`<div class="week"><ol class="hours rows-${rows}" aria-hidden="true">${hours}</ol>${days}</div>`;
+  const bars = spanBars(model, period.from);
+  return html`<div class="week">${bars}<ol class="hours rows-${rows}" aria-hidden="true">${hours}</ol>${days}</div>`;
+}
+
+/** The week's occurrences over several days: one bar each, across its columns. */
+function spanBars(model: PageModel, from: string): SafeHtml | "" {
+  const segments = segmentsOfWeek([...model.continuing, ...model.occurrences], from);
+  if (segments.length === 0) return "";
+  const items = segments.map(
+    (s) =>
+      html`<li class="${segmentClasses(s)} from-${s.from}" title="${segmentTitle(s)}">${segmentHtml(model, s)}</li>`,
+  );
+  return html`<ul class="week-spans" aria-label="Over several days">${items}</ul>`;
 }
 
 /**
