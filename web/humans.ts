@@ -50,8 +50,15 @@ const messageOf = (err: unknown): string => {
   return MESSAGES[code] ?? "Sign-in did not work. Reload the page and try again.";
 };
 
-/** This page without the query the email link adds (oobCode, apiKey, mode...). */
-const pageUrl = (): string => `${location.origin}${location.pathname}`;
+/**
+ * This page without the query the email link adds (oobCode, apiKey, mode...), keeping `next`:
+ * where the account page sends a human who signed in to open a calendar.
+ */
+function pageUrl(): string {
+  const next = new URLSearchParams(location.search).get("next");
+  const query = next ? `?next=${encodeURIComponent(next)}` : "";
+  return `${location.origin}${location.pathname}${query}`;
+}
 
 const root = document.getElementById("signin");
 if (root) start(root);

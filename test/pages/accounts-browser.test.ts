@@ -10,7 +10,7 @@
  *   5. create an onboard token there, mint with it: linked at once (claim_url null, listed);
  *   6. an MCP client (the SDK's) connects by OAuth: alice allows it for the second agent on the
  *      consent page, in the browser, under its CSP; the client then acts as that agent;
- *   7. revoke the first agent from /account: its token answers 401;
+ *   7. revoke the first agent from /account, confirming: its token answers 401;
  *   8. a second account sees none of it, nor the private calendar;
  *   9. the claim link again: 410.
  * The claim and account pages, and the private calendar's, pass axe (no serious or critical
@@ -326,7 +326,11 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
     );
 
     it("7. revokes the first agent from /account: its token answers 401", { timeout: AUDITED_STEP }, async () => {
-      await alicePage.getByRole("button", { name: "Revoke Scout" }).click();
+      // Two steps, without script: the summary opens what revoking does and the button that does it.
+      const confirm = alicePage.getByRole("button", { name: "Yes, revoke Scout" });
+      expect(await confirm.isVisible()).toBe(false);
+      await alicePage.locator("summary", { hasText: "Revoke Scout" }).click();
+      await confirm.click();
       await alicePage.waitForURL(`${origin}/account?revoked=${first.agentId}`);
       expect(await alicePage.locator(".notice").innerText()).toBe("Scout is revoked: its tokens no longer work.");
       expect((await api("/v1/me", { token: first.token })).status).toBe(401);

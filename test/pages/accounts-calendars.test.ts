@@ -43,7 +43,9 @@ async function privateDiary(owner: ClaimedAgent, name: string) {
 }
 
 const pagePath = (agentId: string, calendarId: string) => `/account/agents/${agentId}/calendars/${calendarId}`;
-const withoutRequestId = (text: string) => text.replace(/Request id: [^<]+/, "Request id: …");
+/** The page without what differs by request: its id, and the address sign-in comes back to. */
+const withoutRequestId = (text: string) =>
+  text.replace(/Request id: [^<]+/, "Request id: …").replace(/\/account\?next=[^"]+/, "/account?next=…");
 
 describe("a claimed agent's private calendar, from the account", () => {
   it("is the same 404 to everyone but the claiming human, who sees its events in each lens", async () => {
@@ -71,6 +73,10 @@ describe("a claimed agent's private calendar, from the account", () => {
     ];
     const first = withoutRequestId(refusals[0].text);
     expect(first).toContain("Calendar not found");
+    // Each offers sign-in that comes back to the address asked for, whether or not a calendar is there.
+    expect(refusals[0].text).toContain(
+      `<a class="button" href="/account?next=${encodeURIComponent(path)}">Sign in to see it</a>`,
+    );
     for (const [i, res] of refusals.entries()) {
       expect(res.status, `refusal ${i}`).toBe(404);
       expect(res.headers["cache-control"]).toBe("private, no-store");

@@ -11,6 +11,7 @@ import type { HttpDeps } from "../../http/deps.js";
 import { loadAccountCalendar } from "../../domain/queries/account-calendars.js";
 import { requestIdOf } from "../../http/request-id.js";
 import { readSession, type AccountAuth } from "../../http/session.js";
+import { html } from "../html.js";
 import { renderPage } from "../layout.js";
 import { loadAccountCalendarPage } from "../load.js";
 import { renderHumanError } from "./views.js";
@@ -24,7 +25,7 @@ export function accountCalendarPage(deps: HttpDeps, accounts: AccountAuth) {
     const { account } = await readSession(req, res, accounts, deps.baseUrl);
     const { agentId, calendarId } = req.params;
     const seen = account ? await loadAccountCalendar(deps, account.uid, agentId, calendarId) : null;
-    if (!seen) return calendarNotFound(res);
+    if (!seen) return calendarNotFound(res, req.originalUrl.split("?")[0]);
     const query = { view: req.query.view, date: req.query.date };
     // Nothing is cached, so every request computes: it takes a place as an anonymous page does.
     const body = await deps.expensiveReads(true, async () =>
@@ -39,12 +40,17 @@ export function accountCalendarPage(deps: HttpDeps, accounts: AccountAuth) {
   };
 }
 
-/** One answer for every refusal: it tells nobody whether the calendar, or the agent, exists. */
-function calendarNotFound(res: Response): void {
+/**
+ * One answer for every refusal: it tells nobody whether the calendar, or the agent, exists.
+ * Signed out or in, it offers sign-in that comes back to this address (accountReturn).
+ */
+function calendarNotFound(res: Response, path: string): void {
   const message =
     "There is no calendar of your agents at this address. Check the link, and that you are signed in on your account page.";
+  const signIn = html`<p><a class="button" href="/account?next=${encodeURIComponent(path)}">Sign in to see it</a> \
+If it is a calendar of an agent you claimed, it opens here once you are signed in with that account.</p>`;
   res
     .status(404)
     .type("text/html; charset=utf-8")
-    .send(renderHumanError(404, "Calendar not found", message, requestIdOf(res)));
+    .send(renderHumanError(404, "Calendar not found", message, requestIdOf(res), signIn));
 }

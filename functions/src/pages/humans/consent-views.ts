@@ -89,7 +89,7 @@ ${csrfField(ctx.csrf)}
 ${agentChoices(agents)}
 ${scopeChoices(view.scopes)}
 ${calendarChoices(agents)}
-<p class="who">You can revoke it at any time on your account page. This request is open until ${when(view.expiresAt)}.</p>
+<p class="who">You can revoke it at any time on your account page. This request is open until ${when(view.expiresAt, ctx.now)}.</p>
 <div class="actions"><button class="button" type="submit" name="decision" value="allow">Allow</button>
 <button class="button quiet" type="submit" name="decision" value="deny">Deny</button></div>
 </form>`;

@@ -20,3 +20,11 @@ export const accountWebhookPath = (
 /** The account page's form revoking one OAuth client's grant for one of the account's agents (router.ts). */
 export const accountAppRevokePath = (agentId: string, credentialId: string): string =>
   `/account/agents/${agentId}/apps/${credentialId}/revoke`;
+
+/**
+ * Where `/account?next=` may send a signed-in human back to: an account calendar page, nothing
+ * else (no other site, no other path), or null.
+ */
+export function accountReturn(next: unknown): string | null {
+  return typeof next === "string" && /^\/account\/agents\/[\w-]+\/calendars\/[\w-]+$/.test(next) ? next : null;
+}

@@ -47,7 +47,7 @@ import {
 import { ASSETS_PATH, clientBundle, HUMANS_STYLESHEET, HUMANS_STYLESHEET_NAME } from "./assets.js";
 import { ACCOUNT_CALENDAR_ROUTE, accountCalendarPage } from "./calendars.js";
 import { CONSENT_ROUTE, mountConsentPage } from "./consent.js";
-import { accountAppRevokePath } from "./paths.js";
+import { accountAppRevokePath, accountReturn } from "./paths.js";
 import { revokeAccountGrant } from "../../domain/commands/accounts.js";
 import { pageHeaders } from "../page-headers.js";
 import {
@@ -102,7 +102,7 @@ export function humansRouter(deps: HttpDeps, accounts: AccountAuth): Router {
   /** The session (a CSRF secret is set on the answer when there is none) and what a page needs. */
   const context = async (req: Request, res: Response): Promise<PageContext> => {
     const session = await readSession(req, res, accounts, deps.baseUrl);
-    return { ...session, auth: accounts.browserConfig(), script: clientBundle()?.name ?? null };
+    return { ...session, auth: accounts.browserConfig(), script: clientBundle()?.name ?? null, now: deps.clock() };
   };
 
   router.get("/claim/:token", async (req: ClaimRequest, res) => {
@@ -124,7 +124,9 @@ export function humansRouter(deps: HttpDeps, accounts: AccountAuth): Router {
 
   router.get("/account", async (req, res) => {
     const ctx = await context(req, res);
-    if (!ctx.account) return sendPage(res, 200, renderSignIn(ctx));
+    if (!ctx.account) return sendPage(res, 200, renderSignIn(ctx, accountReturn(req.query.next) !== null));
+    const back = accountReturn(req.query.next);
+    if (back) return res.redirect(303, back);
     const list = await listAccountAgents(deps, ctx.account.uid);
     const named = (id: unknown) => list.agents.find((a) => a.agent.id === id)?.agent.name;
     const linked = named(req.query.linked);

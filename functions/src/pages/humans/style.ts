@@ -20,6 +20,11 @@ background:var(--accent);color:var(--accent-text);font:inherit;font-weight:600;t
 .button.danger{background:var(--surface);color:var(--danger);border-color:var(--danger)}
 .button:disabled{opacity:.6;cursor:wait}
 .inline-form{display:inline}
+.confirm-revoke{margin:.75rem 0 0}
+.apps .confirm-revoke{display:inline-block;margin:0 0 0 .5rem;vertical-align:top}
+.confirm-revoke>summary{list-style:none;cursor:pointer}
+.confirm-revoke>summary::-webkit-details-marker{display:none}
+.confirm-revoke[open]>summary{background:var(--sunken)}
 .actions{display:flex;flex-wrap:wrap;align-items:center;gap:.6rem;margin:.75rem 0 0}
 .field{display:flex;flex-wrap:wrap;align-items:flex-end;gap:.5rem;margin:.75rem 0 0}
 .field label{flex-basis:100%;font-size:.9rem;font-weight:600}

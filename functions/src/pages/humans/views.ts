@@ -9,6 +9,7 @@ import { html, type SafeHtml } from "../html.js";
 import { requestIdNote } from "../layout.js";
 import { ASSETS_PATH, HUMANS_STYLESHEET_NAME } from "./assets.js";
 import { accountAppRevokePath, accountCalendarPath, accountWebhookPath } from "./paths.js";
+import { relativeTime } from "./relative-time.js";
 
 /** What every page with a form needs: the CSRF value, and the sign-in module's name (null when not built). */
 export interface PageContext {
@@ -16,10 +17,16 @@ export interface PageContext {
   account: Account | null;
   auth: BrowserAuthConfig | null;
   script: string | null;
+  /** The request's time: how far the times shown are from it. */
+  now: Date;
 }
 
-/** `2026-11-24 09:30 UTC`: people read it; agents get ISO instants from the API. */
-export const when = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+/**
+ * `2026-11-24 09:30 UTC`, and with `now` how far that is ("in 3 days"): people read it (in
+ * UTC, named, as a page without script cannot know their zone); agents get ISO instants from the API.
+ */
+export const when = (iso: string, now?: Date): string =>
+  `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC${now ? ` (${relativeTime(new Date(iso), now)})` : ""}`;
 
 export function documentHtml(title: string, body: SafeHtml, script: string | null): string {
   return html`<!doctype html>
@@ -122,6 +129,12 @@ function calendarList(grants: HeldGrant[], privatePage: ((calendarId: string) =>
   return html`<ul class="calendars">${items}</ul>`;
 }
 
+/** What Almanac is and what claiming grants, for someone who arrives from an agent's link. */
+const CLAIM_LEDE =
+  "Almanac is a calendar service for AI agents: an agent keeps its calendars here, and people read them as web pages " +
+  "and calendar feeds. Claiming links this agent to your account, so that you can open its calendars (private ones " +
+  "too), see its webhooks and apps, and revoke it at any time; it grants the agent nothing more.";
+
 /** `/claim/{token}` of a link that can still be used. */
 export function renderClaimPage(
   ctx: PageContext,
@@ -143,12 +156,8 @@ ${signedInAs({ ...ctx, account: ctx.account })}
 ${calendarList(claim.grants, null)}
 </section>
 ${confirm}
-<p class="who">This link works once, until ${when(claim.expiresAt)}.</p>`;
-  return documentHtml(
-    `Claim ${agent.name}`,
-    shell("Claim an agent", agent.name, "An agent gave you this link so that you can link it to your account.", main),
-    ctx.script,
-  );
+<p class="who">This link works once, until ${when(claim.expiresAt, ctx.now)}.</p>`;
+  return documentHtml(`Claim ${agent.name}`, shell("Claim an agent", agent.name, CLAIM_LEDE, main), ctx.script);
 }
 
 /** What a webhook sends: "every change" for the default types, else the types it names. */
@@ -201,16 +210,32 @@ function webhookList(ctx: PageContext, { agent, grants, revoked, webhooks, moreW
 ${list}${more}`;
 }
 
+/**
+ * Revoke in two steps, without script: the summary opens what it does and a second button,
+ * whose form carries the CSRF value.
+ */
+function confirmRevoke(ctx: PageContext, action: string, opener: SafeHtml, effect: string, confirm: string): SafeHtml {
+  return html`<details class="confirm-revoke"><summary class="button danger">${opener}</summary>
+<form method="post" action="${action}">${csrfField(ctx.csrf)}
+<p class="who">${effect}</p>
+<div class="actions"><button class="button danger" type="submit">${confirm}</button></div>
+</form></details>`;
+}
+
 /** The OAuth clients that hold tokens for the agent, each with Revoke. */
 function appList(ctx: PageContext, { agent, apps }: AccountAgent): SafeHtml {
   if (apps.length === 0) return html``;
   const items = apps.map((app) => {
     const reach = app.calendars ? `${app.calendars.length} calendar(s)` : "every calendar";
     return html`<li><strong>${app.client_name}</strong> <span class="who">${app.scopes.join(", ")} · ${reach} · \
-since ${when(app.created_at)}</span>
-<form class="inline-form" method="post" action="${accountAppRevokePath(agent.id, app.credential_id)}">\
-${csrfField(ctx.csrf)}<button class="button danger" type="submit" aria-label="Revoke ${app.client_name}'s access \
-to ${agent.name}">Revoke</button></form></li>`;
+since ${when(app.created_at, ctx.now)}</span>
+${confirmRevoke(
+  ctx,
+  accountAppRevokePath(agent.id, app.credential_id),
+  html`Revoke<span class="visually-hidden"> ${app.client_name}'s access to ${agent.name}</span>`,
+  `${app.client_name}'s tokens for ${agent.name} stop working at once.`,
+  `Yes, revoke ${app.client_name}'s access`,
+)}</li>`;
   });
   return html`<h4>Apps</h4>
 <ul class="apps">${items}</ul>`;
@@ -221,13 +246,16 @@ function agentCard(ctx: PageContext, card: AccountAgent): SafeHtml {
   const state = revoked ? html`<span class="state">Revoked</span>` : "";
   const revoke = revoked
     ? html`<p class="who">Its tokens no longer work and its webhooks send nothing. Its calendars stay as they are.</p>`
-    : html`<form method="post" action="/account/agents/${agent.id}/revoke">${csrfField(ctx.csrf)}
-<div class="actions"><button class="button danger" type="submit">Revoke ${agent.name}</button>
-<span class="who">Every token of this agent stops working at once, and its webhooks stop.</span></div>
-</form>`;
+    : confirmRevoke(
+        ctx,
+        `/account/agents/${agent.id}/revoke`,
+        html`Revoke ${agent.name}…`,
+        "Every token of this agent stops working at once, and its webhooks stop. This cannot be undone.",
+        `Yes, revoke ${agent.name}`,
+      );
   return html`<li class="agent">
 <h3>${agent.name}${state}</h3>
-<p class="meta"><code>${agent.id}</code><span>Created ${when(agent.created_at)}</span></p>
+<p class="meta"><code>${agent.id}</code><span>Created ${when(agent.created_at, ctx.now)}</span></p>
 ${calendarList(grants, (calendarId) => accountCalendarPath(agent.id, calendarId))}
 ${webhookList(ctx, card)}
 ${appList(ctx, card)}
@@ -264,8 +292,11 @@ It works once, for 30 minutes, and is shown only once.</p>
 }
 
 /** `/account` or a claim link's sign-in, signed out. */
-export function renderSignIn(ctx: PageContext): string {
-  const main = signInPanel(ctx, "Sign in to see your agents and their webhooks, revoke them, and onboard new ones.");
+export function renderSignIn(ctx: PageContext, returning = false): string {
+  const why = returning
+    ? "Sign in to see the calendar you opened: once you are signed in, it opens."
+    : "Sign in to see your agents and their webhooks, revoke them, and onboard new ones.";
+  const main = signInPanel(ctx, why);
   return documentHtml(
     "Sign in",
     shell("Account", "Your agents", "Agents you link to your account are listed here.", main),
@@ -288,7 +319,7 @@ Idempotency-Key: <any new key>
 <section class="panel" aria-labelledby="token-heading">
 <h2 id="token-heading">Your onboard token</h2>
 <code class="token" id="onboard-token">${token.token}</code>
-<p>It is shown only now, works once, and expires at ${when(token.expiresAt)}.</p>
+<p>It is shown only now, works once, and expires at ${when(token.expiresAt, ctx.now)}.</p>
 <h3>Tell your agent</h3>
 <p>Mint with <code>onboard_token</code>: the new agent is linked to your account at once, and its answer has \
 <code>claim_url: null</code>. Agents read how in <a href="/docs/start.md">/docs/start.md</a>.</p>
@@ -299,12 +330,18 @@ Idempotency-Key: <any new key>
 }
 
 /** An error as a page, with the status the request gets. */
-export function renderHumanError(status: number, heading: string, message: string, requestId?: string): string {
+export function renderHumanError(
+  status: number,
+  heading: string,
+  message: string,
+  requestId?: string,
+  action: SafeHtml | "" = "",
+): string {
   const body = html`<div class="wrap"><main id="main" class="error-page">
 <p class="status">Error ${status}</p>
 <h1>${heading}</h1>
 <p>${message}</p>
-<p><a href="/account">Your account</a> · <a href="/">Almanac home</a></p>
+${action}<p><a href="/account">Your account</a> · <a href="/">Almanac home</a></p>
 ${requestIdNote(requestId)}
 </main></div>`;
   return documentHtml(heading, body, null);
