@@ -1,5 +1,5 @@
 /** Plain page models for renderer tests: no store, no clock. */
-import { subscribeChoices } from "../../functions/src/pages/subscribe-control.js";
+import { subscribeLinks } from "../../functions/src/presenters/subscribe.js";
 import { toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "../../functions/src/pages/model.js";
 import { addDays } from "../../functions/src/domain/recurrence/index.js";
 import { makeEventRecord } from "../helpers/factories.js";
@@ -38,8 +38,7 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     links: {
       purposeMarkdown: "/c/launch-plan/purpose.md",
       feed: "/c/launch-plan.ics",
-      url: "https://almanac.example/c/launch-plan",
-      subscribe: subscribeChoices("https://almanac.example/c/launch-plan.ics", "Launch Plan"),
+      subscribe: subscribeLinks("https://almanac.example/c/launch-plan.ics", "Launch Plan"),
       occurrencesApi: null,
     },
     timezone: "Europe/Paris",

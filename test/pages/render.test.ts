@@ -337,17 +337,16 @@ describe("overnight occurrences", () => {
     expect(plainLabel(on("2026-11-24", shift), shift)).toBe("22:00–02:00 (+1) Night shift");
   });
 
-  it("continue on the week's first day from the day before, noted above the grid when they end before it", () => {
+  it("continue on the week's first day from the day before, from 00:00 to their end", () => {
     const page = renderPage(pageModel({ lens: "week", continuing: [on("2026-11-22", shift)] }));
     const monday = page.slice(
       page.indexOf('aria-labelledby="day-2026-11-23"'),
       page.indexOf('aria-labelledby="day-2026-11-24"'),
     );
-    // The grid keeps to the working day: the rest of the night is noted above Monday's grid.
+    // The grid opens at 00:00: the piece takes the first eight quarter hours.
     expect(monday).toContain(
-      '<ul class="untimed"><li class="ev is-one-off continued" title="22:00–02:00 (+1) Night shift">',
+      '<li class="ev is-one-off at-1 len-8 lane-all continued" title="22:00–02:00 (+1) Night shift">',
     );
-    expect(page).not.toContain('<li class="at-1">00:00</li>');
     expect(monday).toContain('until <time datetime="2026-11-23T02:00">02:00</time>');
     expect(page).not.toContain('aria-labelledby="day-2026-11-22"');
   });

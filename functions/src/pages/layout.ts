@@ -8,12 +8,9 @@ import { renderWeek } from "./lenses/week.js";
 import { lensHref } from "./links.js";
 import { renderMarkdown } from "./markdown.js";
 import { longDate } from "./format.js";
-import { embedBody, embedSnippet, EMBED_HEAD } from "./embed.js";
-import { headMeta, markdownSummary, type PageMeta } from "./head.js";
 import type { NearbyOccurrence, PageModel } from "./model.js";
 import { periodFor, type Period } from "./period.js";
 import { STYLESHEET_NAME } from "./style.js";
-import { subscribeControl } from "./subscribe-control.js";
 
 const LENS_NAMES: Record<Lens, string> = { month: "Month", week: "Week", schedule: "Schedule", timeline: "Timeline" };
 const PERIOD_NAMES: Record<Lens, string> = {
@@ -37,13 +34,11 @@ export interface DocumentParts {
   title: string;
   area: "c" | "v";
   noindex: boolean;
-  /** The description, Open Graph and Twitter tags, and the favicon (head.ts). */
-  meta: PageMeta;
   head?: SafeHtml | string;
   body: SafeHtml;
 }
 
-export function documentHtml({ title, area, noindex, meta, head = "", body }: DocumentParts): string {
+export function documentHtml({ title, area, noindex, head = "", body }: DocumentParts): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -52,7 +47,7 @@ export function documentHtml({ title, area, noindex, meta, head = "", body }: Do
 <meta name="color-scheme" content="light dark">
 ${noindex ? html`<meta name="robots" content="noindex">\n` : ""}<title>${title}</title>
 <link rel="stylesheet" href="${stylesheetPath(area)}">
-${headMeta(meta)}${head}</head>
+${head}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 ${body}
@@ -62,9 +57,14 @@ ${body}
 }
 
 function masthead(model: PageModel): SafeHtml {
+  const feed = model.links.feed;
   const facts = [
     html`<li>Times in ${model.timezone}</li>`,
-    model.links.subscribe ? html`<li>${subscribeControl(model.links.subscribe)}</li>` : "",
+    feed ? html`<li><a href="${feed}">Subscribe (.ics)</a></li>` : "",
+    model.links.subscribe
+      ? html`<li><a href="${model.links.subscribe.webcal}">Add to Apple Calendar or Outlook</a></li>
+<li><a href="${model.links.subscribe.google}">Add to Google Calendar</a></li>`
+      : "",
     model.links.purposeMarkdown && model.purpose
       ? html`<li><a href="${model.links.purposeMarkdown}">Purpose as Markdown</a></li>`
       : "",
@@ -147,8 +147,8 @@ function elsewhereNote(model: PageModel): SafeHtml | string {
 ${near.next ? link("Next:", near.next) : ""}${near.previous ? link("Before it:", near.previous) : ""}</p>`;
 }
 
-/** A calendar or share-view page in its lens; `embed`, its variant for a frame on another site (embed.ts). */
-export function renderPage(model: PageModel, embed = false): string {
+/** A calendar or share-view page in its lens. */
+export function renderPage(model: PageModel): string {
   const period = periodFor(model.lens, model.date);
   const area = model.kind === "calendar" ? "c" : "v";
   const feedLink = model.links.feed
@@ -156,32 +156,22 @@ export function renderPage(model: PageModel, embed = false): string {
     : "";
   const published = model.kind === "calendar" && !model.links.back;
   const credit = published ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : "";
-  const content = html`${budgetNote(model)}${elsewhereNote(model)}${LENS_RENDERERS[model.lens](model, period)}`;
-  const body = embed
-    ? html`<div class="wrap embed">${embedBody(model, period, content)}</div>`
-    : html`${masthead(model)}
+  const body = html`${masthead(model)}
 <div class="wrap">
 ${lensTabs(model)}
 <main id="main" aria-labelledby="period-heading">
 ${periodBar(model, period)}
-${content}
+${budgetNote(model)}${elsewhereNote(model)}${LENS_RENDERERS[model.lens](model, period)}
 </main>
-<footer>${credit}All times ${model.timezone}.${embedSnippet(model)}</footer>
+<footer>${credit}All times ${model.timezone}.</footer>
 </div>`;
   return documentHtml({
     title: `${model.title} · ${period.label}`,
     area,
     noindex: model.noindex,
-    meta: { title: model.title, description: pageDescription(model), url: model.links.url },
-    head: html`${feedLink}${embed ? EMBED_HEAD : ""}`,
+    head: feedLink,
     body,
   });
-}
-
-function pageDescription(model: PageModel): string {
-  if (model.purpose) return markdownSummary(model.purpose);
-  const what = model.kind === "calendar" ? "a calendar" : "a shared calendar";
-  return `${model.title}: ${what} published with Almanac, to read here or to subscribe to in a calendar app.`;
 }
 
 /** An error as a page: the same status code as the API would give, in words for people. */
@@ -199,7 +189,7 @@ export function renderErrorPage(
 ${area === "c" ? html`<p><a href="/">Almanac home</a></p>` : ""}
 ${requestIdNote(requestId)}
 </main></div>`;
-  return documentHtml({ title: heading, area, noindex: true, meta: { title: heading, description: message }, body });
+  return documentHtml({ title: heading, area, noindex: true, body });
 }
 
 /** The error's request id in small print, for a human to quote to whoever runs the service. */
