@@ -1,5 +1,5 @@
 /** Plain page models for renderer tests: no store, no clock. */
-import { subscribeLinks } from "../../functions/src/presenters/subscribe.js";
+import { subscribeChoices } from "../../functions/src/pages/subscribe-control.js";
 import { toPageEvent, type PageEvent, type PageModel, type PageOccurrence } from "../../functions/src/pages/model.js";
 import { addDays } from "../../functions/src/domain/recurrence/index.js";
 import { makeEventRecord } from "../helpers/factories.js";
@@ -38,7 +38,8 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
     links: {
       purposeMarkdown: "/c/launch-plan/purpose.md",
       feed: "/c/launch-plan.ics",
-      subscribe: subscribeLinks("https://almanac.example/c/launch-plan.ics", "Launch Plan"),
+      url: "https://almanac.example/c/launch-plan",
+      subscribe: subscribeChoices("https://almanac.example/c/launch-plan.ics", "Launch Plan"),
       occurrencesApi: null,
     },
     timezone: "Europe/Paris",

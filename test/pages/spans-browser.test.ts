@@ -81,6 +81,25 @@ describe.skipIf(!hasChromium)("bars across days in chromium", () => {
     }
   }, 60_000);
 
+  it("opens Week at the working day, with an overnight migration marked where it goes on", async () => {
+    const ctx = await chromium.context("desktop");
+    try {
+      const page = await openPage(ctx, chromium.origin, "/c/team-offsite?view=week&date=2026-12-01");
+      expect(await page.locator(".hours li").first().innerText()).toBe("08:00");
+      const standup = (await page.locator(".timed li.ev", { hasText: "Standup" }).first().boundingBox())!;
+      expect(standup.y + standup.height).toBeLessThanOrEqual(SIZES.desktop.height);
+      const tuesday = page.locator('section.wday:has(time[datetime="2026-12-01"])');
+      expect(await tuesday.locator(".goes-on").innerText()).toBe("continues to 02:00 →");
+      const wednesday = page.locator('section.wday:has(time[datetime="2026-12-02"])');
+      expect(await wednesday.locator(".untimed li.ev", { hasText: "Database migration" }).innerText()).toContain(
+        "until 02:00",
+      );
+      await screenshot(page, "week-working-day-desktop.png");
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+
   it("lists the offsite once, within the screen's width, on a phone", async () => {
     const ctx = await chromium.context("phone");
     try {

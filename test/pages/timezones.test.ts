@@ -50,13 +50,13 @@ describe("a New York calendar with a Berlin layer", () => {
       expect(day(text, "2026-11-24"), lens).toContain(times(lens, "2026-11-24", "03:30", "03:45"));
       expect(text, lens).not.toContain(">09:30<");
     }
-    // The week grid opens at 03:00 to show it (in a week without the overnight shift): 03:30 is
-    // the third quarter-hour row, and the row of 03:30 in a grid from 00:00 the next week.
-    const quiet = await page("view=week&date=2026-11-17");
-    expect(quiet).toContain('<li class="at-1">03:00</li>');
-    expect(day(quiet, "2026-11-17")).toMatch(/<li class="ev is-recurring cat-\d at-3 len-2 lane-all short"/);
-    const busy = await page("view=week&date=2026-11-24");
-    expect(day(busy, "2026-11-24")).toMatch(/<li class="ev is-recurring cat-\d at-15 len-2 lane-all short"/);
+    // The week grid opens at 03:00 to show it: 03:30 is the third quarter-hour row, in the week
+    // with the overnight shift too (what runs past midnight does not open the grid at 00:00).
+    for (const date of ["2026-11-17", "2026-11-24"]) {
+      const week = await page(`view=week&date=${date}`);
+      expect(week).toContain('<li class="at-1">03:00</li>');
+      expect(day(week, date)).toMatch(/<li class="ev is-recurring cat-\d at-3 len-2 lane-all short"/);
+    }
     // The timeline's bar for the series gives its time of day.
     const timeline = await page("view=timeline&date=2026-11-24");
     const bar = timeline.slice(timeline.indexOf('id="lane-l-berlin-office"'));
@@ -103,20 +103,22 @@ describe("a New York calendar with a Berlin layer", () => {
     expect(day(week, "2026-11-27")).toContain('title="03:30–03:45 Standup · layer berlin-office"');
   });
 
-  it("draws an overnight event to midnight on its day and continues it the next morning", async () => {
+  it("draws an overnight event to the grid's end on its day, saying when it ends, and notes its end the next morning", async () => {
     const week = await page("view=week&date=2026-11-24");
-    // Tuesday 22:00 to Wednesday 02:00: the grid spans the whole day.
-    expect(week).toContain('<li class="at-1">00:00</li>');
+    // Tuesday 22:00 to Wednesday 02:00: the grid keeps to the week's hours (from 03:00), not all 24.
+    expect(week).not.toContain('<li class="at-1">00:00</li>');
     expect(day(week, "2026-11-24")).toMatch(
-      /<li class="ev is-one-off cat-\d at-89 len-8 lane-all continues" title="22:00–02:00 \(\+1\) Night shift">/,
+      /<li class="ev is-one-off cat-\d at-77 len-8 lane-all continues" title="22:00–02:00 \(\+1\) Night shift">/,
     );
+    expect(day(week, "2026-11-24")).toContain('<span class="goes-on">continues to 02:00 →</span>');
     expect(day(week, "2026-11-24")).toContain(
       '<time datetime="2026-11-24T22:00">22:00</time>–<time datetime="2026-11-25T02:00">02:00</time>' +
         '<abbr class="next-day" title="the next day">+1</abbr>',
     );
+    // Its end, before the grid's first hour, is above Wednesday's grid.
     expect(day(week, "2026-11-25")).toMatch(
       new RegExp(
-        '<li class="ev is-one-off cat-\\d at-1 len-8 lane-all continued" title="[^"]*">' +
+        '<ul class="untimed"><li class="ev is-one-off cat-\\d continued" title="[^"]*">' +
           '.*Continued from Tuesday, November 24, 2026.*until <time datetime="2026-11-25T02:00">02:00</time>.*Night shift',
       ),
     );

@@ -29,7 +29,8 @@ import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
 import { prepareCalendarPage, prepareViewPage, type PageQuery, type PreparedPage } from "./load.js";
 import { humansRouter } from "./humans/router.js";
-import { pageHeaders } from "./page-headers.js";
+import { allowFraming, pageHeaders } from "./page-headers.js";
+import { isEmbed } from "./embed.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 import { STYLESHEET, STYLESHEET_NAME } from "./style.js";
 
@@ -116,13 +117,17 @@ const pageQuery = (req: Request): PageQuery => ({ view: req.query.view, date: re
 
 /**
  * The page's HTML, rendered once per revision of what it shows, and not at all for a client
- * whose copy is current: its ETag comes from the page's key (conditional.ts).
+ * whose copy is current: its ETag comes from the page's key (conditional.ts). The embeddable
+ * variant (`?embed=1`, embed.ts) is another answer, with its own key, and may be framed.
  */
 async function sendPage(deps: HttpDeps, req: Request, res: Response, page: PreparedPage, noindex: boolean) {
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
+  const embed = isEmbed(req);
+  if (embed) allowFraming(res);
+  const key = embed ? `${page.key}|embed` : page.key;
   // Events change at any time; a revoked view must disappear at once.
-  await sendRevalidatedAs(req, res, await answerEtag(deps, page.key), "text/html; charset=utf-8", () =>
-    deps.cache.body(page.key, () => deps.expensiveReads(true, async () => renderPage(await page.load()))),
+  await sendRevalidatedAs(req, res, await answerEtag(deps, key), "text/html; charset=utf-8", () =>
+    deps.cache.body(key, () => deps.expensiveReads(true, async () => renderPage(await page.load(), embed))),
   );
 }
 

@@ -4,6 +4,7 @@
  */
 import { describeRecur, longDate } from "./format.js";
 import { html, type SafeHtml } from "./html.js";
+import { eventPageMeta } from "./head.js";
 import { documentHtml } from "./layout.js";
 import { renderMarkdown } from "./markdown.js";
 import type { EventPageModel } from "./event-load.js";
@@ -91,6 +92,7 @@ ${statusHtml(model)}${factsHtml(model)}${notes}${addToHtml(model)}
     title: `${event.name} · ${longDate(model.date)} · ${model.title}`,
     area,
     noindex: model.noindex,
+    meta: eventPageMeta(model),
     body,
   });
 }

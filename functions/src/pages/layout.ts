@@ -8,9 +8,12 @@ import { renderWeek } from "./lenses/week.js";
 import { lensHref } from "./links.js";
 import { renderMarkdown } from "./markdown.js";
 import { longDate } from "./format.js";
+import { embedBody, embedSnippet, EMBED_HEAD } from "./embed.js";
+import { headMeta, markdownSummary, type PageMeta } from "./head.js";
 import type { NearbyOccurrence, PageModel } from "./model.js";
 import { periodFor, type Period } from "./period.js";
 import { STYLESHEET_NAME } from "./style.js";
+import { subscribeControl } from "./subscribe-control.js";
 
 const LENS_NAMES: Record<Lens, string> = { month: "Month", week: "Week", schedule: "Schedule", timeline: "Timeline" };
 const PERIOD_NAMES: Record<Lens, string> = {
@@ -34,11 +37,13 @@ export interface DocumentParts {
   title: string;
   area: "c" | "v";
   noindex: boolean;
+  /** The description, Open Graph and Twitter tags, and the favicon (head.ts). */
+  meta: PageMeta;
   head?: SafeHtml | string;
   body: SafeHtml;
 }
 
-export function documentHtml({ title, area, noindex, head = "", body }: DocumentParts): string {
+export function documentHtml({ title, area, noindex, meta, head = "", body }: DocumentParts): string {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -47,7 +52,7 @@ export function documentHtml({ title, area, noindex, head = "", body }: Document
 <meta name="color-scheme" content="light dark">
 ${noindex ? html`<meta name="robots" content="noindex">\n` : ""}<title>${title}</title>
 <link rel="stylesheet" href="${stylesheetPath(area)}">
-${head}</head>
+${headMeta(meta)}${head}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 ${body}
@@ -57,14 +62,9 @@ ${body}
 }
 
 function masthead(model: PageModel): SafeHtml {
-  const feed = model.links.feed;
   const facts = [
     html`<li>Times in ${model.timezone}</li>`,
-    feed ? html`<li><a href="${feed}">Subscribe (.ics)</a></li>` : "",
-    model.links.subscribe
-      ? html`<li><a href="${model.links.subscribe.webcal}">Add to Apple Calendar or Outlook</a></li>
-<li><a href="${model.links.subscribe.google}">Add to Google Calendar</a></li>`
-      : "",
+    model.links.subscribe ? html`<li>${subscribeControl(model.links.subscribe)}</li>` : "",
     model.links.purposeMarkdown && model.purpose
       ? html`<li><a href="${model.links.purposeMarkdown}">Purpose as Markdown</a></li>`
       : "",
@@ -147,8 +147,8 @@ function elsewhereNote(model: PageModel): SafeHtml | string {
 ${near.next ? link("Next:", near.next) : ""}${near.previous ? link("Before it:", near.previous) : ""}</p>`;
 }
 
-/** A calendar or share-view page in its lens. */
-export function renderPage(model: PageModel): string {
+/** A calendar or share-view page in its lens; `embed`, its variant for a frame on another site (embed.ts). */
+export function renderPage(model: PageModel, embed = false): string {
   const period = periodFor(model.lens, model.date);
   const area = model.kind === "calendar" ? "c" : "v";
   const feedLink = model.links.feed
@@ -156,22 +156,32 @@ export function renderPage(model: PageModel): string {
     : "";
   const published = model.kind === "calendar" && !model.links.back;
   const credit = published ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : "";
-  const body = html`${masthead(model)}
+  const content = html`${budgetNote(model)}${elsewhereNote(model)}${LENS_RENDERERS[model.lens](model, period)}`;
+  const body = embed
+    ? html`<div class="wrap embed">${embedBody(model, period, content)}</div>`
+    : html`${masthead(model)}
 <div class="wrap">
 ${lensTabs(model)}
 <main id="main" aria-labelledby="period-heading">
 ${periodBar(model, period)}
-${budgetNote(model)}${elsewhereNote(model)}${LENS_RENDERERS[model.lens](model, period)}
+${content}
 </main>
-<footer>${credit}All times ${model.timezone}.</footer>
+<footer>${credit}All times ${model.timezone}.${embedSnippet(model)}</footer>
 </div>`;
   return documentHtml({
     title: `${model.title} · ${period.label}`,
     area,
     noindex: model.noindex,
-    head: feedLink,
+    meta: { title: model.title, description: pageDescription(model), url: model.links.url },
+    head: html`${feedLink}${embed ? EMBED_HEAD : ""}`,
     body,
   });
+}
+
+function pageDescription(model: PageModel): string {
+  if (model.purpose) return markdownSummary(model.purpose);
+  const what = model.kind === "calendar" ? "a calendar" : "a shared calendar";
+  return `${model.title}: ${what} published with Almanac, to read here or to subscribe to in a calendar app.`;
 }
 
 /** An error as a page: the same status code as the API would give, in words for people. */
@@ -189,7 +199,7 @@ export function renderErrorPage(
 ${area === "c" ? html`<p><a href="/">Almanac home</a></p>` : ""}
 ${requestIdNote(requestId)}
 </main></div>`;
-  return documentHtml({ title: heading, area, noindex: true, body });
+  return documentHtml({ title: heading, area, noindex: true, meta: { title: heading, description: message }, body });
 }
 
 /** The error's request id in small print, for a human to quote to whoever runs the service. */

@@ -14,7 +14,9 @@ import { addDays, todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import { answerKey } from "../http/response-cache.js";
 import { nearestElsewhere } from "./elsewhere.js";
-import { subscribeLinks } from "../presenters/subscribe.js";
+import { calendarUrl } from "../presenters/calendars.js";
+import { viewUrl } from "../presenters/views.js";
+import { subscribeChoices } from "./subscribe-control.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
 import { PAGE_SOMEDAY_BUDGET, PAGE_SOMEDAY_COUNTED } from "./budgets.js";
@@ -197,7 +199,8 @@ export async function prepareCalendarPage(
       links: {
         purposeMarkdown: `/c/${calendar.slug}/purpose.md`,
         feed: `/c/${calendar.slug}.ics`,
-        subscribe: subscribeLinks(`${deps.baseUrl}/c/${calendar.slug}.ics`, calendar.name),
+        url: calendarUrl(deps.baseUrl, calendar.slug),
+        subscribe: subscribeChoices(`${calendarUrl(deps.baseUrl, calendar.slug)}.ics`, calendar.name),
         occurrencesApi: occurrencesApi(calendar, at),
         eventPages: `/c/${calendar.slug}/e`,
       },
@@ -270,7 +273,8 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
       links: {
         purposeMarkdown: null,
         feed: `/v/${view.slug}.ics`,
-        subscribe: subscribeLinks(`${deps.baseUrl}/v/${view.slug}.ics`, view.name),
+        url: viewUrl(deps.baseUrl, view.slug),
+        subscribe: subscribeChoices(`${viewUrl(deps.baseUrl, view.slug)}.ics`, view.name),
         occurrencesApi: null,
         eventPages: `/v/${view.slug}/e`,
       },

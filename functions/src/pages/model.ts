@@ -5,6 +5,8 @@
 import type { EventRecord } from "../domain/records.js";
 import type { Lens } from "../domain/types.js";
 import type { PlacedSlot } from "./changes.js";
+import type { SubscribeChoices } from "./subscribe-control.js";
+import type { ReaderZone } from "./reader-zone.js";
 
 /** An event as pages show it; `layer` is `main` for the calendar's own, else the layer key. */
 export type PageEvent = Pick<
@@ -12,8 +14,8 @@ export type PageEvent = Pick<
   "id" | "kind" | "name" | "date" | "recur" | "start_time" | "end_time" | "category" | "notes" | "art"
 > & {
   layer: string;
-  /** Colour slot of its category (see categoryColours), null without a category. */
-  colour: number | null;
+  /** The class that colours its category (pages/colours.ts), null without a category. */
+  colour: string | null;
 };
 
 /**
@@ -72,8 +74,10 @@ export interface PageModel {
   links: {
     purposeMarkdown: string | null;
     feed: string | null;
-    /** Calendar apps' ways to subscribe to the feed (presenters/subscribe.ts, as the API gives them). */
-    subscribe: { webcal: string; google: string } | null;
+    /** The feed's absolute address and calendar apps' ways to subscribe to it (the API's `subscribe`). */
+    subscribe: SubscribeChoices | null;
+    /** The page's absolute address (its Open Graph url and embed snippet); absent where it is not shared. */
+    url?: string | null;
     occurrencesApi: string | null;
     /**
      * The path each occurrence's own page is under (`/c/{slug}/e`, `/v/{slug}/e`), followed by
@@ -83,7 +87,10 @@ export interface PageModel {
     /** Where a signed-in human came from (an agent's calendar opened from the account page). */
     back?: { href: string; label: string };
   };
+  /** The zone every time is shown in: the reader's `?tz=`, else the calendar's. */
   timezone: string;
+  /** The reader's choice of zone (pages/reader-zone.ts): what links carry on and the page says. */
+  reader: ReaderZone;
   lens: Lens;
   /** Allowed lenses, in canonical order. */
   lenses: Lens[];
@@ -106,7 +113,7 @@ export interface PageModel {
   noindex: boolean;
 }
 
-export const toPageEvent = (event: EventRecord, layer: string, colours: ReadonlyMap<string, number>): PageEvent => ({
+export const toPageEvent = (event: EventRecord, layer: string, colourOf: (category: string) => string): PageEvent => ({
   id: event.id,
   layer,
   kind: event.kind,
@@ -118,16 +125,5 @@ export const toPageEvent = (event: EventRecord, layer: string, colours: Readonly
   category: event.category,
   notes: event.notes,
   art: event.art,
-  colour: event.category === null ? null : (colours.get(event.category) ?? null),
+  colour: event.category === null ? null : colourOf(event.category),
 });
-
-export const CATEGORY_COLOURS = 8;
-
-/**
- * Colour slots by the sorted list of every category the page's events use: a category keeps
- * its colour across lenses and periods, and the first eight categories never share one.
- */
-export function categoryColours(categories: Iterable<string | null>): Map<string, number> {
-  const sorted = [...new Set([...categories].filter((c): c is string => c !== null))].sort();
-  return new Map(sorted.map((c, i) => [c, i % CATEGORY_COLOURS]));
-}

@@ -1,5 +1,6 @@
 /**
- * Rules of the stylesheet (style.ts) for bars across days (lenses/spans.ts). In Month a bar
+ * Rules of the stylesheet (style.ts) for bars across days (lenses/spans.ts), and Week's mark where
+ * an overnight event goes on. In Month a bar
  * starts in its first day's cell and is as wide as its days: N columns of the fixed table,
  * with the N-1 cell paddings and borders between (.3rem each side, 1px). One rule a line.
  */
@@ -20,6 +21,8 @@ export const SPAN_RULES = `
 .ev.span.continues{border-top-right-radius:0;border-bottom-right-radius:0}
 .month .ev.span,.month .span-gap{height:1.45rem}
 .span-gap{list-style:none}
+/* Week: where an overnight event goes on past the last hour shown. */
+.timed .ev .goes-on{display:block;font-size:.72rem;color:var(--muted)}
 ${monthWidths()}
 .week-spans{grid-row:2;grid-column:2/-1;display:grid;grid-template-columns:subgrid;grid-auto-flow:row dense;gap:.2rem 0;\\
 list-style:none;margin:0;padding:.25rem 0;position:relative;z-index:1}

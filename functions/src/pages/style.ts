@@ -6,22 +6,20 @@
  */
 import { createHash } from "node:crypto";
 import { MAX_LANES, SLOTS_PER_HOUR } from "./lenses/week.js";
-import { CATEGORY_COLOURS } from "./model.js";
+import { DARK_PALETTE, LIGHT_PALETTE, PALETTE_SIZE } from "./colours.js";
 import { OCCURRENCE_RULES } from "./style-occurrences.js";
+import { SUBSCRIBE_RULES } from "./style-subscribe.js";
 import { SPAN_RULES } from "./style-spans.js";
 
 const MAX_SLOTS = 24 * SLOTS_PER_HOUR;
 const MAX_WEEKS = 16;
-
-const LIGHT_CATEGORIES = ["#2f7ebc", "#c2410c", "#15803d", "#a21caf", "#b45309", "#0e7490", "#be123c", "#6d28d9"];
-const DARK_CATEGORIES = ["#6cb3ea", "#f59e6b", "#5fcf8a", "#e07be9", "#f3b25b", "#4cc3d9", "#f47a96", "#a98bf5"];
 
 const range = (from: number, to: number, step = 1): number[] =>
   Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => from + i * step);
 
 function generated(): string {
   const rules: string[] = [];
-  for (let i = 0; i < CATEGORY_COLOURS; i++) rules.push(`.cat-${i}{--cat:var(--cat-${i})}`);
+  for (let i = 0; i < PALETTE_SIZE; i++) rules.push(`.cat-${i}{--cat:var(--cat-${i})}`);
   for (const n of range(SLOTS_PER_HOUR, MAX_SLOTS, SLOTS_PER_HOUR))
     rules.push(`.rows-${n}{grid-template-rows:repeat(${n},var(--slot))}`);
   for (const n of range(1, MAX_SLOTS)) rules.push(`.at-${n}{grid-row-start:${n}}.len-${n}{grid-row-end:span ${n}}`);
@@ -42,13 +40,13 @@ const BASE = `
 :root{color-scheme:light dark;
 --bg:#f7f6f2;--surface:#ffffff;--sunken:#f0eee8;--text:#1d2125;--muted:#515a64;--line:#e0ddd5;
 --accent:#1f6b57;--accent-text:#ffffff;--accent-soft:#dcefe8;--today:#fff4d6;--neutral:#7a8590;
-${palette(LIGHT_CATEGORIES)}
+${palette(LIGHT_PALETTE)}
 --slot:0.8rem;--lane-label:9rem;--radius:8px;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5}
 @media (prefers-color-scheme:dark){:root{
 --bg:#131517;--surface:#1b1e21;--sunken:#16181b;--text:#e7e6e2;--muted:#a9b0b8;--line:#30343a;
 --accent:#7fcdb2;--accent-text:#10201b;--accent-soft:#1d3a31;--today:#2e2a1a;--neutral:#8b949e;
-${palette(DARK_CATEGORIES)}}}
+${palette(DARK_PALETTE)}}}
 *,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--text);font-size:1rem}
@@ -110,6 +108,14 @@ max-width:calc(100% - .4em);overflow:hidden;text-overflow:ellipsis;vertical-alig
 .next-day{margin-left:.1em;font-size:.75em;vertical-align:.35em;text-decoration:none;cursor:help}
 .category::before{content:"";display:inline-block;width:.55em;height:.55em;border-radius:50%;background:var(--cat);\
 margin-right:.35em}
+.legend{margin:1rem 0 0;font-size:.85rem}
+.legend h2{margin:0;font-size:.85rem;font-weight:600;color:var(--muted)}
+.legend ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.25rem 0 0;padding:0;list-style:none;color:var(--text)}
+.zone-form{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem;margin:.6rem 0 0;font-size:.875rem}
+.zone-form input{padding:.3rem .5rem;border:1px solid var(--line);border-radius:6px;background:var(--surface);\
+color:var(--text);font:inherit;min-width:12rem}
+.zone-form button{padding:.3rem .7rem;border:1px solid var(--line);border-radius:6px;background:var(--surface);\
+color:var(--text);font:inherit;cursor:pointer}
 .badge{display:inline-block;margin-left:.5em;padding:0 .5em;border-radius:999px;background:var(--accent);\
 color:var(--accent-text);font-size:.75rem;font-weight:600;vertical-align:2px}
 
@@ -255,5 +261,5 @@ border-bottom:1px solid var(--line);padding:.6rem .25rem;background:none}
 }
 `;
 
-export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}${SPAN_RULES}\n/* Grid positions */\n${generated()}\n`;
+export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}${SUBSCRIBE_RULES}${SPAN_RULES}\n/* Grid positions */\n${generated()}\n`;
 export const STYLESHEET_NAME = `style.${createHash("sha256").update(STYLESHEET).digest("hex").slice(0, 12)}.css`;

@@ -34,7 +34,8 @@ const DAY_SLOTS = 24 * SLOTS_PER_HOUR;
 /**
  * The part of an occurrence drawn on one day. An occurrence that runs past midnight (overnight,
  * or moved there by the page's zone) is drawn to the end of its first day, marked as going on,
- * and again from 00:00 on each later day of the week it runs into, marked as continued.
+ * and again from 00:00 on each later day of the week it runs into, marked as continued; the
+ * grid then cuts both to its visible hours (inWindow).
  */
 export interface Piece {
   o: PageOccurrence;
@@ -106,15 +107,39 @@ export function placeTimed(pieces: readonly Piece[]): { placed: Placed[]; lanes:
   return { placed, lanes: Math.max(1, laneEnds.length), crowded };
 }
 
-/** Visible hours: 08:00 to 18:00, widened to fit the week's earliest and latest pieces. */
+/**
+ * Visible hours: 08:00 to 18:00, widened to fit the week's earliest start and latest end. What
+ * runs past midnight widens neither way: the day it starts shows its start, and says when it
+ * ends; the days it runs into draw it from the first visible hour (see inWindow).
+ */
 export function visibleHours(pieces: readonly Piece[]): { first: number; last: number } {
   let first = DAY_START_HOUR;
   let last = DAY_END_HOUR;
-  for (const { start, end } of pieces) {
+  for (const { start, end, continued, continues } of pieces) {
+    if (continued) continue;
     first = Math.min(first, Math.floor(start / SLOTS_PER_HOUR));
-    last = Math.max(last, Math.ceil(end / SLOTS_PER_HOUR));
+    last = Math.max(last, Math.ceil((continues ? start + MIN_SLOTS : end) / SLOTS_PER_HOUR));
   }
   return { first, last };
+}
+
+/**
+ * A day's pieces cut to the visible slots [from, to): those that ended before `from` (the rest of
+ * a night) are `ended`, for the day's list above the grid; the others are kept at least MIN_SLOTS long.
+ */
+export function inWindow(pieces: readonly Piece[], from: number, to: number): { drawn: Piece[]; ended: Piece[] } {
+  const drawn: Piece[] = [];
+  const ended: Piece[] = [];
+  for (const p of pieces) {
+    if (p.continued && p.end <= from) {
+      ended.push(p);
+      continue;
+    }
+    const start = Math.max(p.start, from);
+    const end = Math.min(Math.max(p.end, start + MIN_SLOTS), to);
+    drawn.push({ ...p, start, end });
+  }
+  return { drawn, ended };
 }
 
 /** Each day's timed pieces: its own occurrences' first pieces, and what runs into it from earlier days. */
@@ -139,6 +164,8 @@ export function piecesByDay(
  */
 function pieceTimes(p: Piece, date: string, short: boolean): SafeHtml | string {
   const o = p.o;
+  if (!p.continued && p.continues && o.end_time)
+    return html`${timesHtml(o, short)}<span class="goes-on">continues to ${o.end_time} →</span>`;
   if (!p.continued) return timesHtml(o, short);
   const end =
     p.continues || !p.o.end_time ? "" : html` <time datetime="${date}T${p.o.end_time}">${p.o.end_time}</time>`;
@@ -161,6 +188,7 @@ ${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml
   const { first, last } = visibleHours([...pieces.values()].flat());
   const rows = (last - first) * SLOTS_PER_HOUR;
   const firstSlot = first * SLOTS_PER_HOUR;
+  const lastSlot = last * SLOTS_PER_HOUR;
 
   const hours: SafeHtml[] = [];
   for (let h = first; h < last; h++) {
@@ -172,7 +200,8 @@ ${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml
   for (const date of dates) {
     const list = byDate.get(date) ?? [];
     const untimed = list.filter((o) => !o.start_time);
-    const { placed, lanes, crowded } = placeTimed(pieces.get(date)!);
+    const { drawn: visible, ended } = inWindow(pieces.get(date)!, firstSlot, lastSlot);
+    const { placed, lanes, crowded } = placeTimed(visible);
     const isToday = date === model.today;
     const id = `day-${date}`;
     const drawn = [...placed, ...crowded.map((p) => ({ ...p, lane: -1, alone: false }))];
@@ -187,12 +216,13 @@ ${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml
     });
     const more = crowdedNote(model, date, crowded.length);
     const current = isToday ? html` aria-current="date"` : "";
-    const untimedItems = [...untimed.map((o) => item(o, "")), more];
-    const empty = list.length === 0 && placed.length === 0;
+    const endedItems = ended.map((p) => item(p.o, pieceTimes(p, date, false), " continued"));
+    const untimedItems = [...endedItems, ...untimed.map((o) => item(o, "")), more];
+    const empty = list.length === 0 && placed.length === 0 && ended.length === 0;
     days.push(html`<section class="wday${isToday ? " today" : ""}${empty ? " empty" : ""}" aria-labelledby="${id}">
 <h3 class="wday-head" id="${id}"${current}>\
 <time datetime="${date}"><span class="dow">${shortWeekday(date)}</span> <span class="dnum">${dayOfMonth(date)}</span></time></h3>
-${untimed.length || more ? html`<ul class="untimed">${untimedItems}</ul>` : html`<div class="untimed"></div>`}
+${untimedItems.some(Boolean) ? html`<ul class="untimed">${untimedItems}</ul>` : html`<div class="untimed"></div>`}
 ${timedItems.length ? html`<ol class="timed rows-${rows} lanes-${lanes}">${timedItems}</ol>` : html`<div class="timed rows-${rows}"></div>`}
 ${empty ? html`<p class="none">Nothing planned</p>` : ""}
 </section>`);
@@ -221,6 +251,6 @@ function crowdedNote(model: PageModel, date: string, crowded: number): SafeHtml 
   const words = `+${crowded} more`;
   const more = html`${words}<span class="visually-hidden"> events at the same time</span>`;
   return model.lenses.includes("schedule")
-    ? html`<li class="crowded-note"><a href="${lensHref("schedule", date)}">${more}</a></li>`
+    ? html`<li class="crowded-note"><a href="${lensHref("schedule", date, model.reader)}">${more}</a></li>`
     : html`<li class="crowded-note">${more}</li>`;
 }
