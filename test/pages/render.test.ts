@@ -6,7 +6,7 @@ import { renderErrorPage, renderPage } from "../../functions/src/pages/layout.js
 import { MONTH_CELL_LIMIT } from "../../functions/src/pages/lenses/month.js";
 import { pieceOn, placeTimed, visibleHours } from "../../functions/src/pages/lenses/week.js";
 import { renderMarkdown } from "../../functions/src/pages/markdown.js";
-import { categoryColours } from "../../functions/src/pages/model.js";
+import { colourClasses, paletteSlot, PALETTE_SIZE } from "../../functions/src/pages/colours.js";
 import { plainLabel, timesHtml } from "../../functions/src/pages/parts.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "../../functions/src/pages/period.js";
 import { movedLocation } from "../../functions/src/pages/redirects.js";
@@ -141,13 +141,14 @@ describe("periods and lenses", () => {
     expect(dateRange("2026-11-30", "2026-12-06")).toBe("Nov 30 – Dec 6, 2026");
   });
 
-  it("keeps a category's colour whatever the period, from the sorted list of the page's categories", () => {
-    const colours = categoryColours(["team", null, "design", "team", "launch"]);
-    expect([...colours]).toEqual([
-      ["design", 0],
-      ["launch", 1],
-      ["team", 2],
-    ]);
+  it("colours a category by its name alone, or by its owner's colour", () => {
+    const colourOf = colourClasses({ team: { color: "#1f6b57" } });
+    expect(colourOf("team")).toBe("own-1f6b57");
+    expect(colourOf("design")).toBe(`cat-${paletteSlot("design")}`);
+    expect(colourClasses(null)("design")).toBe(colourOf("design"));
+    expect(colourClasses(null)("constructor")).toMatch(/^cat-\d+$/);
+    const slots = new Set(Array.from({ length: 200 }, (_, i) => paletteSlot(`category ${i}`)));
+    expect(slots.size).toBe(PALETTE_SIZE);
   });
 });
 
@@ -161,12 +162,16 @@ describe("the page shell", () => {
     for (const landmark of ["<header", "<nav", "<main", "<footer"]) expect(page).toContain(landmark);
     expect(page).toContain("<p>We <strong>ship</strong>.</p>");
     expect(page).toContain('href="/c/launch-plan/purpose.md"');
-    // Beside Subscribe, the calendar apps' own ways in: webcal: and Google Calendar by URL.
-    expect(page).toContain('<a href="webcal://almanac.example/c/launch-plan.ics">Add to Apple Calendar or Outlook</a>');
+    // One Subscribe control: the calendar apps' own ways in, and the feed's address to copy.
+    expect(page).toContain('<details class="subscribe">\n<summary>Subscribe</summary>');
+    expect(page).toContain(
+      '<a href="webcal://almanac.example/c/launch-plan.ics">Apple Calendar or Outlook on the desktop</a>',
+    );
     expect(page).toContain(
       '<a href="https://calendar.google.com/calendar/r?cid=webcal%3A%2F%2Falmanac.example%2Fc%2Flaunch-plan.ics">' +
-        "Add to Google Calendar</a>",
+        "Google Calendar</a>",
     );
+    expect(page).toContain('readonly value="https://almanac.example/c/launch-plan.ics">');
     expect(page).not.toMatch(/<script|style=/i);
     expect(page).not.toContain('name="robots"');
   });
