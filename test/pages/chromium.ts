@@ -78,6 +78,9 @@ export async function openPage(ctx: BrowserContext, origin: string, path: string
   return page;
 }
 
+/** Where a screenshot named `file` goes. */
+export const screenshotPath = (file: string): string => join(SCREENSHOTS, file);
+
 /** The page's top, up to 1600 px, as `file`. */
 export async function screenshot(page: Page, file: string): Promise<void> {
   const height = await page.locator("html").evaluate((el) => el.scrollHeight);

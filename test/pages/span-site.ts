@@ -13,6 +13,7 @@ export async function seedSpans(t: Pick<TestApp, "app">): Promise<void> {
     slug: "team-offsite",
     timezone: "Europe/Berlin",
     visibility: "public",
+    purpose: "Where the platform team meets in December: the **Leipzig offsite**, a conference and a trip.",
   });
   const add = (fields: Record<string, unknown>) => newEvent(t, owner.auth, calendar.id, fields);
   await add({ name: "Offsite in Leipzig", date: "2026-12-02", days: 3, category: "offsite" });

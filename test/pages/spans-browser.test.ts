@@ -5,7 +5,16 @@
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, hasChromium, openPage, screenshot, SIZES, startChromium, type Chromium } from "./chromium.js";
+import {
+  axeViolations,
+  hasChromium,
+  openPage,
+  screenshot,
+  screenshotPath,
+  SIZES,
+  startChromium,
+  type Chromium,
+} from "./chromium.js";
 import { seedSpans } from "./span-site.js";
 
 const MONTH = "/c/team-offsite?view=month&date=2026-12-01";
@@ -111,6 +120,21 @@ describe.skipIf(!hasChromium)("bars across days in chromium", () => {
       await screenshot(month, "month-spans-phone.png");
       const week = await openPage(ctx, chromium.origin, WEEK);
       expect(await week.locator(".week-spans li.ev", { hasText: "Conference" }).isVisible()).toBe(true);
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+
+  it("shows events on a phone's first screen in Month, Week and Schedule", async () => {
+    const ctx = await chromium.context("phone");
+    try {
+      for (const lens of ["month", "week", "schedule"]) {
+        const page = await openPage(ctx, chromium.origin, `/c/team-offsite?view=${lens}&date=2026-12-01`);
+        const first = (await page.locator("li.ev:visible").first().boundingBox())!;
+        expect(first.y + first.height, lens).toBeLessThanOrEqual(SIZES.phone.height);
+        if (lens === "month") await page.screenshot({ path: screenshotPath("phone-first-screen.png") });
+        await page.close();
+      }
     } finally {
       await ctx.close();
     }

@@ -10,6 +10,7 @@ import { DARK_PALETTE, LIGHT_PALETTE, PALETTE_SIZE } from "./colours.js";
 import { OCCURRENCE_RULES } from "./style-occurrences.js";
 import { SUBSCRIBE_RULES } from "./style-subscribe.js";
 import { SPAN_RULES } from "./style-spans.js";
+import { PHONE_RULES } from "./style-phone.js";
 
 const MAX_SLOTS = 24 * SLOTS_PER_HOUR;
 const MAX_WEEKS = 16;
@@ -261,5 +262,5 @@ border-bottom:1px solid var(--line);padding:.6rem .25rem;background:none}
 }
 `;
 
-export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}${SUBSCRIBE_RULES}${SPAN_RULES}\n/* Grid positions */\n${generated()}\n`;
+export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}${SUBSCRIBE_RULES}${SPAN_RULES}${PHONE_RULES}\n/* Grid positions */\n${generated()}\n`;
 export const STYLESHEET_NAME = `style.${createHash("sha256").update(STYLESHEET).digest("hex").slice(0, 12)}.css`;
