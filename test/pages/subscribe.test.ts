@@ -204,7 +204,7 @@ describe("the embeddable variant", () => {
     const embedded = await request(t.app).get("/c/platform-friends?view=month&date=2026-11-24&embed=1").expect(200);
     expect(embedded.headers.etag).not.toBe(full.headers.etag);
     expect(embedded.text).toContain('<base target="_blank">');
-    expect(embedded.text).toContain('<p class="embed-title"><strong>Platform &amp; friends</strong>');
+    expect(embedded.text).toContain('<div class="embed-title"><h1>Platform &amp; friends</h1>');
     expect(embedded.text).toContain('<a href="?view=month&amp;date=2026-11-24">Open the full calendar');
     expect(embedded.text).toContain('href="?view=month&amp;date=2026-12-01&amp;embed=1" target="_self" rel="next"');
     for (const chrome of ['class="masthead"', "<footer", 'class="subscribe"', 'class="lenses"'])

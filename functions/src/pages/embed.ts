@@ -25,8 +25,8 @@ export function embedBody(model: PageModel, period: Period, content: SafeHtml): 
 aria-label="${label}">${text}</a>`
       : "";
   return html`<header class="embed-head">
-<p class="embed-title"><strong>${model.title}</strong> <a href="${lensHref(model.lens, model.date)}">\
-Open the full calendar<span class="visually-hidden"> (opens in a new tab)</span></a></p>
+<div class="embed-title"><h1>${model.title}</h1> <a href="${lensHref(model.lens, model.date)}">\
+Open the full calendar<span class="visually-hidden"> (opens in a new tab)</span></a></div>
 </header>
 <main id="main" aria-labelledby="period-heading">
 <div class="period">

@@ -25,5 +25,6 @@ border:1px solid var(--line);border-radius:6px;background:var(--sunken);color:va
 /* The embeddable variant: the name and a link to the full page on one line. */
 .embed-head{padding:.75rem 0 0}
 .embed-title{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .75rem;margin:0}
+.embed-title h1{margin:0;font-size:1.15rem}
 .embed .period{margin:.5rem 0 .75rem}
 `;
