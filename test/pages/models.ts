@@ -9,8 +9,7 @@ let counter = 0;
 /** An event as a page shows it, on the main layer; a category takes the first colour unless `colour` says otherwise. */
 export function pageEvent(fields: Partial<PageEvent> & { name: string }): PageEvent {
   const { layer = "main", colour, ...event } = fields;
-  const colours = new Map(event.category ? [[event.category, 0]] : []);
-  const shown = toPageEvent(makeEventRecord({ id: `evt_${++counter}`, ...event }), layer, colours);
+  const shown = toPageEvent(makeEventRecord({ id: `evt_${++counter}`, ...event }), layer, () => "cat-0");
   return colour === undefined ? shown : { ...shown, colour };
 }
 
@@ -31,7 +30,9 @@ export function on(
 }
 
 export function pageModel(fields: Partial<PageModel> = {}): PageModel {
+  const zone = fields.timezone ?? "Europe/Paris";
   return {
+    reader: { shown: zone, calendar: zone, tz: null, unknown: null },
     kind: "calendar",
     title: "Launch Plan",
     purpose: null,

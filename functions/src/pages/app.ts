@@ -24,6 +24,7 @@ import { REQUEST_ID_HEADER, requestId, requestIdOf, withRequestIdLine } from "..
 import type { AccountAuth } from "../http/session.js";
 import { answerEtag, sendRevalidated, sendRevalidatedAs } from "./conditional.js";
 import { codeVersion } from "./code-version.js";
+import { ownColoursRules } from "./colours.js";
 import { eventRouter } from "./event-routes.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
@@ -67,7 +68,7 @@ export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): E
   app.use(humansRouter(deps, options.accounts ?? firebaseAccountAuth(deps.baseUrl, deps.config.firebase)));
   app.use(pageHeaders);
 
-  app.get(["/c/_assets/:file", "/v/_assets/:file"], sendStylesheet);
+  app.get(["/c/_assets/:file", "/v/_assets/:file"], sendStylesheet, sendOwnColours);
   app.get("/c/:slug/purpose.md", async (req: SlugRequest, res) => {
     const calendar = await publicCalendarOrRedirect(deps, req, res, req.params.slug);
     if (calendar === "redirected") return;
@@ -113,7 +114,7 @@ export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): E
   return app;
 }
 
-const pageQuery = (req: Request): PageQuery => ({ view: req.query.view, date: req.query.date });
+const pageQuery = (req: Request): PageQuery => ({ view: req.query.view, date: req.query.date, tz: req.query.tz });
 
 /**
  * The page's HTML, rendered once per revision of what it shows, and not at all for a client
@@ -139,6 +140,14 @@ function sendStylesheet(req: Request<{ file: string }>, res: Response, next: (er
   const current = req.params.file === STYLESHEET_NAME;
   res.setHeader("Cache-Control", current ? "public, max-age=31536000, immutable" : "public, max-age=300");
   res.status(200).type("text/css; charset=utf-8").send(STYLESHEET);
+}
+
+/** The stylesheet of owner colours a page names (colours.ts): its name is its content, so it never changes. */
+function sendOwnColours(req: Request<{ file: string }>, res: Response, next: (err?: unknown) => void): void {
+  const rules = ownColoursRules(req.params.file);
+  if (rules === null) return next();
+  res.setHeader("Cache-Control", "public, max-age=31536000, immutable");
+  res.status(200).type("text/css; charset=utf-8").send(rules);
 }
 
 const areaOf = (req: Request): "c" | "v" => (req.path.startsWith("/v/") ? "v" : "c");

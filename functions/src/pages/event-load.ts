@@ -11,14 +11,16 @@ import type { LoadedSource } from "../domain/queries/occurrences.js";
 import { publishedSources, type EventSource } from "../domain/queries/sources.js";
 import { viewEventSources, viewRange, type ResolvedView } from "../domain/queries/views.js";
 import { addDays, isValidDate } from "../domain/recurrence/index.js";
-import type { CalendarRecord, EventRecord } from "../domain/records.js";
+import type { CalendarRecord, CategoryColours, EventRecord } from "../domain/records.js";
 import { revisionsKey } from "../domain/revision.js";
 import type { ViewFilter } from "../domain/types.js";
 import { answerKey } from "../http/response-cache.js";
 import { changedOccurrences, occurrenceKey, type PlacedSlot } from "./changes.js";
 import { DRAWN_DAYS_AFTER, DRAWN_DAYS_BEFORE, drawnOccurrences, type PlacedOnPage } from "./drawn.js";
 import { vacatedIn } from "./load.js";
-import { categoryColours, toPageEvent, type PageEvent, type VacatedSlot } from "./model.js";
+import { colourClasses } from "./colours.js";
+import { readerZone, readerZoneKey, type ReaderZone } from "./reader-zone.js";
+import { toPageEvent, type PageEvent, type VacatedSlot } from "./model.js";
 import { placeOccurrence, placerFor } from "./placement.js";
 
 export interface EventPageModel {
@@ -29,8 +31,9 @@ export interface EventPageModel {
   home: string;
   /** Absolute address of this page, for the links that add it elsewhere. */
   url: string;
-  /** The page's zone: every time shown is in it. */
+  /** The page's zone: every time shown is in it (the reader's `?tz=`, else the calendar's). */
   timezone: string;
+  reader: ReaderZone;
   date: string;
   event: PageEvent;
   /** The occurrence in the page's zone (a vacated slot: where it was). */
@@ -38,7 +41,7 @@ export interface EventPageModel {
   state: "scheduled" | "moved" | "cancelled" | "moved away";
   /** Where the series had it (moved), or where it went (moved away). */
   elsewhere: PlacedSlot | null;
-  /** A layer event's own calendar zone and times there, when that zone is not the page's. */
+  /** A layer event's own calendar zone and times there, when that zone is not the page's or the calendar's. */
   own: { timezone: string; at: PlacedSlot } | null;
   /** Instants (UTC ms) of a timed occurrence, for the links that add it to another calendar. */
   instants: { start: number; end: number | null } | null;
@@ -65,6 +68,9 @@ interface Where {
   title: string;
   home: string;
   timezone: string;
+  reader: ReaderZone;
+  /** The calendar's owner colours by category (pages/colours.ts). */
+  categories: CategoryColours | null;
   filter: ViewFilter | null;
   noindex: boolean;
 }
@@ -74,18 +80,29 @@ export async function prepareCalendarEvent(
   calendar: CalendarRecord,
   eventId: string,
   date: string,
+  tz: unknown,
 ): Promise<PreparedEvent> {
   const sources = await publishedSources(deps, calendar);
+  const reader = readerZone(tz, calendar.timezone);
   const where: Where = {
     kind: "calendar",
     title: calendar.name,
     home: `/c/${calendar.slug}`,
-    timezone: calendar.timezone,
+    timezone: reader.shown,
+    reader,
+    categories: calendar.categories ?? null,
     filter: null,
     noindex: calendar.visibility !== "public",
   };
   return {
-    key: answerKey("event|c", calendar.slug, await revisionsKey(deps, sources, "recent"), eventId, date),
+    key: answerKey(
+      "event|c",
+      calendar.slug,
+      await revisionsKey(deps, sources, "recent"),
+      eventId,
+      date,
+      readerZoneKey(reader),
+    ),
     load: () => loadEvent(deps, sources, where, eventId, date),
   };
 }
@@ -95,20 +112,33 @@ export async function prepareViewEvent(
   resolved: ResolvedView,
   eventId: string,
   date: string,
+  tz: unknown,
 ): Promise<PreparedEvent> {
   const { view, calendar } = resolved;
   const sources = await viewEventSources(deps, resolved);
+  const reader = readerZone(tz, calendar.timezone);
   const where: Where = {
     kind: "view",
     title: view.name,
     home: `/v/${view.slug}`,
-    timezone: calendar.timezone,
+    timezone: reader.shown,
+    reader,
+    categories: calendar.categories ?? null,
     filter: view.filter,
     noindex: true,
   };
   const revisions = await revisionsKey(deps, sources, "recent");
   return {
-    key: answerKey("event|v", view.id, view.updated_at, calendar.revision, revisions, eventId, date),
+    key: answerKey(
+      "event|v",
+      view.id,
+      view.updated_at,
+      calendar.revision,
+      revisions,
+      eventId,
+      date,
+      readerZoneKey(reader),
+    ),
     load: () => loadEvent(deps, sources, where, eventId, date),
   };
 }
@@ -124,7 +154,7 @@ async function loadEvent(deps: Deps, sources: EventSource[], where: Where, event
   const drawn = drawnOccurrences(loaded, timezone, range, (_layer, e) => e.id === eventId, filter);
   const found = drawn.occurrences.find((o) => o.event.id === eventId && o.date === date);
   const changed = changedOccurrences(loaded, timezone, near).filter((c) => c.event.id === eventId);
-  const colours = categoryColours(loaded.flatMap((s) => [...s.events, ...s.exceptions].map((e) => e.category)));
+  const colours = colourClasses(where.categories);
   const page = (fields: Omit<EventPageModel, keyof Where | "url" | "date">): EventPageModel => ({
     ...where,
     url: `${deps.baseUrl}${where.home}/e/${encodeURIComponent(eventId)}/${date}`,
@@ -166,7 +196,11 @@ async function loadEvent(deps: Deps, sources: EventSource[], where: Where, event
     },
     state: movedFrom ? "moved" : "scheduled",
     elsewhere: movedFrom ?? null,
-    own: ownZone === timezone ? null : { timezone: ownZone, at: ownSlot(found, ownZone) },
+    // A layer from another zone says so, also when the reader's zone happens to be its own.
+    own:
+      ownZone === timezone && ownZone === where.reader.calendar
+        ? null
+        : { timezone: ownZone, at: ownSlot(found, ownZone) },
     instants: found.start === null ? null : { start: found.start, end: found.end },
   });
   return { model, single: singleOccurrence(model, found, shown, ownZone) };

@@ -12,10 +12,12 @@ import { googleCalendarLink, outlookWebLink } from "./event-links.js";
 import { slotWords } from "./occurrence-parts.js";
 import { ALL_DAY, artImageUrl, timesHtml } from "./parts.js";
 import type { PlacedSlot } from "./changes.js";
+import { ownColoursLink } from "./legend.js";
+import { tzParam, unknownZoneNote, zoneForm, zoneLabel } from "./reader-zone.js";
 
 const whenHtml = (at: PlacedSlot, zone: string): SafeHtml =>
   html`<time datetime="${at.date}">${longDate(at.date)}</time>, ${timesHtml(at) || ALL_DAY} \
-<span class="zone">(${zone})</span>`;
+<span class="zone">(${zoneLabel(zone, at.date)})</span>`;
 
 function statusHtml(model: EventPageModel): SafeHtml | "" {
   const { state, elsewhere } = model;
@@ -23,7 +25,7 @@ function statusHtml(model: EventPageModel): SafeHtml | "" {
     return html`<p><span class="occurrence-status">Cancelled</span> This occurrence will not take place.</p>`;
   if (state === "moved away" && elsewhere)
     return html`<p><span class="occurrence-status">Moved</span> This occurrence moved to \
-<a href="${elsewhere.date}">${slotWords(elsewhere, null)}</a>.</p>`;
+<a href="${elsewhere.date}${tzParam(model.reader, true)}">${slotWords(elsewhere, null)}</a>.</p>`;
   if (state === "moved" && elsewhere)
     return html`<p><span class="occurrence-status">Moved</span> This occurrence moved here from \
 ${slotWords(elsewhere, null)}.</p>`;
@@ -33,14 +35,15 @@ ${slotWords(elsewhere, null)}.</p>`;
 function factsHtml(model: EventPageModel): SafeHtml {
   const { event, own, state } = model;
   const facts: SafeHtml[] = [html`<dt>When</dt><dd>${whenHtml(model.at, model.timezone)}</dd>`];
-  if (own) facts.push(html`<dt>In its own calendar</dt><dd>${whenHtml(own.at, own.timezone)}</dd>`);
+  if (own && own.timezone !== model.timezone)
+    facts.push(html`<dt>In its own calendar</dt><dd>${whenHtml(own.at, own.timezone)}</dd>`);
   if (event.recur) {
     // A moved or cancelled occurrence is the exception to its series' rule: the rule says what usually happens.
     const usually = state === "scheduled" ? "" : "usually ";
     facts.push(html`<dt>Repeats</dt><dd>${usually}${describeRecur(event.recur)}</dd>`);
   }
   if (event.category) {
-    const colour = event.colour === null ? "" : ` cat-${event.colour}`;
+    const colour = event.colour === null ? "" : ` ${event.colour}`;
     facts.push(html`<dt>Category</dt><dd><span class="category${colour}">${event.category}</span></dd>`);
   }
   if (event.layer !== "main")
@@ -82,9 +85,10 @@ export function renderEventPage(model: EventPageModel): string {
     : "";
   const area = model.kind === "calendar" ? "c" : "v";
   const body = html`<div class="wrap"><main id="main" class="event-page">
-<p class="eyebrow"><a href="${model.home}?date=${model.date}">${model.title}</a></p>
+<p class="eyebrow"><a href="${model.home}?date=${model.date}${tzParam(model.reader)}">${model.title}</a></p>
 <h1>${artHtml(event.art)}${name}</h1>
-${statusHtml(model)}${factsHtml(model)}${notes}${addToHtml(model)}
+${unknownZoneNote(model.reader)}${statusHtml(model)}${factsHtml(model)}${notes}${addToHtml(model)}
+${zoneForm(model.reader, {}, "?")}
 </main>
 <footer>All times ${model.timezone}.</footer>
 </div>`;
@@ -93,6 +97,7 @@ ${statusHtml(model)}${factsHtml(model)}${notes}${addToHtml(model)}
     area,
     noindex: model.noindex,
     meta: eventPageMeta(model),
+    head: ownColoursLink(area, [event]),
     body,
   });
 }

@@ -21,13 +21,13 @@ export function eventRouter(deps: HttpDeps): Router {
     if (calendar === "redirected") return null;
     if (calendar === "not_found") throw errors.notFound("calendar");
     if (calendar.visibility !== "public") res.setHeader("X-Robots-Tag", "noindex");
-    return prepareCalendarEvent(deps, calendar, req.params.eventId, req.params.date);
+    return prepareCalendarEvent(deps, calendar, req.params.eventId, req.params.date, req.query.tz);
   };
   const viewEvent = async (req: EventRequest, res: Response): Promise<PreparedEvent> => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
     if (!resolved) throw errors.notFound("view");
     res.setHeader("X-Robots-Tag", "noindex");
-    return prepareViewEvent(deps, resolved, req.params.eventId, req.params.date);
+    return prepareViewEvent(deps, resolved, req.params.eventId, req.params.date, req.query.tz);
   };
   // The feed first: the page's `:date` would take `2026-12-09.ics` too.
   router.get("/c/:slug/e/:eventId/:date.ics", async (req: EventRequest, res) => {

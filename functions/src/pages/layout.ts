@@ -13,6 +13,8 @@ import { headMeta, markdownSummary, type PageMeta } from "./head.js";
 import type { NearbyOccurrence, PageModel } from "./model.js";
 import { periodFor, type Period } from "./period.js";
 import { STYLESHEET_NAME } from "./style.js";
+import { legendHtml, pageColoursLink } from "./legend.js";
+import { unknownZoneNote, zoneForm, zoneLabel } from "./reader-zone.js";
 import { subscribeControl } from "./subscribe-control.js";
 
 const LENS_NAMES: Record<Lens, string> = { month: "Month", week: "Week", schedule: "Schedule", timeline: "Timeline" };
@@ -63,7 +65,7 @@ ${body}
 
 function masthead(model: PageModel): SafeHtml {
   const facts = [
-    html`<li>Times in ${model.timezone}</li>`,
+    html`<li>Times in ${zoneLabel(model.timezone, model.date)}</li>`,
     model.links.subscribe ? html`<li>${subscribeControl(model.links.subscribe)}</li>` : "",
     model.links.purposeMarkdown && model.purpose
       ? html`<li><a href="${model.links.purposeMarkdown}">Purpose as Markdown</a></li>`
@@ -74,6 +76,7 @@ function masthead(model: PageModel): SafeHtml {
 <h1>${model.title}</h1>
 ${model.purpose ? html`<div class="purpose">${renderMarkdown(model.purpose)}</div>` : ""}
 <ul class="facts">${facts}</ul>
+${zoneForm(model.reader, { view: model.lens, date: model.date }, `?view=${model.lens}&date=${model.date}`)}
 </div></header>`;
 }
 
@@ -87,7 +90,7 @@ function lensTabs(model: PageModel): SafeHtml | string {
   if (model.lenses.length < 2) return "";
   const tabs = model.lenses.map((lens) => {
     const current = lens === model.lens ? html` aria-current="page"` : "";
-    return html`<li><a href="${lensHref(lens, model.date)}"${current}>${LENS_NAMES[lens]}</a></li>`;
+    return html`<li><a href="${lensHref(lens, model.date, model.reader)}"${current}>${LENS_NAMES[lens]}</a></li>`;
   });
   return html`<nav class="lenses" aria-label="Views"><ul>${tabs}</ul></nav>`;
 }
@@ -95,17 +98,18 @@ function lensTabs(model: PageModel): SafeHtml | string {
 function periodBar(model: PageModel, period: Period): SafeHtml {
   const what = PERIOD_NAMES[model.lens];
   const prev = period.prev
-    ? html`<a href="${lensHref(model.lens, period.prev)}" rel="prev">← \
+    ? html`<a href="${lensHref(model.lens, period.prev, model.reader)}" rel="prev">← \
 <span class="visually-hidden">Previous ${what}</span><span aria-hidden="true">Previous</span></a>`
     : "";
   const next = period.next
-    ? html`<a href="${lensHref(model.lens, period.next)}" rel="next">\
+    ? html`<a href="${lensHref(model.lens, period.next, model.reader)}" rel="next">\
 <span class="visually-hidden">Next ${what}</span><span aria-hidden="true">Next</span> →</a>`
     : "";
   return html`<div class="period">
 <h2 id="period-heading">${period.label}</h2>
-<nav class="period-nav" aria-label="Dates">${prev}<a href="${lensHref(model.lens)}">Today</a>${next}
+<nav class="period-nav" aria-label="Dates">${prev}<a href="${lensHref(model.lens, undefined, model.reader)}">Today</a>${next}
 <form class="jump" method="get"><input type="hidden" name="view" value="${model.lens}">\
+${model.reader.tz ? html`<input type="hidden" name="tz" value="${model.reader.tz}">` : ""}\
 <label for="jump-date">Go to</label>\
 <input id="jump-date" type="date" name="date" value="${model.date}" min="1900-01-01" max="2199-12-31">\
 <button type="submit">Go</button></form>
@@ -142,7 +146,7 @@ function elsewhereNote(model: PageModel): SafeHtml | string {
   const near = model.elsewhere;
   if (!near) return "";
   const link = (label: string, o: NearbyOccurrence) =>
-    html` ${label} <a href="${lensHref(model.lens, o.date)}">${o.name}, ${longDate(o.date)}</a>.`;
+    html` ${label} <a href="${lensHref(model.lens, o.date, model.reader)}">${o.name}, ${longDate(o.date)}</a>.`;
   return html`<p class="budget-note" role="note">Nothing in this period.\
 ${near.next ? link("Next:", near.next) : ""}${near.previous ? link("Before it:", near.previous) : ""}</p>`;
 }
@@ -164,7 +168,8 @@ export function renderPage(model: PageModel, embed = false): string {
 ${lensTabs(model)}
 <main id="main" aria-labelledby="period-heading">
 ${periodBar(model, period)}
-${content}
+${unknownZoneNote(model.reader)}${content}
+${legendHtml(model)}
 </main>
 <footer>${credit}All times ${model.timezone}.${embedSnippet(model)}</footer>
 </div>`;
@@ -173,7 +178,7 @@ ${content}
     area,
     noindex: model.noindex,
     meta: { title: model.title, description: pageDescription(model), url: model.links.url },
-    head: html`${feedLink}${embed ? EMBED_HEAD : ""}`,
+    head: html`${feedLink}${pageColoursLink(model)}${embed ? EMBED_HEAD : ""}`,
     body,
   });
 }

@@ -14,32 +14,32 @@ import { addDays, todayIn } from "../domain/recurrence/index.js";
 import { revisionsKey } from "../domain/revision.js";
 import { answerKey } from "../http/response-cache.js";
 import { nearestElsewhere } from "./elsewhere.js";
+import { colourClasses } from "./colours.js";
+import { readerZone, readerZoneKey, type ReaderZone } from "./reader-zone.js";
 import { calendarUrl } from "../presenters/calendars.js";
 import { viewUrl } from "../presenters/views.js";
 import { subscribeChoices } from "./subscribe-control.js";
-import type { CalendarRecord, EventRecord, ExceptionRecord } from "../domain/records.js";
+import type { CalendarRecord, CategoryColours, EventRecord, ExceptionRecord } from "../domain/records.js";
 import type { Lens, ViewFilter } from "../domain/types.js";
 import { PAGE_SOMEDAY_BUDGET, PAGE_SOMEDAY_COUNTED } from "./budgets.js";
 import { DRAWN_DAYS_AFTER, DRAWN_DAYS_BEFORE, drawnOccurrences, everyEvent, type PlacedOnPage } from "./drawn.js";
-import {
-  categoryColours,
-  toPageEvent,
-  type PageEvent,
-  type PageModel,
-  type PageOccurrence,
-  type VacatedSlot,
-} from "./model.js";
+import { toPageEvent, type PageEvent, type PageModel, type PageOccurrence, type VacatedSlot } from "./model.js";
 import { allowedLenses, chooseLens, pageDate, periodFor } from "./period.js";
 import { changedOccurrences, occurrenceKey, type ChangedOccurrence } from "./changes.js";
 
-/** The page's query string: `?view=` and `?date=` (anything else is ignored). */
+/** The page's query string: `?view=`, `?date=` and `?tz=` (anything else is ignored). */
 export interface PageQuery {
   view?: unknown;
   date?: unknown;
+  tz?: unknown;
 }
 
 interface Settings {
+  /** The zone times are shown in: the reader's (`?tz=`), else the calendar's. */
   timezone: string;
+  reader: ReaderZone;
+  /** The calendar's owner colours by category (pages/colours.ts). */
+  categories: CategoryColours | null;
   views: Lens[] | null;
   defaultView: Lens | null;
   filter: ViewFilter | null;
@@ -59,7 +59,7 @@ function coordinates(deps: Deps, settings: Settings, query: PageQuery) {
   const lenses = allowedLenses(settings.views);
   const lens = chooseLens(query.view, lenses, settings.defaultView);
   const date = pageDate(query.date, openingDate(settings.filter, today));
-  return { today, lenses, lens, date, key: `${lens}|${date}|${today}` };
+  return { today, lenses, lens, date, key: `${lens}|${date}|${today}|${readerZoneKey(settings.reader)}` };
 }
 
 /**
@@ -116,17 +116,14 @@ async function loadShown(
       ? await notesShown(deps, loaded, [...drawn.occurrences, ...drawn.continuing], somedayShown)
       : null;
 
-  const colours = categoryColours([
-    ...loaded.flatMap((source) => [...source.events, ...source.exceptions].map((e) => e.category)),
-    ...somedayRecords.map((r) => r.event.category),
-  ]);
+  const colourOf = colourClasses(settings.categories);
   // One PageEvent per event drawn, shared by all its occurrences (renderers cache per event).
   const pageEvents = new Map<EventRecord, PageEvent>();
   const pageEvent = (layer: string, event: EventRecord): PageEvent => {
     let made = pageEvents.get(event);
     if (!made) {
       const shown = notes ? { ...event, notes: notes.ofEvent(event) } : event;
-      pageEvents.set(event, (made = toPageEvent(shown, layer, colours)));
+      pageEvents.set(event, (made = toPageEvent(shown, layer, colourOf)));
     }
     return made;
   };
@@ -135,7 +132,7 @@ async function loadShown(
     const shared = pageEvent(o.layer, o.event);
     const ownNotes = notes ? notes.ofOccurrence(o) : o.notes;
     if (o.name === shared.name && o.category === shared.category && ownNotes === shared.notes) return shared;
-    const colour = o.category === null ? null : (colours.get(o.category) ?? null);
+    const colour = o.category === null ? null : colourOf(o.category);
     return { ...shared, name: o.name, category: o.category, notes: ownNotes, colour };
   };
   const someday = somedayShown.map(({ layer, event }) => pageEvent(layer, event));
@@ -167,6 +164,7 @@ async function loadShown(
       : null;
   return {
     timezone: settings.timezone,
+    reader: settings.reader,
     lens,
     lenses,
     date,
@@ -187,7 +185,7 @@ export async function prepareCalendarPage(
   query: PageQuery,
 ): Promise<PreparedPage> {
   const sources = await publishedSources(deps, calendar);
-  const settings = calendarSettings(calendar);
+  const settings = calendarSettings(calendar, query);
   const at = coordinates(deps, settings, query);
   return {
     // Pages are anonymous: revisions read a moment ago may do (domain/revision.ts, `Freshness`).
@@ -210,12 +208,17 @@ export async function prepareCalendarPage(
   };
 }
 
-const calendarSettings = (calendar: CalendarRecord): Settings => ({
-  timezone: calendar.timezone,
-  views: calendar.views,
-  defaultView: calendar.default_view,
-  filter: null,
-});
+function calendarSettings(calendar: CalendarRecord, query: PageQuery): Settings {
+  const reader = readerZone(query.tz, calendar.timezone);
+  return {
+    timezone: reader.shown,
+    reader,
+    categories: calendar.categories ?? null,
+    views: calendar.views,
+    defaultView: calendar.default_view,
+    filter: null,
+  };
+}
 
 /**
  * A calendar of one of a signed-in human's agents, private ones included (pages/humans/calendars.ts):
@@ -229,7 +232,7 @@ export async function loadAccountCalendarPage(
   back: { href: string; label: string },
 ): Promise<PageModel> {
   const sources = await publishedSources(deps, calendar);
-  const settings = calendarSettings(calendar);
+  const settings = calendarSettings(calendar, query);
   const at = coordinates(deps, settings, query);
   return {
     kind: "calendar",
@@ -249,8 +252,11 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
   const { view, calendar } = resolved;
   const sources = await viewEventSources(deps, resolved);
   const display = viewDisplayFor(view, calendar);
+  const reader = readerZone(query.tz, calendar.timezone);
   const settings = {
-    timezone: calendar.timezone,
+    timezone: reader.shown,
+    reader,
+    categories: calendar.categories ?? null,
     views: display.views,
     defaultView: display.default_view,
     filter: view.filter,

@@ -7,13 +7,14 @@ import { html, type SafeHtml } from "./html.js";
 import type { PageModel, PageOccurrence, VacatedSlot } from "./model.js";
 import type { PlacedSlot } from "./changes.js";
 import { layerTag, timesHtml } from "./parts.js";
+import { tzParam } from "./reader-zone.js";
 
-type Linked = Pick<PageModel, "links">;
+type Linked = Pick<PageModel, "links" | "reader">;
 
 /** The path of an occurrence's own page, or null where the page links none (a private calendar). */
 export function occurrenceHref(model: Linked, eventId: string, date: string): string | null {
   const base = model.links.eventPages;
-  return base ? `${base}/${encodeURIComponent(eventId)}/${date}` : null;
+  return base ? `${base}/${encodeURIComponent(eventId)}/${date}${tzParam(model.reader, true)}` : null;
 }
 
 /** A vacated slot is drawn in a lens's lists beside occurrences; this tells them apart. */

@@ -5,7 +5,7 @@ import type { PageEvent, PageOccurrence } from "./model.js";
 
 /** Class names for an event: its kind (`is-one-off`, `is-recurring`, `is-someday`) and its category colour. */
 export const eventClasses = (event: PageEvent): string =>
-  event.colour === null ? `ev is-${event.kind}` : `ev is-${event.kind} cat-${event.colour}`;
+  event.colour === null ? `ev is-${event.kind}` : `ev is-${event.kind} ${event.colour}`;
 
 /** An https URL to show as an image, or null for emoji and text art. */
 export function artImageUrl(art: string): string | null {

@@ -97,7 +97,9 @@ export function renderMonth(model: PageModel, period: Period): SafeHtml {
       // The month and year are for screen readers (the visible label is the day number).
       const label = html`<time datetime="${date}"><span class="dow">${shortWeekday(date)} </span>\
 <span class="dnum">${dayOfMonth(date)}</span><span class="visually-hidden"> ${monthYear(date)}</span></time>`;
-      const head = detail ? html`<a class="day-link" href="${lensHref(detail, date)}">${label}</a>` : label;
+      const head = detail
+        ? html`<a class="day-link" href="${lensHref(detail, date, model.reader)}">${label}</a>`
+        : label;
       cells.push(
         html`<td class="${classes}"${isToday ? html` aria-current="date"` : ""}>${head}${dayEvents(list, item, bars)}</td>`,
       );

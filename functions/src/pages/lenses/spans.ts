@@ -80,7 +80,7 @@ export function spanWords(o: PageOccurrence): string {
  * day, the name (linked to the occurrence's page), the end time on the last day, and a
  * "continues" mark at a row's end. The whole span is in words for screen readers and the title.
  */
-export function segmentHtml(model: Pick<PageModel, "links">, s: Segment): SafeHtml {
+export function segmentHtml(model: Pick<PageModel, "links" | "reader">, s: Segment): SafeHtml {
   const { o } = s;
   const words = spanWords(o);
   const before = s.continued ? html`<span class="goes-on" aria-hidden="true">←</span>` : "";
