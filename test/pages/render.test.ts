@@ -404,7 +404,7 @@ describe("schedule lens", () => {
 });
 
 describe("timeline lens", () => {
-  it("draws milestones at their week, one bar per series, a lane per layer and a someday lane", () => {
+  it("draws each event over its days, one bar per series, a lane per layer and a someday lane", () => {
     const launch = pageEvent({ name: "Launch", date: "2026-12-03" });
     const review = pageEvent({ name: "Review", kind: "recurring", recur: { type: "weekly", day: 3 }, layer: "design" });
     const idea = pageEvent({ name: "Idea" });
@@ -420,11 +420,14 @@ describe("timeline lens", () => {
         someday: [idea],
       }),
     );
-    // Weeks from Monday Oct 26 to the week of Jan 31: 14 columns; Dec 3 is in column 6.
-    expect(page).toContain('class="timeline weeks-14"');
-    expect(page).toContain('<li class="ev is-one-off c-6 w-3">');
-    expect(page).toContain('<li class="ev is-recurring c-2 w-13">');
-    expect(page).toContain("every week on Wednesday · 3×");
+    // Days from Monday Oct 26 to Sunday Jan 31: 98 columns; Dec 3 is day 39, a day long, with room for its label.
+    expect(page).toContain('class="timeline days-98"');
+    expect(page).toContain('<li class="ev is-one-off tl-item d-39 l-12"><span class="tl-bar l-1" aria-hidden="true">');
+    // The series from Nov 4 (day 10) to Jan 27 (day 94).
+    expect(page).toContain(
+      '<li class="ev is-recurring tl-item d-10 l-85"><span class="tl-bar l-85" aria-hidden="true">',
+    );
+    expect(page).toContain("every week on Wednesday · 3 in view");
     expect(page).toMatch(
       /<h3 class="lane-name" id="lane-main">Launch Plan<\/h3>.*<h3 class="lane-name" id="lane-l-design">design/s,
     );
@@ -432,7 +435,31 @@ describe("timeline lens", () => {
       '<h3 class="lane-name" id="lane-someday">Someday</h3>' +
         '<ul class="lane-items"><li class="ev is-someday"><span class="name">Idea</span></li></ul>',
     );
-    expect(page).toContain('<li class="c-5 now">23</li>'); // today's week on the scale
+    expect(page).toContain('<li class="d-29 l-7 now">23</li>'); // today's week on the scale
+  });
+
+  it("draws durations to scale and says a rule's count once", () => {
+    const oneOnOne = pageEvent({ name: "1:1", date: "2026-11-25", start_time: "10:00", end_time: "10:30" });
+    const offsite = pageEvent({ name: "Offsite", date: "2026-12-02" });
+    const training = pageEvent({
+      name: "Training",
+      kind: "recurring",
+      recur: { type: "daily", starts: "2026-12-07", count: 3 },
+    });
+    const page = renderPage(
+      pageModel({
+        lens: "timeline",
+        occurrences: [
+          on("2026-11-25", oneOnOne),
+          on("2026-12-02", offsite, { end_date: "2026-12-04" }),
+          ...["2026-12-07", "2026-12-08", "2026-12-09"].map((d) => on(d, training)),
+        ],
+      }),
+    );
+    expect(page).toContain('<li class="ev is-one-off tl-item d-31 l-12"><span class="tl-bar l-1" aria-hidden="true">');
+    expect(page).toContain('<li class="ev is-one-off tl-item d-38 l-12"><span class="tl-bar l-3" aria-hidden="true">');
+    expect(page).toContain('<time datetime="2026-12-02">Dec 2</time> – <time datetime="2026-12-04">Dec 4</time>');
+    expect(page).toContain('<span class="repeats">every day, 3 times</span>');
   });
 
   it("gives a series bar its time of day, each one once when the page's zone shifts it", () => {
@@ -468,7 +495,7 @@ describe("the stylesheet", () => {
   it("has light and dark schemes, narrow-screen layouts and every generated position", () => {
     expect(STYLESHEET).toContain("@media (prefers-color-scheme:dark)");
     expect(STYLESHEET).toContain("@media (max-width:40rem)");
-    for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-2{", ".weeks-15{", ".c-15{", ".w-15{", ".cat-7{"])
+    for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-2{", ".days-98{", ".d-98{", ".l-98{", ".cat-7{"])
       expect(STYLESHEET).toContain(rule);
     expect(STYLESHEET_NAME).toMatch(/^style\.[0-9a-f]{12}\.css$/);
   });

@@ -109,6 +109,22 @@ describe.skipIf(!hasChromium)("bars across days in chromium", () => {
     }
   }, 60_000);
 
+  it("draws durations to scale in Timeline: the 3-day offsite's bar is three times the 30-minute 1:1's", async () => {
+    const ctx = await chromium.context("desktop");
+    try {
+      const page = await openPage(ctx, chromium.origin, "/c/team-offsite?view=timeline&date=2026-12-01");
+      const bar = async (name: string) =>
+        (await page.locator("li.tl-item", { hasText: name }).locator(".tl-bar").boundingBox())!.width;
+      const offsite = await bar("Offsite in Leipzig");
+      const oneOnOne = await bar("1:1 with Sam");
+      expect(offsite / oneOnOne).toBeGreaterThan(2.7);
+      expect(offsite / oneOnOne).toBeLessThan(3.3);
+      await screenshot(page, "timeline-to-scale-desktop.png");
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+
   it("lists the offsite once, within the screen's width, on a phone", async () => {
     const ctx = await chromium.context("phone");
     try {
@@ -145,7 +161,7 @@ describe.skipIf(!hasChromium)("bars across days in chromium", () => {
       for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
         const ctx = await chromium.context(size, scheme, true);
         try {
-          for (const path of [MONTH, WEEK]) {
+          for (const path of [MONTH, WEEK, "/c/team-offsite?view=timeline&date=2026-12-01"]) {
             const page = await openPage(ctx, chromium.origin, path);
             expect(await axeViolations(page, `${size} ${path}`)).toEqual([]);
             await page.close();

@@ -24,7 +24,7 @@ export const SPAN_RULES = `
 /* Week: where an overnight event goes on past the last hour shown. */
 .timed .ev .goes-on{display:block;font-size:.72rem;color:var(--muted)}
 ${monthWidths()}
-.week-spans{grid-row:2;grid-column:2/-1;display:grid;grid-template-columns:subgrid;grid-auto-flow:row dense;gap:.2rem 0;\\
+.week-spans{grid-row:2;grid-column:2/-1;display:grid;grid-template-columns:subgrid;grid-auto-flow:row dense;gap:.2rem 0;\
 list-style:none;margin:0;padding:.25rem 0;position:relative;z-index:1}
 .week-spans .ev{margin:0 .25rem}
 /* The days keep their columns beside the bars, which share their grid rows. */

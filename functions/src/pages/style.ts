@@ -11,6 +11,7 @@ import { OCCURRENCE_RULES } from "./style-occurrences.js";
 import { SUBSCRIBE_RULES } from "./style-subscribe.js";
 import { SPAN_RULES } from "./style-spans.js";
 import { PHONE_RULES } from "./style-phone.js";
+import { TIMELINE_RULES } from "./style-timeline.js";
 
 const MAX_SLOTS = 24 * SLOTS_PER_HOUR;
 const MAX_WEEKS = 16;
@@ -262,5 +263,6 @@ border-bottom:1px solid var(--line);padding:.6rem .25rem;background:none}
 }
 `;
 
-export const STYLESHEET = `${BASE}${OCCURRENCE_RULES}${SUBSCRIBE_RULES}${SPAN_RULES}${PHONE_RULES}\n/* Grid positions */\n${generated()}\n`;
+const RULES = `${OCCURRENCE_RULES}${SUBSCRIBE_RULES}${SPAN_RULES}${TIMELINE_RULES}${PHONE_RULES}`;
+export const STYLESHEET = `${BASE}${RULES}\n/* Grid positions */\n${generated()}\n`;
 export const STYLESHEET_NAME = `style.${createHash("sha256").update(STYLESHEET).digest("hex").slice(0, 12)}.css`;

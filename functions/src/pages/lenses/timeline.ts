@@ -1,8 +1,10 @@
 /**
- * Timeline lens: a roadmap of the period with one column per week and one lane per layer.
- * One-off events are milestones at their week; a recurring event is one bar from its first
- * to its last occurrence in the period, with its time of day. Someday events have their own
- * lane at the bottom. On narrow screens the lanes become lists in date order (the markup is already sorted).
+ * Timeline lens: a roadmap of the period, to scale, with one column per day (labelled by week)
+ * and one lane per layer. Each event is a bar over the days it takes: a one-off from its first
+ * to its last day (a 30-minute meeting one day, a 3-day offsite three), a recurring event from
+ * its first to its last occurrence in the period, with its time of day. Its label sits under
+ * the bar, in room of at least LABEL_DAYS. Someday events have their own lane at the bottom.
+ * On narrow screens the lanes become lists in date order (the markup is already sorted).
  */
 import { addDays, dayNumber } from "../../domain/recurrence/index.js";
 import { dateRange, describeRecur, shortDate } from "../format.js";
@@ -11,9 +13,10 @@ import type { PageEvent, PageModel, PageOccurrence } from "../model.js";
 import { occurrenceHref } from "../occurrence-parts.js";
 import { eventClasses, eventLabel, timesHtml } from "../parts.js";
 import { startOfWeek, type Period } from "../period.js";
+import { lastDay } from "./spans.js";
 
-/** A milestone is drawn this many weeks wide, so its name has room. */
-const MILESTONE_WEEKS = 3;
+/** An item's label has at least this many days of room beside later items in its lane. */
+const LABEL_DAYS = 12;
 
 interface Item {
   event: PageEvent;
@@ -50,39 +53,50 @@ function lanesOf(occurrences: readonly PageOccurrence[]): Map<string, Item[]> {
 const joinOr = (parts: Array<SafeHtml | string>): SafeHtml =>
   html`${parts.map((part, i) => (i === 0 ? part : html` or ${part}`))}`;
 
+/** "every day, 3 times", and how many the period holds when the rule does not already say it. */
+function repeatsWords(recur: NonNullable<PageEvent["recur"]>, count: number): string {
+  const rule = describeRecur(recur);
+  return recur.count === count ? rule : `${rule} · ${count} in view`;
+}
+
 export function renderTimeline(model: PageModel, period: Period): SafeHtml {
-  const origin = dayNumber(startOfWeek(period.from));
-  const weeks = Math.floor((dayNumber(period.to) - origin) / 7) + 1;
-  const column = (date: string) => Math.floor((dayNumber(date) - origin) / 7) + 1;
+  const monday = startOfWeek(period.from);
+  const origin = dayNumber(monday);
+  const days = dayNumber(period.to) - origin + 1;
+  const column = (date: string) => Math.min(days, Math.max(1, dayNumber(date) - origin + 1));
   const todayColumn = model.today >= period.from && model.today <= period.to ? column(model.today) : 0;
 
   const scale: SafeHtml[] = [];
   let previousMonth = "";
-  for (let c = 1; c <= weeks; c++) {
-    const monday = addDays(startOfWeek(period.from), (c - 1) * 7);
-    const month = monday.slice(0, 7);
-    const label = month === previousMonth ? String(+monday.slice(8)) : shortDate(monday);
+  for (let d = 1; d <= days; d += 7) {
+    const start = addDays(monday, d - 1);
+    const month = start.slice(0, 7);
+    const label = month === previousMonth ? String(+start.slice(8)) : shortDate(start);
     previousMonth = month;
-    scale.push(html`<li class="c-${c}${c === todayColumn ? " now" : ""}">${label}</li>`);
+    const now = todayColumn >= d && todayColumn < d + 7 ? " now" : "";
+    scale.push(html`<li class="d-${d} l-${Math.min(7, days - d + 1)}${now}">${label}</li>`);
   }
 
   const lanes: SafeHtml[] = [];
   for (const [layer, items] of lanesOf(model.occurrences)) {
     const chips = items.map((item) => {
       const start = column(item.first.date);
-      const end = column(item.last.date);
-      const width = Math.min(weeks - start + 1, Math.max(end - start + 1, MILESTONE_WEEKS));
+      const length = column(lastDay(item.last)) - start + 1;
+      const room = Math.min(days - start + 1, Math.max(length, LABEL_DAYS));
       const first = html`<time datetime="${item.first.date}">${shortDate(item.first.date)}</time>`;
+      const ends = lastDay(item.last);
+      const until = ends === item.first.date ? "" : html` – <time datetime="${ends}">${shortDate(ends)}</time>`;
       const when =
         item.event.kind === "recurring"
-          ? html`<span class="when">${first} – <time datetime="${item.last.date}">${shortDate(item.last.date)}</time>\
+          ? html`<span class="when">${first}${until}\
 ${item.first.start_time ? html`, ${joinOr(item.times.map((o) => timesHtml(o)))}` : ""}</span>`
-          : html`<span class="when">${first} ${timesHtml(item.first)}</span>`;
+          : html`<span class="when">${first}${until} ${timesHtml(item.first)}</span>`;
       const repeats = item.event.recur
-        ? html`<span class="repeats">${describeRecur(item.event.recur)} · ${item.count}×</span>`
+        ? html`<span class="repeats">${repeatsWords(item.event.recur, item.count)}</span>`
         : "";
       const label = eventLabel(item.event, occurrenceHref(model, item.event.id, item.first.date));
-      return html`<li class="${eventClasses(item.event)} c-${start} w-${width}">${when}${label}${repeats}</li>`;
+      return html`<li class="${eventClasses(item.event)} tl-item d-${start} l-${room}">\
+<span class="tl-bar l-${length}" aria-hidden="true"></span><span class="tl-label">${when}${label}${repeats}</span></li>`;
     });
     const id = layer === "main" ? "lane-main" : `lane-l-${layer}`;
     const name = layer === "main" ? model.title : layer;
@@ -102,6 +116,6 @@ ${item.first.start_time ? html`, ${joinOr(item.times.map((o) => timesHtml(o)))}`
   const empty = lanes.length
     ? ""
     : html`<p class="empty-state lane-empty">Nothing dated from ${dateRange(period.from, period.to)}.</p>`;
-  return html`<div class="timeline weeks-${weeks}" role="region" aria-label="Timeline, ${period.label}" tabindex="0">\
+  return html`<div class="timeline days-${days}" role="region" aria-label="Timeline, ${period.label}" tabindex="0">\
 <ol class="tl-scale" aria-hidden="true">${scale}</ol>${lanes}${empty}${somedayLane}</div>`;
 }
