@@ -62,7 +62,13 @@ describe("the index of the alarm queue", () => {
     });
     expect(await tenant(owner.agentId)).toBe("2026-11-22T12:00:00.000Z");
     expect(await heads()).toEqual([
-      { calendar_id: cal, lane: laneOf(later.id), tenant: owner.agentId, due_at: "2026-11-22T12:00:00.000Z" },
+      {
+        calendar_id: cal,
+        lane: laneOf(later.id),
+        tenant: owner.agentId,
+        due_at: "2026-11-22T12:00:00.000Z",
+        event_id: later.id,
+      },
     ]);
 
     t.clock.set("2026-11-22T12:00:00.000Z");

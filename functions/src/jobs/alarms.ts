@@ -21,10 +21,9 @@ import { randomUUID } from "node:crypto";
 import { setImmediate } from "node:timers";
 import { backfillBatch, nextBackfillBatch } from "../domain/alarms/backfill.js";
 import { dueHeadsOf, dueTenants, earliestTenant, turnMark } from "../domain/alarms/lanes.js";
-import type { AlarmEntry } from "../domain/alarms/queue.js";
 import type { AlarmHeadRecord } from "../domain/alarms/records.js";
 import { nextRequeueBatch, requeueBatch } from "../domain/alarms/requeue.js";
-import { settleDueEntry, type Settled } from "../domain/alarms/tick.js";
+import { settleDueEntry, type EntrySeen, type Settled } from "../domain/alarms/tick.js";
 import {
   claimTurn,
   firstAfterTurn,
@@ -128,14 +127,15 @@ export async function runAlarmTick(
       result.fired += taken.fired;
       result.turns += 1;
     };
-    // Every tenant's first turn before anyone's second, those with the fewest heads first: on a
-    // store whose queries take long (the emulator scans the whole queue), one alarm of a tenant
-    // does not wait behind the queries of another's hundreds of heads.
+    // With several tenants, every one's first turn before anyone's second, those with the fewest
+    // heads first: on a store whose queries take long (the emulator scans the whole queue), one
+    // alarm of a tenant does not wait behind the queries of another's hundreds of heads.
     claims.sort((a, b) => a.heads.length - b.heads.length);
-    await Promise.all(claims.map(({ heads: [first] }) => first && turn(first)));
+    const firstWave = claims.filter((c) => c.heads.length > 0).length > 1 ? 1 : 0;
+    await Promise.all(claims.map(({ heads }) => Promise.all(heads.slice(0, firstWave).map(turn))));
     await Promise.all(
       claims.map(async ({ tenant, heads, tenantClaimed }) => {
-        await Promise.all(heads.slice(1).map(turn));
+        await Promise.all(heads.slice(firstWave).map(turn));
         if (!tenantClaimed) return;
         const first = await firstHeadOf(deps.store, tenant);
         await slots(() => deps.store.runTransaction((tx) => moveTenantOn(tx, tenant, round.claim, first, round)));
@@ -168,21 +168,35 @@ async function takeTurn(
   head: AlarmHeadRecord,
   round: Round,
 ): Promise<{ due: number; fired: number; after: AfterTurn }> {
-  // One entry past the turn's: the earliest of those left when every one of the turn's was due.
-  const found = await laneEntries(deps.store, head, ENTRIES_PER_TURN + 1);
-  const due = found.slice(0, ENTRIES_PER_TURN).filter((entry) => entry.data.due_at <= round.nowIso);
-  const settled = await Promise.all(due.map((entry) => slots(() => settle(deps, entry, round.now))));
-  const first = firstAfterTurn(found, ENTRIES_PER_TURN + 1, settled, round.nowIso);
+  const { calendar_id: calendarId, event_id: named } = head;
+  // The entry the head names is settled beside the query, not after it: a lane's one alarm
+  // waits for no query (on the emulator, a scan of the whole queue).
+  const [namedSettled, found] = await Promise.all([
+    named ? slots(() => settle(deps, { calendar_id: calendarId, event_id: named }, round.now)) : null,
+    // One entry past the turn's: the earliest of those left when every one of the turn's was due.
+    laneEntries(deps.store, head, ENTRIES_PER_TURN + 1),
+  ]);
+  const others = found.filter((entry) => entry.data.event_id !== named);
+  const quota = ENTRIES_PER_TURN - (named ? 1 : 0);
+  const due = others.slice(0, quota).filter((entry) => entry.data.due_at <= round.nowIso);
+  const settled = await Promise.all(
+    due.map(async (entry) => ({
+      event_id: entry.data.event_id,
+      ...(await slots(() => settle(deps, entry.data, round.now))),
+    })),
+  );
+  if (named && namedSettled) settled.push({ event_id: named, ...namedSettled });
+  const first = firstAfterTurn(others[due.length], settled);
   const after = await slots(() => deps.store.runTransaction((tx) => moveHeadOn(tx, head, round.claim, first, round)));
   return {
-    due: due.length,
+    due: settled.length,
     fired: settled.reduce((sum, s) => sum + s.fired, 0),
     after,
   };
 }
 
 /** One entry settled in a transaction of its own. */
-function settle(deps: AlarmJobDeps, entry: AlarmEntry, now: Date): Promise<Settled> {
+function settle(deps: AlarmJobDeps, entry: EntrySeen, now: Date): Promise<Settled> {
   // Settlings of one calendar that share an alarm shard take it one after another, in memory
   // (domain/shard-leases.ts), not in turn after the store aborts one of them.
   return withShardLeases(memoryOf(deps), (enter) =>

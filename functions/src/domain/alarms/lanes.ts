@@ -92,6 +92,7 @@ export function keepAhead(
       lane,
       tenant: head?.data.tenant ?? tenant,
       due_at: entry.due_at,
+      event_id: entry.event_id,
     });
     keepTenantAhead(tx, read.tenant, head?.data.tenant ?? tenant, entry.due_at, nowIso);
   } else if (head.data.claim !== undefined || head.data.due_at <= dueBound(nowIso)) {

@@ -19,6 +19,11 @@ export interface AlarmHeadRecord {
   tenant: string;
   due_at: string;
   /**
+   * The event whose entry it was set to, when known: a turn settles that entry beside its query
+   * of the lane, so that a lane's one alarm waits for no query.
+   */
+  event_id?: string;
+  /**
    * While a tick's turn moves it on: that turn's token (turns.ts). A write that finds it writes
    * the head without it, so the turn sees the write and leaves the head due.
    */

@@ -10,39 +10,40 @@
 import type { Transaction } from "../../storage/port.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
+import type { AlarmQueueRecord } from "../records.js";
 import { touchShard } from "../revision.js";
-import {
-  dueAlarms,
-  nextEntry,
-  readAlarmEntry,
-  readAlarmShard,
-  recordAlarms,
-  writeEntry,
-  type AlarmEntry,
-} from "./queue.js";
+import { dueAlarms, nextEntry, readAlarmEntry, readAlarmShard, recordAlarms, writeEntry } from "./queue.js";
 
-/** What a settling did: how many alarms fired, and the entry's next instant as it wrote it. */
+/** What a settling did: how many alarms fired, and where the entry stands after it. */
 export interface Settled {
   fired: number;
-  /** Null when it removed the entry; absent when it found the entry gone or moved and wrote nothing. */
-  next?: string | null;
+  /** The entry's instant as it wrote it, or as it found it when it had nothing to settle; null when there is none. */
+  next: string | null;
 }
 
 /**
- * One entry as a query saw it (`seen`): its alarms due by `now` recorded, its next one stored.
- * Nothing when the entry has gone or moved since the query: another tick, or a write of the
+ * The entry a settling takes: as a query saw it (its `due_at` too), or named by its lane's head
+ * (its event only, settled when due).
+ */
+export type EntrySeen = Pick<AlarmQueueRecord, "calendar_id" | "event_id"> & { due_at?: string };
+
+/**
+ * One entry (`seen`): its alarms due by `now` recorded, its next one stored. Nothing when the
+ * entry has gone or moved since the query saw it, or is not due: another tick, or a write of the
  * event, has settled it.
  */
 export async function settleDueEntry(
   tx: Transaction,
   deps: Pick<Deps, "clock" | "config">,
-  seen: AlarmEntry,
+  seen: EntrySeen,
   now: Date,
 ): Promise<Settled> {
-  const { calendar_id: calendarId, event_id: eventId } = seen.data;
+  const { calendar_id: calendarId, event_id: eventId } = seen;
   const shard = await readAlarmShard(tx, deps, calendarId, eventId);
   const entry = await readAlarmEntry(tx, calendarId, eventId);
-  if (!entry || entry.data.due_at !== seen.data.due_at) return { fired: 0 };
+  if (!entry) return { fired: 0, next: null };
+  const moved = seen.due_at !== undefined && entry.data.due_at !== seen.due_at;
+  if (moved || Date.parse(entry.data.due_at) > now.getTime()) return { fired: 0, next: entry.data.due_at };
   const [event, calendar, exceptions] = await Promise.all([
     tx.get(paths.event(calendarId, eventId)),
     tx.get(paths.calendar(calendarId)),

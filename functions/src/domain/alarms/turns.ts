@@ -9,9 +9,10 @@
  * 1. `claimTurn` writes a token on the tenant and each of its heads still due. An event write
  *    that reads one afterwards writes it without the token (lanes.ts `keepAhead`,
  *    `keepTenantAhead`); one that read it before holds it, so the claim commits after that write.
- * 2. The job reads the lane's first entries (`laneEntries`) and settles those due: they and what
- *    the settlings wrote tell the lane's earliest entry (`firstAfterTurn`); after the heads' turns
- *    it reads the tenant's earliest head (`firstHeadOf`). Every write before the claim is seen.
+ * 2. The job reads the lane's first entries (`laneEntries`) and settles those due (and the one
+ *    the head names): the entries left and where the settlings left theirs tell the lane's
+ *    earliest entry (`firstAfterTurn`); after the heads' turns it reads the tenant's earliest head
+ *    (`firstHeadOf`). Every write before the claim is seen.
  * 3. `moveHeadOn` / `moveTenantOn` read the document by path and move it on only while the token
  *    is still there: no write has queued an entry, or lowered a head, since the query. Otherwise
  *    it stays as that write left it, due, and the next round takes it again.
@@ -66,24 +67,24 @@ export const laneEntries = (
     limit,
   });
 
+/** The lane's earliest entry after a turn: its instant, and its event when known. */
+export interface FirstEntry {
+  due_at: string;
+  event_id?: string;
+}
+
 /**
- * The lane's earliest entry after a turn, from the one query of it (`found`, read after the claim
- * with `limit`) and what settling its first entries wrote (`settled`, in order): the earliest of
- * their next instants and of the entries left. `nowIso` (due) when a settling found its entry
- * moved: where it went is not known, so the head stays due.
+ * The lane's earliest entry after a turn, from the entries its one query found and the turn did
+ * not settle (`left`, earliest first, read after the claim; the first of them comes before any
+ * entry past the query's limit) and where each settling left its entry (`settled`).
  */
 export function firstAfterTurn(
-  found: readonly StoredDoc<AlarmQueueRecord>[],
-  limit: number,
-  settled: ReadonlyArray<{ next?: string | null }>,
-  nowIso: string,
-): string | null {
-  if (settled.some((s) => s.next === undefined)) return nowIso;
-  // Sorted by due_at, so the first not settled comes before every entry past the limit.
-  const left = found[settled.length];
-  if (found.length >= limit && left === undefined) return nowIso;
-  const candidates = [...settled.map((s) => s.next), left?.data.due_at].filter((at): at is string => !!at);
-  return candidates.length > 0 ? candidates.reduce((a, b) => (b < a ? b : a)) : null;
+  left: StoredDoc<AlarmQueueRecord> | undefined,
+  settled: ReadonlyArray<{ event_id: string; next: string | null }>,
+): FirstEntry | null {
+  const candidates: FirstEntry[] = settled.flatMap((s) => (s.next ? [{ due_at: s.next, event_id: s.event_id }] : []));
+  if (left) candidates.push({ due_at: left.data.due_at, event_id: left.data.event_id });
+  return candidates.reduce<FirstEntry | null>((a, b) => (a === null || b.due_at < a.due_at ? b : a), null);
 }
 
 /** The tenant's earliest head, or null when it has none. */
@@ -110,15 +111,22 @@ export async function moveHeadOn(
   tx: Transaction,
   head: AlarmHeadRecord,
   claim: string,
-  first: string | null,
+  first: FirstEntry | null,
   turn: { nowIso: string; mark: string },
 ): Promise<AfterTurn> {
   const ref = paths.alarmHead(head.calendar_id, head.lane);
   const current = await tx.get(ref);
   if (current?.data.claim !== claim) return "kept";
-  const { dueAt, after } = target(first, turn.nowIso, turn.mark);
+  const { dueAt, after } = target(first?.due_at ?? null, turn.nowIso, turn.mark);
   if (dueAt === null) tx.delete(ref);
-  else tx.set(ref, { calendar_id: head.calendar_id, lane: head.lane, tenant: current.data.tenant, due_at: dueAt });
+  else
+    tx.set(ref, {
+      calendar_id: head.calendar_id,
+      lane: head.lane,
+      tenant: current.data.tenant,
+      due_at: dueAt,
+      ...(first?.event_id ? { event_id: first.event_id } : {}),
+    });
   return after;
 }
 
