@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { startLocalServer } from "../../functions/src/server.js";
 import { appPerTest } from "../helpers/app.js";
 import { mintAgent, newCalendar, newEvent, newView } from "../helpers/factories.js";
-import { decodeEntities, tagsOf } from "./markup.js";
+import { tagsOf } from "./markup.js";
 import { createSiteTestApp } from "./site.js";
 
 const t = appPerTest(createSiteTestApp);
@@ -211,7 +211,10 @@ describe("the embeddable variant", () => {
       expect(embedded.text).not.toContain(chrome);
     expect(full.text).toContain('class="masthead"');
     // The full page's footer gives the snippet to paste.
-    const snippet = decodeEntities(full.text.match(/<textarea id="embed-snippet"[^>]*>([^<]*)<\/textarea>/)![1]);
+    const field = tagsOf(full.text).find((tag) =>
+      tag.attrs.some((a) => a.name === "id" && a.value === "embed-snippet"),
+    );
+    const snippet = field?.attrs.find((a) => a.name === "value")?.value;
     expect(snippet).toBe(
       '<iframe src="https://almanac.test/c/platform-friends?embed=1" title="Platform &amp; friends" width="800" height="600"></iframe>',
     );

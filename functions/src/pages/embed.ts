@@ -49,6 +49,6 @@ width="800" height="600"></iframe>`;
   return html`<details class="embed-code">
 <summary>Embed this calendar on a web page</summary>
 <label for="embed-snippet">Paste this HTML into your page (add <code>&amp;view=week</code> to the address for another lens):</label>
-<textarea id="embed-snippet" readonly rows="3">${snippet}</textarea>
+<input id="embed-snippet" class="embed-snippet" type="text" readonly value="${snippet}">
 </details>`;
 }

@@ -15,13 +15,13 @@ border:1px solid var(--line);border-radius:var(--radius)}
 .subscribe-menu p{margin:0 0 .5rem}
 .subscribe-menu ul{display:grid;gap:.4rem;list-style:none;margin:0 0 .75rem;padding:0}
 .subscribe-menu label{display:block;margin-bottom:.25rem}
-.feed-address,.embed-code textarea{box-sizing:border-box;width:100%;font:inherit;font-size:.8rem;padding:.3rem .45rem;\
+.feed-address,.embed-snippet{box-sizing:border-box;width:100%;font:inherit;font-size:.8rem;padding:.3rem .45rem;\
 border:1px solid var(--line);border-radius:6px;background:var(--sunken);color:var(--text)}
 .subscribe-menu .hint{margin:.4rem 0 0;color:var(--muted);font-size:.8rem}
 .embed-code{margin-top:.75rem;max-width:40rem}
 .embed-code summary{cursor:pointer}
 .embed-code label{display:block;margin:.5rem 0 .25rem}
-.embed-code textarea{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;resize:vertical}
+.embed-snippet{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 /* The embeddable variant: the name and a link to the full page on one line. */
 .embed-head{padding:.75rem 0 0}
 .embed-title{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .75rem;margin:0}
