@@ -96,10 +96,10 @@ describe("GET /c/{slug}", () => {
     expect(schedule.text).toContain("<p>Agree on <strong>scope</strong> and owners.</p>");
 
     const timeline = await page("/c/launch-plan?view=timeline");
-    expect(timeline.text).toContain('class="timeline weeks-14"');
+    expect(timeline.text).toContain('class="timeline days-98"');
     expect(timeline.text).toContain('id="lane-l-design">design');
     expect(timeline.text).toContain('id="lane-someday">Someday');
-    expect(timeline.text).toContain("every week on Monday · 13×");
+    expect(timeline.text).toContain("every week on Monday · 13 in view");
 
     // Someday events never show in the month or week lens.
     expect(week.text).not.toContain("Write the postmortem");
