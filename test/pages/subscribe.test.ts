@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import ical, { type VEvent } from "node-ical";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { createPagesApp } from "../../functions/src/pages/app.js";
 import { startLocalServer } from "../../functions/src/server.js";
 import { appPerTest } from "../helpers/app.js";
 import { mintAgent, newCalendar, newEvent, newView } from "../helpers/factories.js";
@@ -155,6 +156,12 @@ describe("the head", () => {
     expect(metaContent(missing.text, "property", "og:title")).toBe("Calendar not found");
     expect(metaContent(missing.text, "name", "description")).toMatch(/^There is no public calendar at this address/);
     expect(missing.text).toContain('<link rel="icon" href="/favicon.svg"');
+  });
+
+  it("gives the claim and account pages the favicon", async () => {
+    const claim = await request(createPagesApp(t.deps)).get("/claim/no-such-link");
+    expect(claim.status).toBeGreaterThanOrEqual(400);
+    expect(claim.text).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
   });
 });
 

@@ -6,6 +6,7 @@ import type { AgentRecord } from "../../domain/records.js";
 import { DEFAULT_WEBHOOK_TYPES } from "../../domain/webhooks/records.js";
 import type { Account, BrowserAuthConfig } from "../../http/session.js";
 import { html, type SafeHtml } from "../html.js";
+import { FAVICON_PATH } from "../head.js";
 import { requestIdNote } from "../layout.js";
 import { ASSETS_PATH, HUMANS_STYLESHEET_NAME } from "./assets.js";
 import { accountAppRevokePath, accountCalendarPath, accountWebhookPath } from "./paths.js";
@@ -38,6 +39,7 @@ export function documentHtml(title: string, body: SafeHtml, script: string | nul
 <meta name="robots" content="noindex">
 <title>${title}</title>
 <link rel="stylesheet" href="${ASSETS_PATH}/${HUMANS_STYLESHEET_NAME}">
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 ${script ? html`<script type="module" src="${ASSETS_PATH}/${script}"></script>\n` : ""}</head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
