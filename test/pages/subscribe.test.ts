@@ -212,8 +212,12 @@ describe("the embeddable variant", () => {
     expect(embedded.headers.etag).not.toBe(full.headers.etag);
     expect(embedded.text).toContain('<base target="_blank">');
     expect(embedded.text).toContain('<div class="embed-title"><h1>Platform &amp; friends</h1>');
-    expect(embedded.text).toContain('<a href="?view=month&amp;date=2026-11-24">Open the full calendar');
+    expect(embedded.text).toContain('Times in Berlin, UTC+1</span> <a href="?view=month&amp;date=2026-11-24">Open');
     expect(embedded.text).toContain('href="?view=month&amp;date=2026-12-01&amp;embed=1" target="_self" rel="next"');
+    const zoned = await request(t.app).get(
+      "/c/platform-friends?view=month&date=2026-11-24&embed=1&tz=America/New_York",
+    );
+    expect(zoned.text).toContain('href="?view=month&amp;date=2026-12-01&amp;tz=America%2FNew_York&amp;embed=1"');
     for (const chrome of ['class="masthead"', "<footer", 'class="subscribe"', 'class="lenses"'])
       expect(embedded.text).not.toContain(chrome);
     expect(full.text).toContain('class="masthead"');

@@ -10,6 +10,7 @@ import { escapeHtml, html, type SafeHtml } from "./html.js";
 import { lensHref } from "./links.js";
 import type { PageModel } from "./model.js";
 import type { Period } from "./period.js";
+import { zoneLabel } from "./reader-zone.js";
 
 export const isEmbed = (req: Request): boolean => req.query.embed === "1";
 
@@ -19,13 +20,16 @@ const EMBED_PARAM = "&embed=1";
 export const EMBED_HEAD = html`<base target="_blank">\n`;
 
 export function embedBody(model: PageModel, period: Period, content: SafeHtml): SafeHtml {
+  // Every link keeps the reader's zone (`?tz=`, reader-zone.ts) when the snippet names one.
+  const href = (date?: string) => lensHref(model.lens, date, model.reader);
   const arrow = (date: string | null, rel: string, label: string, text: string) =>
     date
-      ? html`<a href="${lensHref(model.lens, date)}${EMBED_PARAM}" target="_self" rel="${rel}" \
+      ? html`<a href="${href(date)}${EMBED_PARAM}" target="_self" rel="${rel}" \
 aria-label="${label}">${text}</a>`
       : "";
   return html`<header class="embed-head">
-<div class="embed-title"><h1>${model.title}</h1> <a href="${lensHref(model.lens, model.date)}">\
+<div class="embed-title"><h1>${model.title}</h1> <span class="zone">Times in \
+${zoneLabel(model.timezone, model.date)}</span> <a href="${href(model.date)}">\
 Open the full calendar<span class="visually-hidden"> (opens in a new tab)</span></a></div>
 </header>
 <main id="main" aria-labelledby="period-heading">
@@ -33,7 +37,7 @@ Open the full calendar<span class="visually-hidden"> (opens in a new tab)</span>
 <h2 id="period-heading">${period.label}</h2>
 <nav class="period-nav" aria-label="Dates">\
 ${arrow(period.prev, "prev", `Previous ${model.lens}`, "←")}\
-<a href="${lensHref(model.lens)}${EMBED_PARAM}" target="_self">Today</a>\
+<a href="${href()}${EMBED_PARAM}" target="_self">Today</a>\
 ${arrow(period.next, "next", `Next ${model.lens}`, "→")}</nav>
 </div>
 ${content}

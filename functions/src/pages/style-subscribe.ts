@@ -26,5 +26,6 @@ border:1px solid var(--line);border-radius:6px;background:var(--sunken);color:va
 .embed-head{padding:.75rem 0 0}
 .embed-title{display:flex;flex-wrap:wrap;align-items:baseline;gap:.25rem .75rem;margin:0}
 .embed-title h1{margin:0;font-size:1.15rem}
+.embed-title .zone{color:var(--muted);font-size:.875rem}
 .embed .period{margin:.5rem 0 .75rem}
 `;
