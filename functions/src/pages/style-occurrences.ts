@@ -17,7 +17,7 @@ export const OCCURRENCE_RULES = `
 .timed .ev.short{flex-wrap:wrap;white-space:normal}
 .timed .ev.short .name-link{flex:0 1 auto;min-width:0}
 .timed .ev.short .name{overflow:visible;text-overflow:clip}
-.timed .ev:hover,.timed .ev:focus-within{overflow:visible;z-index:3;height:max-content;min-height:100%;\\
+.timed .ev:hover,.timed .ev:focus-within{overflow:visible;z-index:3;height:max-content;min-height:100%;\
 align-self:start;box-shadow:0 2px 6px rgb(0 0 0 / 25%)}
 @media (min-width:48.01rem){.timed .ev.crowded{display:none}}
 .crowded-note{font-size:.75rem;font-weight:600;padding:0 .2rem}
@@ -29,11 +29,11 @@ align-self:start;box-shadow:0 2px 6px rgb(0 0 0 / 25%)}
 .event-facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.4rem 1rem;margin:1rem 0}
 .event-facts dt{color:var(--muted);font-weight:600}
 .event-facts dd{margin:0;overflow-wrap:anywhere}
-.occurrence-status{display:inline-block;padding:.1rem .6rem;border-radius:999px;font-weight:600;border:1px solid var(--line);\\
+.occurrence-status{display:inline-block;padding:.1rem .6rem;border-radius:999px;font-weight:600;border:1px solid var(--line);\
 background:var(--sunken)}
 .event-notes{margin:1.25rem 0;overflow-wrap:anywhere}
 .add-to ul{display:flex;flex-wrap:wrap;gap:.5rem;list-style:none;margin:.5rem 0 0;padding:0}
-.add-to a{display:inline-block;padding:.35rem .8rem;border:1px solid var(--line);border-radius:6px;\\
+.add-to a{display:inline-block;padding:.35rem .8rem;border:1px solid var(--line);border-radius:6px;\
 background:var(--surface);color:var(--text);text-decoration:none}
 .add-to a:hover{border-color:var(--accent)}
 .add-to h2,.event-notes h2{font-size:1.05rem;margin:1.25rem 0 .3rem}
