@@ -4,12 +4,20 @@
  * category new in December), and a New York layer's usability study, 09:00-17:00 in New York.
  */
 import type { TestApp } from "../helpers/app.js";
-import { attachLayer, mintAgent, newCalendar, newEvent, type Calendar } from "../helpers/factories.js";
+import {
+  attachLayer,
+  mintAgent,
+  newCalendar,
+  newEvent,
+  type Calendar,
+  type MintedAgent,
+} from "../helpers/factories.js";
 
 export const TEAM_SLUG = "berlin-team";
 export const LAUNCH_COLOUR = "#1f6b57";
 
 export interface ColourZoneSite {
+  owner: MintedAgent;
   team: Calendar;
   study: { id: string };
 }
@@ -59,5 +67,5 @@ export async function seedColourZoneSite(t: Pick<TestApp, "app">): Promise<Colou
     category: "research",
   });
   await attachLayer(t, owner.auth, team.id, lab.id, "nyc-lab");
-  return { team, study };
+  return { owner, team, study };
 }

@@ -33,6 +33,7 @@ export function pageModel(fields: Partial<PageModel> = {}): PageModel {
   const zone = fields.timezone ?? "Europe/Paris";
   return {
     reader: { shown: zone, calendar: zone, tz: null, unknown: null },
+    locale: null,
     kind: "calendar",
     title: "Launch Plan",
     purpose: null,

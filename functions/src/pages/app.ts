@@ -25,6 +25,8 @@ import type { AccountAuth } from "../http/session.js";
 import { answerEtag, sendRevalidated, sendRevalidatedAs } from "./conditional.js";
 import { codeVersion } from "./code-version.js";
 import { ownColoursRules } from "./colours.js";
+import { renderedIn } from "./locale.js";
+import type { PageModel } from "./model.js";
 import { eventRouter } from "./event-routes.js";
 import { feedRouter } from "./feeds.js";
 import { renderErrorPage, renderPage } from "./layout.js";
@@ -114,7 +116,12 @@ export function createPagesApp(deps: HttpDeps, options: PagesAppOptions = {}): E
   return app;
 }
 
-const pageQuery = (req: Request): PageQuery => ({ view: req.query.view, date: req.query.date, tz: req.query.tz });
+const pageQuery = (req: Request): PageQuery => ({
+  view: req.query.view,
+  date: req.query.date,
+  tz: req.query.tz,
+  languages: req.acceptsLanguages(),
+});
 
 /**
  * The page's HTML, rendered once per revision of what it shows, and not at all for a client
@@ -123,14 +130,19 @@ const pageQuery = (req: Request): PageQuery => ({ view: req.query.view, date: re
  */
 async function sendPage(deps: HttpDeps, req: Request, res: Response, page: PreparedPage, noindex: boolean) {
   if (noindex) res.setHeader("X-Robots-Tag", "noindex");
+  // Dates follow the reader's languages unless the calendar sets its locale (locale.ts).
+  res.vary("Accept-Language");
   const embed = isEmbed(req);
   if (embed) allowFraming(res);
   const key = embed ? `${page.key}|embed` : page.key;
   // Events change at any time; a revoked view must disappear at once.
   await sendRevalidatedAs(req, res, await answerEtag(deps, key), "text/html; charset=utf-8", () =>
-    deps.cache.body(key, () => deps.expensiveReads(true, async () => renderPage(await page.load(), embed))),
+    deps.cache.body(key, () => deps.expensiveReads(true, async () => renderPageIn(await page.load(), embed))),
   );
 }
+
+const renderPageIn = (model: PageModel, embed: boolean): string =>
+  renderedIn(model.locale, () => renderPage(model, embed));
 
 const STYLE_FILE = /^style\.[0-9a-f]+\.css$/;
 

@@ -20,6 +20,13 @@ import { DRAWN_DAYS_AFTER, DRAWN_DAYS_BEFORE, drawnOccurrences, type PlacedOnPag
 import { vacatedIn } from "./load.js";
 import { colourClasses } from "./colours.js";
 import { readerZone, readerZoneKey, type ReaderZone } from "./reader-zone.js";
+import { pageLocale } from "./locale.js";
+
+/** What the reader asks for: a zone (`?tz=`) and, most wanted first, languages (`Accept-Language`). */
+export interface ReaderAsks {
+  tz: unknown;
+  languages: readonly string[];
+}
 import { toPageEvent, type PageEvent, type VacatedSlot } from "./model.js";
 import { placeOccurrence, placerFor } from "./placement.js";
 
@@ -34,6 +41,8 @@ export interface EventPageModel {
   /** The page's zone: every time shown is in it (the reader's `?tz=`, else the calendar's). */
   timezone: string;
   reader: ReaderZone;
+  /** The locale its dates are written in (pages/locale.ts); null for the pages' English. */
+  locale: string | null;
   date: string;
   event: PageEvent;
   /** The occurrence in the page's zone (a vacated slot: where it was). */
@@ -69,6 +78,7 @@ interface Where {
   home: string;
   timezone: string;
   reader: ReaderZone;
+  locale: string | null;
   /** The calendar's owner colours by category (pages/colours.ts). */
   categories: CategoryColours | null;
   filter: ViewFilter | null;
@@ -80,16 +90,18 @@ export async function prepareCalendarEvent(
   calendar: CalendarRecord,
   eventId: string,
   date: string,
-  tz: unknown,
+  asked: ReaderAsks,
 ): Promise<PreparedEvent> {
   const sources = await publishedSources(deps, calendar);
-  const reader = readerZone(tz, calendar.timezone);
+  const reader = readerZone(asked.tz, calendar.timezone);
+  const locale = pageLocale(calendar.locale, asked.languages);
   const where: Where = {
     kind: "calendar",
     title: calendar.name,
     home: `/c/${calendar.slug}`,
     timezone: reader.shown,
     reader,
+    locale,
     categories: calendar.categories ?? null,
     filter: null,
     noindex: calendar.visibility !== "public",
@@ -102,6 +114,7 @@ export async function prepareCalendarEvent(
       eventId,
       date,
       readerZoneKey(reader),
+      locale ?? "",
     ),
     load: () => loadEvent(deps, sources, where, eventId, date),
   };
@@ -112,17 +125,19 @@ export async function prepareViewEvent(
   resolved: ResolvedView,
   eventId: string,
   date: string,
-  tz: unknown,
+  asked: ReaderAsks,
 ): Promise<PreparedEvent> {
   const { view, calendar } = resolved;
   const sources = await viewEventSources(deps, resolved);
-  const reader = readerZone(tz, calendar.timezone);
+  const reader = readerZone(asked.tz, calendar.timezone);
+  const locale = pageLocale(calendar.locale, asked.languages);
   const where: Where = {
     kind: "view",
     title: view.name,
     home: `/v/${view.slug}`,
     timezone: reader.shown,
     reader,
+    locale,
     categories: calendar.categories ?? null,
     filter: view.filter,
     noindex: true,
@@ -138,6 +153,7 @@ export async function prepareViewEvent(
       eventId,
       date,
       readerZoneKey(reader),
+      locale ?? "",
     ),
     load: () => loadEvent(deps, sources, where, eventId, date),
   };

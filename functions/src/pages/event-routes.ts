@@ -10,6 +10,7 @@ import type { HttpDeps } from "../http/deps.js";
 import { answerEtag, sendRevalidatedAs } from "./conditional.js";
 import { prepareCalendarEvent, prepareViewEvent, type PreparedEvent } from "./event-load.js";
 import { renderEventPage } from "./event-page.js";
+import { renderedIn } from "./locale.js";
 import { publicCalendarOrRedirect } from "./redirects.js";
 
 type EventRequest = Request<{ slug: string; eventId: string; date: string }>;
@@ -21,13 +22,13 @@ export function eventRouter(deps: HttpDeps): Router {
     if (calendar === "redirected") return null;
     if (calendar === "not_found") throw errors.notFound("calendar");
     if (calendar.visibility !== "public") res.setHeader("X-Robots-Tag", "noindex");
-    return prepareCalendarEvent(deps, calendar, req.params.eventId, req.params.date, req.query.tz);
+    return prepareCalendarEvent(deps, calendar, req.params.eventId, req.params.date, readerOf(req));
   };
   const viewEvent = async (req: EventRequest, res: Response): Promise<PreparedEvent> => {
     const resolved = await resolveViewSlug(deps, req.params.slug);
     if (!resolved) throw errors.notFound("view");
     res.setHeader("X-Robots-Tag", "noindex");
-    return prepareViewEvent(deps, resolved, req.params.eventId, req.params.date, req.query.tz);
+    return prepareViewEvent(deps, resolved, req.params.eventId, req.params.date, readerOf(req));
   };
   // The feed first: the page's `:date` would take `2026-12-09.ics` too.
   router.get("/c/:slug/e/:eventId/:date.ics", async (req: EventRequest, res) => {
@@ -47,11 +48,18 @@ export function eventRouter(deps: HttpDeps): Router {
   return router;
 }
 
+/** The reader's `?tz=` and languages (pages/reader-zone.ts, pages/locale.ts). */
+const readerOf = (req: Request) => ({ tz: req.query.tz, languages: req.acceptsLanguages() });
+
 /** Rendered once per revision of what it shows, as the calendar's pages are; a 304 before any event is read. */
 async function sendEventPage(deps: HttpDeps, req: Request, res: Response, prepared: PreparedEvent): Promise<void> {
+  res.vary("Accept-Language");
   await sendRevalidatedAs(req, res, await answerEtag(deps, prepared.key), "text/html; charset=utf-8", () =>
     deps.cache.body(prepared.key, () =>
-      deps.expensiveReads(true, async () => renderEventPage((await prepared.load()).model)),
+      deps.expensiveReads(true, async () => {
+        const { model } = await prepared.load();
+        return renderedIn(model.locale, () => renderEventPage(model));
+      }),
     ),
   );
 }

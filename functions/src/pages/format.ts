@@ -1,9 +1,10 @@
 /**
- * Date and time labels for the pages, in English, from "YYYY-MM-DD" strings: plain table
- * look-ups (no luxon or Intl in the render loops).
+ * Date and time labels for the pages from "YYYY-MM-DD" strings: in English, plain table look-ups;
+ * in the locale of the page being rendered (locale.ts), Intl's.
  */
 import { isoWeekday } from "../domain/recurrence/index.js";
 import type { Recur } from "../domain/types.js";
+import { dateIn, dateRangeIn, renderLocale } from "./locale.js";
 
 export const MONTHS = [
   "January",
@@ -21,38 +22,54 @@ export const MONTHS = [
 ];
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
+/** The label in the page's locale, or null for the English tables. */
+function inLocale(date: string, options: Intl.DateTimeFormatOptions): string | null {
+  const locale = renderLocale();
+  return locale ? dateIn(locale, date, options) : null;
+}
+
 const parts = (date: string) => ({ y: +date.slice(0, 4), m: +date.slice(5, 7), d: +date.slice(8, 10) });
 const short = (name: string) => name.slice(0, 3);
 
 /** "November 2026" */
-export const monthYear = (date: string): string => `${MONTHS[parts(date).m - 1]} ${parts(date).y}`;
+export const monthYear = (date: string): string =>
+  inLocale(date, { month: "long", year: "numeric" }) ?? `${MONTHS[parts(date).m - 1]} ${parts(date).y}`;
 
 /** "Nov 2026" */
-export const shortMonthYear = (date: string): string => `${short(MONTHS[parts(date).m - 1])} ${parts(date).y}`;
+export const shortMonthYear = (date: string): string =>
+  inLocale(date, { month: "short", year: "numeric" }) ?? `${short(MONTHS[parts(date).m - 1])} ${parts(date).y}`;
 
 /** "Nov 23" */
 export function shortDate(date: string): string {
+  const localized = inLocale(date, { month: "short", day: "numeric" });
+  if (localized) return localized;
   const { m, d } = parts(date);
   return `${short(MONTHS[m - 1])} ${d}`;
 }
 
 /** "Monday, November 23, 2026" */
 export function longDate(date: string): string {
+  const localized = inLocale(date, { weekday: "long", day: "numeric", month: "long", year: "numeric" });
+  if (localized) return localized;
   const { y, m, d } = parts(date);
   return `${WEEKDAYS[isoWeekday(date) - 1]}, ${MONTHS[m - 1]} ${d}, ${y}`;
 }
 
 /** "Tue 8 Dec" */
 export const weekdayDayMonth = (date: string): string =>
+  inLocale(date, { weekday: "short", day: "numeric", month: "short" }) ??
   `${shortWeekday(date)} ${parts(date).d} ${short(MONTHS[parts(date).m - 1])}`;
 
 /** "Mon" */
-export const shortWeekday = (date: string): string => short(WEEKDAYS[isoWeekday(date) - 1]);
+export const shortWeekday = (date: string): string =>
+  inLocale(date, { weekday: "short" }) ?? short(WEEKDAYS[isoWeekday(date) - 1]);
 
 export const dayOfMonth = (date: string): number => parts(date).d;
 
 /** "Nov 23 – 29, 2026", "Nov 30 – Dec 6, 2026", "Dec 28, 2026 – Jan 3, 2027" */
 export function dateRange(from: string, to: string): string {
+  const locale = renderLocale();
+  if (locale) return dateRangeIn(locale, from, to);
   const a = parts(from);
   const b = parts(to);
   if (a.y !== b.y) return `${shortDate(from)}, ${a.y} – ${shortDate(to)}, ${b.y}`;

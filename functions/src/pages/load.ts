@@ -16,6 +16,7 @@ import { answerKey } from "../http/response-cache.js";
 import { nearestElsewhere } from "./elsewhere.js";
 import { colourClasses } from "./colours.js";
 import { readerZone, readerZoneKey, type ReaderZone } from "./reader-zone.js";
+import { pageLocale } from "./locale.js";
 import { calendarUrl } from "../presenters/calendars.js";
 import { viewUrl } from "../presenters/views.js";
 import { subscribeChoices } from "./subscribe-control.js";
@@ -32,12 +33,16 @@ export interface PageQuery {
   view?: unknown;
   date?: unknown;
   tz?: unknown;
+  /** The reader's `Accept-Language`, most wanted first. */
+  languages?: readonly string[];
 }
 
 interface Settings {
   /** The zone times are shown in: the reader's (`?tz=`), else the calendar's. */
   timezone: string;
   reader: ReaderZone;
+  /** The locale dates are written in (pages/locale.ts); null for the pages' English. */
+  locale: string | null;
   /** The calendar's owner colours by category (pages/colours.ts). */
   categories: CategoryColours | null;
   views: Lens[] | null;
@@ -59,7 +64,13 @@ function coordinates(deps: Deps, settings: Settings, query: PageQuery) {
   const lenses = allowedLenses(settings.views);
   const lens = chooseLens(query.view, lenses, settings.defaultView);
   const date = pageDate(query.date, openingDate(settings.filter, today));
-  return { today, lenses, lens, date, key: `${lens}|${date}|${today}|${readerZoneKey(settings.reader)}` };
+  return {
+    today,
+    lenses,
+    lens,
+    date,
+    key: `${lens}|${date}|${today}|${readerZoneKey(settings.reader)}|${settings.locale ?? ""}`,
+  };
 }
 
 /**
@@ -165,6 +176,7 @@ async function loadShown(
   return {
     timezone: settings.timezone,
     reader: settings.reader,
+    locale: settings.locale,
     lens,
     lenses,
     date,
@@ -213,6 +225,7 @@ function calendarSettings(calendar: CalendarRecord, query: PageQuery): Settings 
   return {
     timezone: reader.shown,
     reader,
+    locale: pageLocale(calendar.locale, query.languages ?? []),
     categories: calendar.categories ?? null,
     views: calendar.views,
     defaultView: calendar.default_view,
@@ -256,6 +269,7 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
   const settings = {
     timezone: reader.shown,
     reader,
+    locale: pageLocale(calendar.locale, query.languages ?? []),
     categories: calendar.categories ?? null,
     views: display.views,
     defaultView: display.default_view,

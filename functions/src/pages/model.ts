@@ -91,6 +91,8 @@ export interface PageModel {
   timezone: string;
   /** The reader's choice of zone (pages/reader-zone.ts): what links carry on and the page says. */
   reader: ReaderZone;
+  /** The locale its dates are written in (pages/locale.ts); null for the pages' English. */
+  locale: string | null;
   lens: Lens;
   /** Allowed lenses, in canonical order. */
   lenses: Lens[];

@@ -2,6 +2,7 @@
 import { html, trusted, type SafeHtml } from "./html.js";
 import { daysBetween } from "../domain/recurrence/index.js";
 import type { PageEvent, PageOccurrence } from "./model.js";
+import { clockTime } from "./locale.js";
 
 /** Class names for an event: its kind (`is-one-off`, `is-recurring`, `is-someday`) and its category colour. */
 export const eventClasses = (event: PageEvent): string =>
@@ -64,14 +65,14 @@ export type PageTimes = Pick<PageOccurrence, "date" | "start_time" | "end_time" 
 export function timesHtml(o: PageTimes, endApart = false): SafeHtml | string {
   const { start_time: start, end_time: end } = o;
   if (!start) return "";
-  const from = html`<time datetime="${o.date}T${start}">${start}</time>`;
+  const from = html`<time datetime="${o.date}T${start}">${clockTime(start)}</time>`;
   if (!end) return html`<span class="when">${from}</span>`;
   const later = daysLater(o);
   const mark =
     later > 0
       ? html`<abbr class="next-day" title="${later === 1 ? "the next day" : `${later} days later`}">+${later}</abbr>`
       : "";
-  const until = html`–<time datetime="${o.end_date ?? o.date}T${end}">${end}</time>${mark}`;
+  const until = html`–<time datetime="${o.end_date ?? o.date}T${end}">${clockTime(end)}</time>${mark}`;
   return html`<span class="when">${from}${endApart ? html`<span class="until">${until}</span>` : until}</span>`;
 }
 
