@@ -56,7 +56,8 @@ describe("an occurrence's page", () => {
     expect(outlook.searchParams.get("subject")).toBe("Weekly sync");
     expect(outlook.searchParams.get("startdt")).toBe("2026-11-10T09:00:00Z");
     expect(outlook.searchParams.get("enddt")).toBe("2026-11-10T10:00:00Z");
-    expect(outlook.searchParams.get("body")).toContain("**team doc**");
+    // The notes as plain text, as the feed carries them: no Markdown syntax, the link's address kept.
+    expect(outlook.searchParams.get("body")).toContain("Agenda in the team doc: link (https://example.com/doc)");
     expect(links).toContain("2026-11-10.ics");
   });
 

@@ -140,6 +140,17 @@ describe("the head", () => {
     const path = `/c/platform-friends/e/${occurrence.event_id}/2026-11-24`;
     const event = await pageText(path);
     expect(metaContent(event, "property", "og:title")).toBe("Planning");
+    // "Add to my calendar" hands Google and Outlook the notes as plain text too.
+    const added = hrefsOf(event).filter((href) =>
+      /^https:\/\/(calendar\.google|outlook\.live)\.com\//.test(href ?? ""),
+    );
+    expect(added).toHaveLength(2);
+    for (const href of added) {
+      const params = new URL(href!).searchParams;
+      expect(params.get("details") ?? params.get("body")).toMatch(
+        /^Hosted by the Platform team, see the agenda \(https:/,
+      );
+    }
     expect(metaContent(event, "property", "og:url")).toBe(`https://almanac.test${path}`);
     expect(metaContent(event, "name", "description")).toMatch(
       /^Tuesday, November 24, 2026, 10:00–11:00 \(Europe\/Berlin\) · Platform & friends · Hosted by the Platform team/,

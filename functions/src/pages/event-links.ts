@@ -3,6 +3,7 @@
  * compose links, filled in from the occurrence (times as UTC instants, an all-day one by date).
  */
 import { addDays } from "../domain/recurrence/index.js";
+import { markdownText } from "./markdown-text.js";
 
 /** What the links carry: the name, notes and the page's address, and when. */
 export interface AddedEvent {
@@ -18,9 +19,10 @@ export interface AddedEvent {
 /** Notes go into the address: beyond this they are cut (the page has them whole). */
 const DETAILS_CHARACTERS = 1500;
 
+/** The notes as plain text, as a feed carries them (markdown-text.ts), then the page's address. */
 function details(event: AddedEvent): string {
-  const notes = event.notes ?? "";
-  const cut = notes.length > DETAILS_CHARACTERS ? `${notes.slice(0, DETAILS_CHARACTERS)}…` : notes;
+  const notes = event.notes ? markdownText(event.notes.slice(0, DETAILS_CHARACTERS)) : "";
+  const cut = (event.notes?.length ?? 0) > DETAILS_CHARACTERS ? `${notes}…` : notes;
   return cut ? `${cut}\n\n${event.url}` : event.url;
 }
 
