@@ -1,77 +1,44 @@
 /**
- * Category colours and the reader's zone in chromium (as browser.test.ts runs it), at desktop
- * and phone widths: a category keeps its drawn colour across two months and beside a new
- * category, an owner's colour is drawn, the zone form and `?tz=` show a New York layer's event
- * in New York time on the lens and its event page, and axe-core finds no violation on the month
- * and event pages in either theme.
+ * Category colours and the reader's zone in chromium (test/pages/chromium.ts), at desktop and
+ * phone widths: a category keeps its drawn colour across two months and beside a new category,
+ * an owner's colour is drawn, the zone form and `?tz=` show a New York layer's event in New
+ * York time on the lens and its event page, and axe-core finds no violation on the month and
+ * event pages in either theme.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalServer } from "../../functions/src/server.js";
-import { type TestApp, testClock } from "../helpers/app.js";
+import {
+  axeViolations,
+  hasChromium,
+  openPage,
+  screenshot,
+  SIZES,
+  startChromium,
+  type Chromium,
+  type Size,
+} from "./chromium.js";
 import { seedColourZoneSite, TEAM_SLUG, type ColourZoneSite } from "./colour-zone-site.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const TODAY = "2026-11-22T10:00:00.000Z";
-const AXE = resolve(import.meta.dirname, "../../node_modules/axe-core/axe.min.js");
-const SIZES = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 
 /** The browser's getComputedStyle, which this package's types (no DOM) do not declare. */
 type BrowserGlobals = { getComputedStyle(el: unknown, pseudo?: string): Record<string, string> };
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-describe.skipIf(!existsSync(CHROMIUM))("category colours and the reader's zone in chromium", () => {
-  let browser: Browser;
-  let origin: string;
+describe.skipIf(!hasChromium)("category colours and the reader's zone in chromium", () => {
+  let chromium: Chromium;
   let site: ColourZoneSite;
-  let close: () => Promise<void>;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "almanac-colours-browser-"));
-    const local = await startLocalServer({ port: 0, dataDir, clock: testClock(TODAY), log: () => {} });
-    close = local.close;
-    origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
-    site = await seedColourZoneSite({ app: local.server } as unknown as Pick<TestApp, "app">);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    chromium = await startChromium(TODAY, async (t) => {
+      site = await seedColourZoneSite(t);
     });
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await close?.();
-    rmSync(dataDir, { recursive: true, force: true });
+    await chromium?.close();
   });
 
-  /** `audit`: JavaScript on and the CSP bypassed, for axe; otherwise a visitor without JavaScript. */
-  const context = (size: keyof typeof SIZES, scheme: "light" | "dark" = "light", audit = false) =>
-    browser.newContext({
-      viewport: SIZES[size],
-      colorScheme: scheme,
-      bypassCSP: audit,
-      javaScriptEnabled: audit,
-      deviceScaleFactor: 1,
-      locale: "en-US",
-    });
-
-  async function open(ctx: BrowserContext, path: string): Promise<Page> {
-    const page = await ctx.newPage();
-    const res = await page.goto(`${origin}${path}`, { waitUntil: "load" });
-    expect(res?.status(), path).toBe(200);
-    return page;
-  }
+  const open = (ctx: Awaited<ReturnType<Chromium["context"]>>, path: string) => openPage(ctx, chromium.origin, path);
 
   /** The colour drawn beside every chip of an event (its left border), as the browser computes it. */
   const drawn = (page: Page, name: string): Promise<string[]> =>
@@ -88,9 +55,9 @@ describe.skipIf(!existsSync(CHROMIUM))("category colours and the reader's zone i
       .locator(".legend .category", { hasText: category })
       .evaluate((el) => (globalThis as unknown as BrowserGlobals).getComputedStyle(el, "::before").backgroundColor);
 
-  for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
+  for (const size of Object.keys(SIZES) as Size[]) {
     it(`keeps a category's colour across two months and a new category, on a ${size}`, async () => {
-      const ctx = await context(size);
+      const ctx = await chromium.context(size);
       try {
         const november = await open(ctx, `/c/${TEAM_SLUG}?view=month&date=2026-11-24`);
         const december = await open(ctx, `/c/${TEAM_SLUG}?view=month&date=2026-12-09`);
@@ -103,17 +70,18 @@ describe.skipIf(!existsSync(CHROMIUM))("category colours and the reader's zone i
         // The owner's colour, from the stylesheet the page names.
         expect(await drawn(november, "Launch review")).toEqual(["rgb(31, 107, 87)"]);
         expect(await legendColour(november, "launch")).toBe("rgb(31, 107, 87)");
+        await screenshot(december, `month-colours-${size}.png`);
       } finally {
         await ctx.close();
       }
     }, 60_000);
 
     it(`shows a New York layer's event in the zone the reader picks, on a ${size}`, async () => {
-      const ctx = await context(size);
+      const ctx = await chromium.context(size);
       try {
         const page = await open(ctx, `/c/${TEAM_SLUG}?view=schedule&date=2026-12-09`);
         const study = page.locator(".ev", { hasText: "Usability study" });
-        await expect.poll(() => study.locator(".when").first().innerText()).toMatch(/^15:00/);
+        expect(await study.locator(".when").first().innerText()).toMatch(/^15:00/);
         await page.fill("#reader-zone", "America/New_York");
         await Promise.all([page.waitForURL(/tz=America%2FNew_York/), page.click(".zone-form button")]);
         expect(await page.locator(".facts").innerText()).toContain("Times in New York, UTC\u22125");
@@ -138,19 +106,12 @@ describe.skipIf(!existsSync(CHROMIUM))("category colours and the reader's zone i
         `/c/${TEAM_SLUG}?view=month&date=2026-12-09&tz=Mars%2FOlympus`,
         `/c/${TEAM_SLUG}/e/${site.study.id}/2026-12-09`,
       ];
-      for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
-        const ctx = await context(size, scheme, true);
+      for (const size of Object.keys(SIZES) as Size[]) {
+        const ctx = await chromium.context(size, scheme, true);
         try {
           for (const path of paths) {
             const page = await open(ctx, path);
-            await page.addScriptTag({ path: AXE });
-            const violations = await page.evaluate<AxeViolation[]>("axe.run(document).then((r) => r.violations)");
-            expect(
-              violations.map(
-                (v) =>
-                  `${size} ${path}: ${v.id} (${v.impact}) ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`,
-              ),
-            ).toEqual([]);
+            expect(await axeViolations(page, `${size} ${path}`)).toEqual([]);
             await page.close();
           }
         } finally {

@@ -48,6 +48,8 @@ describe("category colours", () => {
       const text = await page(`/c/${TEAM_SLUG}?view=${view}&date=2026-12-09`);
       expect(legend(text), view).toContain(`team:${team}`);
     }
+    const schedule = await page(`/c/${TEAM_SLUG}?view=schedule&date=2026-12-09`);
+    expect(schedule).toContain(`<span class="category ${team}">team</span>`);
   });
 
   it("lists the page's categories in a legend, by name", async () => {

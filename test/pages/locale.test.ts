@@ -35,6 +35,8 @@ describe("dates in the reader's locale", () => {
 
     const month = await get(`/c/${TEAM_SLUG}?view=month&date=2026-12-09`, "de");
     expect(month.text).toContain("Dezember 2026");
+    expect(month.text).toContain('<time datetime="2026-12-09T09:30">09:30</time>');
+    expect(month.text).toContain('<th scope="col"><abbr title="Montag">Mo</abbr></th>');
     expect(month.headers.vary).toMatch(/Accept-Language/i);
   });
 

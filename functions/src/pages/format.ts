@@ -55,6 +55,17 @@ export function longDate(date: string): string {
   return `${WEEKDAYS[isoWeekday(date) - 1]}, ${MONTHS[m - 1]} ${d}, ${y}`;
 }
 
+/** Monday to Sunday, long and short ("Monday", "Mon"): a month's column heads. */
+export const weekdayHeaders = (): Array<{ long: string; short: string }> =>
+  // 2026-11-23 is a Monday.
+  WEEKDAYS.map((long, i) => {
+    const date = `2026-11-${23 + i}`;
+    return {
+      long: inLocale(date, { weekday: "long" }) ?? long,
+      short: inLocale(date, { weekday: "short" }) ?? short(long),
+    };
+  });
+
 /** "Tue 8 Dec" */
 export const weekdayDayMonth = (date: string): string =>
   inLocale(date, { weekday: "short", day: "numeric", month: "short" }) ??

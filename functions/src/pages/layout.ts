@@ -160,7 +160,8 @@ export function renderPage(model: PageModel, embed = false): string {
     : "";
   const published = model.kind === "calendar" && !model.links.back;
   const credit = published ? html`Published with <a href="/">Almanac</a>, a calendar for agents. ` : "";
-  const content = html`${budgetNote(model)}${elsewhereNote(model)}${LENS_RENDERERS[model.lens](model, period)}`;
+  const content = html`${budgetNote(model)}${elsewhereNote(model)}${LENS_RENDERERS[model.lens](model, period)}
+${legendHtml(model)}`;
   const body = embed
     ? html`<div class="wrap embed">${embedBody(model, period, content)}</div>`
     : html`${masthead(model)}
@@ -169,7 +170,6 @@ ${lensTabs(model)}
 <main id="main" aria-labelledby="period-heading">
 ${periodBar(model, period)}
 ${unknownZoneNote(model.reader)}${content}
-${legendHtml(model)}
 </main>
 <footer>${credit}All times ${model.timezone}.${embedSnippet(model)}</footer>
 </div>`;

@@ -69,5 +69,7 @@ export function clockTime(time: string): string {
   const locale = current;
   if (!locale) return time;
   const at = Date.UTC(2000, 0, 1, +time.slice(0, 2), +time.slice(3, 5));
-  return formatterFor(locale, { hour: "numeric", minute: "2-digit" }).format(at);
+  // A 24-hour clock writes two-digit hours ("09:30"), a 12-hour one does not ("9:30 AM").
+  const twelve = formatterFor(locale, { hour: "numeric" }).resolvedOptions().hour12;
+  return formatterFor(locale, { hour: twelve ? "numeric" : "2-digit", minute: "2-digit" }).format(at);
 }

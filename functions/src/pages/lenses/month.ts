@@ -3,7 +3,7 @@
  * spans days is a bar from its first day's cell across the row (lenses/spans.ts).
  */
 import { addDays } from "../../domain/recurrence/index.js";
-import { dayOfMonth, monthYear, shortWeekday, WEEKDAYS } from "../format.js";
+import { dayOfMonth, monthYear, shortWeekday, weekdayHeaders } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import { dayLens, lensHref } from "../links.js";
 import type { PageModel, PageOccurrence } from "../model.js";
@@ -106,7 +106,9 @@ export function renderMonth(model: PageModel, period: Period): SafeHtml {
     }
     rows.push(html`<tr>${cells}</tr>`);
   }
-  const headers = WEEKDAYS.map((day) => html`<th scope="col"><abbr title="${day}">${day.slice(0, 3)}</abbr></th>`);
+  const headers = weekdayHeaders().map(
+    ({ long, short }) => html`<th scope="col"><abbr title="${long}">${short}</abbr></th>`,
+  );
   return html`<table class="month"><caption class="visually-hidden">${period.label}</caption>\
 <thead><tr>${headers}</tr></thead><tbody>${rows}</tbody></table>`;
 }

@@ -50,7 +50,7 @@ const cutNotes = (notes: string): string =>
 export function metaHtml(event: PageEvent, o?: PageOccurrence): SafeHtml | string {
   const moved = o ? movedFromHtml(o) : "";
   if (!event.category && !event.recur && !moved) return "";
-  const category = event.category ? html`<span class="category">${event.category}</span>` : "";
+  const category = event.category ? html`<span class="category ${event.colour}">${event.category}</span>` : "";
   const rule = event.recur ? describeRecur(event.recur) : null;
   const repeats = rule ? html`<span class="repeats">${moved ? "Usually" : "Repeats"} ${rule}</span>` : "";
   return html`<p class="meta">${category}${moved}${repeats}</p>`;
