@@ -4,87 +4,36 @@
  * show them, crowded week days, and axe-core finding no violation on the event page in either
  * theme. Screenshots go to test/.artifacts/screenshots/ (docs/screenshots/ with UPDATE_SCREENSHOTS=1).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startLocalServer } from "../../functions/src/server.js";
-import { type TestApp, testClock } from "../helpers/app.js";
+import {
+  axeViolations,
+  hasChromium,
+  openPage,
+  screenshot,
+  SIZES,
+  startChromium,
+  type Chromium,
+  type Size,
+} from "./chromium.js";
 import { seedTeam, type TeamDemo } from "./moved-site.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const TODAY = "2026-12-01T09:00:00.000Z";
-const SCREENSHOTS = resolve(
-  import.meta.dirname,
-  process.env.UPDATE_SCREENSHOTS === "1" ? "../../docs/screenshots" : "../.artifacts/screenshots",
-);
-const AXE = resolve(import.meta.dirname, "../../node_modules/axe-core/axe.min.js");
-const SIZES = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
 const LENSES = ["month", "week", "schedule", "timeline"] as const;
-const MAX_SHOT_HEIGHT = 1600;
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: unknown }>;
-}
-
-describe.skipIf(!existsSync(CHROMIUM))("event pages in chromium", () => {
-  let browser: Browser;
-  let origin: string;
+describe.skipIf(!hasChromium)("event pages in chromium", () => {
+  let chromium: Chromium;
   let team: TeamDemo;
-  let close: () => Promise<void>;
-  let dataDir: string;
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "almanac-event-browser-"));
-    const local = await startLocalServer({ port: 0, dataDir, clock: testClock(TODAY), log: () => {} });
-    close = local.close;
-    origin = `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`;
-    team = await seedTeam({ app: local.server } as unknown as Pick<TestApp, "app">);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    chromium = await startChromium(TODAY, async (t) => (team = await seedTeam(t)));
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await close?.();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => chromium?.close());
 
-  /** `audit`: JavaScript on and the CSP bypassed, for axe; otherwise a visitor without JavaScript. */
-  const context = (size: keyof typeof SIZES, scheme: "light" | "dark" = "light", audit = false) =>
-    browser.newContext({
-      viewport: SIZES[size],
-      colorScheme: scheme,
-      bypassCSP: audit,
-      javaScriptEnabled: audit,
-      deviceScaleFactor: 1,
-      locale: "en-US",
-    });
-
-  async function open(ctx: BrowserContext, path: string): Promise<Page> {
-    const page = await ctx.newPage();
-    const res = await page.goto(`${origin}${path}`, { waitUntil: "load" });
-    expect(res?.status(), path).toBe(200);
-    return page;
-  }
-
-  async function screenshot(page: Page, file: string): Promise<void> {
-    const height = await page.locator("html").evaluate((el) => el.scrollHeight);
-    const { width } = page.viewportSize()!;
-    await page.screenshot({
-      path: join(SCREENSHOTS, file),
-      fullPage: true,
-      clip: { x: 0, y: 0, width, height: Math.min(height, MAX_SHOT_HEIGHT) },
-    });
-  }
+  const context = (size: Size, scheme: "light" | "dark" = "light", audit = false) =>
+    chromium.context(size, scheme, audit);
+  const open = (ctx: BrowserContext, path: string): Promise<Page> => openPage(ctx, chromium.origin, path);
 
   /** Whether text is drawn struck through (`<s>`'s line-through, as computed). */
   const struck = (page: Page, selector: string) =>
@@ -97,7 +46,7 @@ describe.skipIf(!existsSync(CHROMIUM))("event pages in chromium", () => {
             .textDecorationLine,
       );
 
-  for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
+  for (const size of Object.keys(SIZES) as Size[]) {
     it(`opens an occurrence from each lens at ${size} width`, async () => {
       const ctx = await context(size);
       try {
@@ -173,19 +122,12 @@ describe.skipIf(!existsSync(CHROMIUM))("event pages in chromium", () => {
 
   for (const scheme of ["light", "dark"] as const) {
     it(`has no axe-core violation on the event page in ${scheme}, at both widths`, async () => {
-      for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
+      for (const size of Object.keys(SIZES) as Size[]) {
         const ctx = await context(size, scheme, true);
         try {
           for (const date of ["2026-12-09", "2026-12-15"]) {
             const page = await open(ctx, `/c/platform-team/e/${team.sync.id}/${date}`);
-            await page.addScriptTag({ path: AXE });
-            const violations = await page.evaluate<AxeViolation[]>("axe.run(document).then((r) => r.violations)");
-            expect(
-              violations.map(
-                (v) =>
-                  `${size} ${date}: ${v.id} (${v.impact}) ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`,
-              ),
-            ).toEqual([]);
+            expect(await axeViolations(page, `${size} ${date}`)).toEqual([]);
             await page.close();
           }
         } finally {
