@@ -265,12 +265,8 @@ export async function prepareViewPage(deps: Deps, resolved: ResolvedView, query:
   const { view, calendar } = resolved;
   const sources = await viewEventSources(deps, resolved);
   const display = viewDisplayFor(view, calendar);
-  const reader = readerZone(query.tz, calendar.timezone);
-  const settings = {
-    timezone: reader.shown,
-    reader,
-    locale: pageLocale(calendar.locale, query.languages ?? []),
-    categories: calendar.categories ?? null,
+  const settings: Settings = {
+    ...calendarSettings(calendar, query),
     views: display.views,
     defaultView: display.default_view,
     filter: view.filter,
