@@ -1,0 +1,140 @@
+/**
+ * The zone a DATE-TIME is read in, and its reading turned into the calendar's wall clock.
+ *
+ * A TZID is read as an IANA name when it is one; as a Windows name (Outlook's "W. Europe
+ * Standard Time") through windows-iana; as a prefixed id (Thunderbird's
+ * "/mozilla.org/20050126_1/Europe/Berlin") by the IANA name at its end; else through the file's
+ * own VTIMEZONE of that id, which ical.js reads. Floating times are the calendar's own.
+ */
+import ICAL from "ical.js";
+import { DateTime, IANAZone } from "luxon";
+import { findIana } from "windows-iana";
+
+/** A local date and minute, as Almanac stores a time of an event. */
+export interface WallClock {
+  date: string;
+  time: string;
+}
+
+export interface Zone {
+  /** The IANA name, or the file's TZID for a zone known only from its VTIMEZONE. */
+  name: string;
+  /** Whether wall-clock readings are already the calendar's (floating, or the calendar's own zone). */
+  local: boolean;
+  /** The instant (epoch ms) of a wall-clock reading in this zone. */
+  instant(wall: ICAL.Time): number;
+  /** The wall-clock reading (floating) of an instant in this zone. */
+  reading(ms: number): ICAL.Time;
+}
+
+/** The same reading with no zone: ical.js arithmetic on it is wall-clock arithmetic. */
+export const floating = (t: ICAL.Time): ICAL.Time =>
+  ICAL.Time.fromData({
+    year: t.year,
+    month: t.month,
+    day: t.day,
+    hour: t.hour,
+    minute: t.minute,
+    second: t.second,
+    isDate: t.isDate,
+  });
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/** The date and minute an ICAL.Time reads, without converting it. */
+export const wallOf = (t: ICAL.Time): WallClock => ({
+  date: `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)}`,
+  time: `${pad(t.hour)}:${pad(t.minute)}`,
+});
+
+const isIana = (name: string): boolean => !/\s/.test(name) && IANAZone.isValidZone(name);
+
+/** The IANA name a TZID stands for, or null. */
+export function ianaName(tzid: string): string | null {
+  const id = tzid.trim().replace(/^"|"$/g, "");
+  if (id.toUpperCase() === "UTC" || id.toUpperCase() === "Z" || id === "Etc/UTC" || id === "GMT") return "UTC";
+  if (isIana(id)) return id;
+  const windows = findIana(id);
+  if (windows.length > 0 && IANAZone.isValidZone(windows[0])) return windows[0];
+  // A prefixed id ends in an IANA name of two or three parts: try the longest tail first.
+  const parts = id.split("/").filter(Boolean);
+  for (const size of [3, 2]) {
+    if (parts.length > size) {
+      const tail = parts.slice(-size).join("/");
+      if (isIana(tail)) return tail;
+    }
+  }
+  return null;
+}
+
+/** A zone luxon knows by name. */
+export function namedZone(name: string, calendarZone: string): Zone {
+  return {
+    name,
+    local: name === calendarZone,
+    instant: (t) =>
+      DateTime.fromObject(
+        { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
+        { zone: name },
+      ).toMillis(),
+    reading: (ms) => {
+      const at = DateTime.fromMillis(ms, { zone: name });
+      const { year, month, day, hour, minute, second } = at;
+      return ICAL.Time.fromData({ year, month, day, hour, minute, second });
+    },
+  };
+}
+
+/** A zone known only from the file's VTIMEZONE, read by ical.js. */
+function fileZone(tzid: string, zone: ICAL.Timezone): Zone {
+  return {
+    name: tzid,
+    local: false,
+    instant: (t) => {
+      const at = new ICAL.Time(
+        { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
+        zone,
+      );
+      return at.toUnixTime() * 1000;
+    },
+    reading: (ms) => {
+      return floating(ICAL.Time.fromJSDate(new Date(ms), true).convertToZone(zone));
+    },
+  };
+}
+
+/**
+ * The zone of a date-time property's value: UTC for a "Z" value, the calendar's for a
+ * floating one, else its TZID's; null when the TZID is neither a known name nor defined in the file.
+ */
+export function zoneOfProperty(
+  prop: ICAL.Property,
+  calendarZone: string,
+  fileZones: ReadonlyMap<string, ICAL.Timezone>,
+): Zone | null {
+  const value = prop.getFirstValue() as ICAL.Time;
+  if (value.zone === ICAL.Timezone.utcTimezone) return namedZone("UTC", calendarZone);
+  const tzid = prop.getParameter("tzid") as string | undefined;
+  if (!tzid) return namedZone(calendarZone, calendarZone);
+  const iana = ianaName(tzid);
+  if (iana) return namedZone(iana, calendarZone);
+  const own = fileZones.get(tzid);
+  return own ? fileZone(tzid, own) : null;
+}
+
+/** The file's VTIMEZONEs by TZID. */
+export function fileZonesOf(calendar: ICAL.Component): Map<string, ICAL.Timezone> {
+  const zones = new Map<string, ICAL.Timezone>();
+  for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
+    const tzid = vtimezone.getFirstPropertyValue("tzid");
+    if (typeof tzid === "string") zones.set(tzid, new ICAL.Timezone(vtimezone));
+  }
+  return zones;
+}
+
+/** A wall-clock reading in `zone` as the calendar's zone reads it (unchanged when already local). */
+export function toCalendar(t: ICAL.Time, zone: Zone, calendarZone: string): WallClock {
+  if (zone.local) return wallOf(t);
+  const at = DateTime.fromMillis(zone.instant(t), { zone: calendarZone });
+  return { date: at.toFormat("yyyy-LL-dd"), time: at.toFormat("HH:mm") };
+}
