@@ -9,18 +9,26 @@ const interview = (start: string, end: string) =>
 
 describe("a crowded week day", () => {
   it("keeps MAX_LANES events side by side and leaves the rest off the grid", () => {
-    const pieces = [interview("10:00", "11:00"), interview("10:00", "11:00"), interview("10:30", "11:00")].map((o) =>
-      pieceOn(o, o.date),
-    );
+    const pieces = [
+      interview("10:00", "11:00"),
+      interview("10:00", "11:00"),
+      interview("10:15", "11:00"),
+      interview("10:30", "11:00"),
+    ].map((o) => pieceOn(o, o.date));
     const { placed, lanes, crowded } = placeTimed(pieces);
-    expect(MAX_LANES).toBe(2);
-    expect(lanes).toBe(2);
-    expect(placed.map((p) => p.lane)).toEqual([0, 1]);
+    expect(MAX_LANES).toBe(3);
+    expect(lanes).toBe(3);
+    expect(placed.map((p) => p.lane)).toEqual([0, 1, 2]);
     expect(crowded.map((p) => p.o.event.name)).toEqual(["Interview 10:30"]);
   });
 
   it('says "+N more", linking to the day in the schedule, and keeps the crowded events for the narrow list', () => {
-    const occurrences = [interview("10:00", "11:00"), interview("10:00", "11:00"), interview("10:30", "11:00")];
+    const occurrences = [
+      interview("10:00", "11:00"),
+      interview("10:00", "11:00"),
+      interview("10:15", "11:00"),
+      interview("10:30", "11:00"),
+    ];
     const page = renderPage(pageModel({ lens: "week", occurrences }));
     expect(page).toContain(
       '<li class="crowded-note"><a href="?view=schedule&amp;date=2026-11-26">+1 more' +

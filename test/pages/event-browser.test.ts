@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)("event pages in chromium", () => {
       const page = await open(desktop, "/c/platform-team?view=week&date=2026-12-10");
       const thursday = page.locator("section.wday", { has: page.locator('time[datetime="2026-12-10"]') });
       const drawn = thursday.locator("li.ev:visible", { hasText: "Interview: backend" });
-      expect(await drawn.count()).toBe(2);
+      expect(await drawn.count()).toBe(3);
       for (const box of await Promise.all((await drawn.all()).map((chip) => chip.boundingBox())))
         expect(box!.width).toBeGreaterThanOrEqual(70);
       const more = thursday.locator(".crowded-note a");
@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)("event pages in chromium", () => {
       const listed = list
         .locator("section.wday", { has: list.locator('time[datetime="2026-12-10"]') })
         .locator("li.ev:visible", { hasText: "Interview: backend" });
-      expect(await listed.count()).toBe(3);
+      expect(await listed.count()).toBe(4);
     } finally {
       await desktop.close();
       await phone.close();

@@ -39,11 +39,12 @@ export async function seedTeam(t: Pick<TestApp, "app">): Promise<TeamDemo> {
     end_time: "11:00",
     category: "hiring",
   });
-  // Three interviews at once on Thursday 10 Dec: the week grid draws two side by side, then "+1 more".
+  // Four interviews at once on Thursday 10 Dec: the week grid draws three side by side, then "+1 more".
   for (const [start, end] of [
     ["10:00", "10:45"],
     ["10:00", "11:00"],
     ["10:15", "11:00"],
+    ["10:30", "11:00"],
   ])
     await newEvent(t, owner.auth, calendar.id, {
       name: `Interview: backend ${start}`,

@@ -80,7 +80,7 @@ describe("GET /c/{slug}", () => {
 
   it("renders each lens chosen by ?view=", async () => {
     const week = await page("/c/launch-plan?view=week&date=2026-11-26");
-    expect(week.text).toContain('<div class="week">');
+    expect(week.text).toContain('<div class="week slots-');
     expect(week.text).toContain('<h2 id="period-heading">Nov 23 – 29, 2026</h2>');
     // Overlapping events on Thursday share the width in two lanes.
     expect(week.text).toMatch(
@@ -135,7 +135,7 @@ describe("GET /c/{slug}", () => {
 
     await patchCalendar(t, demo.owner.auth, demo.calendar.id, { views: ["week", "schedule"], default_view: null });
     const first = await page("/c/launch-plan?view=nonsense");
-    expect(first.text).toContain('<div class="week">');
+    expect(first.text).toContain('<div class="week slots-');
     expect(first.text).toContain('<a href="?view=week&amp;date=2026-11-22" aria-current="page">Week</a>');
   });
 

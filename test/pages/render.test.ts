@@ -287,16 +287,17 @@ describe("week lens", () => {
     const page = renderPage(
       pageModel({ lens: "week", occurrences: [on("2026-11-23", standup), on("2026-11-24", allDay)] }),
     );
-    // 08:00 to 18:00 by default: 40 rows; 09:00 is row 5; a 15-minute event is drawn half an hour long.
+    // 08:00 to 18:00 by default: 40 rows, the week's; 09:00 is row 5; a 15-minute event is drawn half an hour long.
+    expect(page).toContain('<div class="week slots-40">');
     expect(page).toContain(
-      '<ol class="timed rows-40 lanes-1"><li class="ev is-one-off at-5 len-2 lane-all short" title="09:00–09:15 Standup">',
+      '<ol class="timed lanes-1"><li class="ev is-one-off at-5 len-2 lane-all short" title="09:00–09:15 Standup">',
     );
     expect(page).toContain(
       '<ul class="untimed"><li class="ev is-one-off" title="Offsite"><span class="name">Offsite</span></li></ul>',
     );
     expect(count(page, '<section class="wday')).toBe(7);
     expect(page).toMatch(/<section class="wday today" aria-labelledby="day-2026-11-24">/);
-    expect(count(page, /<li class="at-\d+">\d\d:00<\/li>/)).toBe(10);
+    expect(count(page, /<li class="at-\d+"><span>\d\d:00<\/span><\/li>/)).toBe(10);
   });
 
   it("widens the hours to the week's earliest and latest events", () => {
@@ -352,7 +353,7 @@ describe("overnight occurrences", () => {
     expect(monday).toContain(
       '<ul class="untimed"><li class="ev is-one-off continued" title="22:00–02:00 (+1) Night shift">',
     );
-    expect(page).not.toContain('<li class="at-1">00:00</li>');
+    expect(page).not.toContain('<li class="at-1"><span>00:00</span></li>');
     expect(monday).toContain('until <time datetime="2026-11-23T02:00">02:00</time>');
     expect(page).not.toContain('aria-labelledby="day-2026-11-22"');
   });
@@ -495,7 +496,7 @@ describe("the stylesheet", () => {
   it("has light and dark schemes, narrow-screen layouts and every generated position", () => {
     expect(STYLESHEET).toContain("@media (prefers-color-scheme:dark)");
     expect(STYLESHEET).toContain("@media (max-width:40rem)");
-    for (const rule of [".rows-96{", ".at-96{", ".len-96{", ".lanes-2{", ".days-98{", ".d-98{", ".l-98{", ".cat-7{"])
+    for (const rule of [".slots-96{", ".at-96{", ".len-96{", ".lanes-3{", ".days-98{", ".d-98{", ".l-98{", ".cat-7{"])
       expect(STYLESHEET).toContain(rule);
     expect(STYLESHEET_NAME).toMatch(/^style\.[0-9a-f]{12}\.css$/);
   });

@@ -54,7 +54,7 @@ describe("a New York calendar with a Berlin layer", () => {
     // with the overnight shift too (what runs past midnight does not open the grid at 00:00).
     for (const date of ["2026-11-17", "2026-11-24"]) {
       const week = await page(`view=week&date=${date}`);
-      expect(week).toContain('<li class="at-1">03:00</li>');
+      expect(week).toContain('<li class="at-1"><span>03:00</span></li>');
       expect(day(week, date)).toMatch(/<li class="ev is-recurring cat-\d at-3 len-2 lane-all short"/);
     }
     // The timeline's bar for the series gives its time of day.
@@ -106,7 +106,7 @@ describe("a New York calendar with a Berlin layer", () => {
   it("draws an overnight event to the grid's end on its day, saying when it ends, and notes its end the next morning", async () => {
     const week = await page("view=week&date=2026-11-24");
     // Tuesday 22:00 to Wednesday 02:00: the grid keeps to the week's hours (from 03:00), not all 24.
-    expect(week).not.toContain('<li class="at-1">00:00</li>');
+    expect(week).not.toContain('<li class="at-1"><span>00:00</span></li>');
     expect(day(week, "2026-11-24")).toMatch(
       /<li class="ev is-one-off cat-\d at-77 len-8 lane-all continues" title="22:00–02:00 \(\+1\) Night shift">/,
     );

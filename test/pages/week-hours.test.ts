@@ -21,7 +21,7 @@ describe("the week's hours", () => {
     const page = renderPage(
       pageModel({ lens: "week", occurrences: [on("2026-11-24", migration), on("2026-11-26", review)] }),
     );
-    expect(page).toContain('<li class="at-1">08:00</li>');
+    expect(page).toContain('<li class="at-1"><span>08:00</span></li>');
     expect(page).not.toContain(">07:00<");
     expect(page).toContain('<span class="goes-on">continues to 02:00 →</span>');
     const wednesday = page.slice(page.indexOf('id="day-2026-11-25"'), page.indexOf('id="day-2026-11-26"'));

@@ -13,12 +13,6 @@ export const OCCURRENCE_RULES = `
 .ev.vacated s{text-decoration-thickness:1px}
 .moved-from{display:block;font-size:.75rem;color:var(--muted);font-style:italic}
 .meta .moved-from{display:inline;font-size:inherit}
-/* Names wrap, never cut; a chip too short for its name shows it whole while pointed at or focused. */
-.timed .ev.short{flex-wrap:wrap;white-space:normal}
-.timed .ev.short .name-link{flex:0 1 auto;min-width:0}
-.timed .ev.short .name{overflow:visible;text-overflow:clip}
-.timed .ev:hover,.timed .ev:focus-within{overflow:visible;z-index:3;height:max-content;min-height:100%;\
-align-self:start;box-shadow:0 2px 6px rgb(0 0 0 / 25%)}
 @media (min-width:48.01rem){.timed .ev.crowded{display:none}}
 .crowded-note{font-size:.75rem;font-weight:600;padding:0 .2rem}
 
@@ -39,7 +33,6 @@ background:var(--surface);color:var(--text);text-decoration:none}
 .add-to h2,.event-notes h2{font-size:1.05rem;margin:1.25rem 0 .3rem}
 @media (max-width:48rem){
 .crowded-note{display:none}
-.timed .ev:hover,.timed .ev:focus-within{box-shadow:none}
 .event-facts{grid-template-columns:1fr;gap:0}
 .event-facts dd{margin-bottom:.5rem}
 }

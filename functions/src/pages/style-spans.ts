@@ -27,6 +27,8 @@ ${monthWidths()}
 .week-spans{grid-row:2;grid-column:2/-1;display:grid;grid-template-columns:subgrid;grid-auto-flow:row dense;gap:.2rem 0;\
 list-style:none;margin:0;padding:.25rem 0;position:relative;z-index:1}
 .week-spans .ev{margin:0 .25rem}
+/* Week's bars have the room to wrap a long name; Month's keep one line, to line up across the row. */
+.week-spans .ev.span,.week-spans .ev.span .name-link,.week-spans .ev.span .name{white-space:normal}
 /* The days keep their columns beside the bars, which share their grid rows. */
 ${Array.from({ length: 7 }, (_, i) => `.week>.wday:nth-of-type(${i + 1}){grid-column:${i + 2}}`).join("\n")}
 ${Array.from({ length: 7 }, (_, i) => `.week-spans .from-${i + 1}{grid-column-start:${i + 1}}`).join("\n")}

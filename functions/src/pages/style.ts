@@ -23,10 +23,13 @@ function generated(): string {
   const rules: string[] = [];
   for (let i = 0; i < PALETTE_SIZE; i++) rules.push(`.cat-${i}{--cat:var(--cat-${i})}`);
   for (const n of range(SLOTS_PER_HOUR, MAX_SLOTS, SLOTS_PER_HOUR))
-    rules.push(`.rows-${n}{grid-template-rows:repeat(${n},var(--slot))}`);
+    rules.push(`.slots-${n}{grid-template-rows:auto auto auto repeat(${n},minmax(var(--slot),auto))}`);
   for (const n of range(1, MAX_SLOTS)) rules.push(`.at-${n}{grid-row-start:${n}}.len-${n}{grid-row-end:span ${n}}`);
-  for (const n of range(1, MAX_LANES))
-    rules.push(`.lanes-${n}{grid-template-columns:repeat(${n},minmax(0,1fr))}.lane-${n}{grid-column:${n}}`);
+  // Side by side, a lane is at least --lane-min and its longest word wide (lanes-1 is alone).
+  for (const n of range(1, MAX_LANES)) {
+    const min = n === 1 ? "0" : "min-content";
+    rules.push(`.lanes-${n}{grid-template-columns:repeat(${n},minmax(${min},1fr))}.lane-${n}{grid-column:${n}}`);
+  }
   for (const n of range(1, MAX_WEEKS)) {
     rules.push(`.weeks-${n}{grid-template-columns:var(--lane-label) repeat(${n},minmax(4.75rem,1fr))}`);
     rules.push(`.c-${n}{grid-column-start:${n}}.w-${n}{grid-column-end:span ${n}}`);
@@ -43,7 +46,7 @@ const BASE = `
 --bg:#f7f6f2;--surface:#ffffff;--sunken:#f0eee8;--text:#1d2125;--muted:#515a64;--line:#e0ddd5;
 --accent:#1f6b57;--accent-text:#ffffff;--accent-soft:#dcefe8;--today:#fff4d6;--neutral:#7a8590;
 ${palette(LIGHT_PALETTE)}
---slot:0.8rem;--lane-label:9rem;--radius:8px;
+--slot:0.8rem;--lane-min:5rem;--lane-label:9rem;--radius:8px;
 font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;line-height:1.5}
 @media (prefers-color-scheme:dark){:root{
 --bg:#131517;--surface:#1b1e21;--sunken:#16181b;--text:#e7e6e2;--muted:#a9b0b8;--line:#30343a;
@@ -143,35 +146,33 @@ font-variant-numeric:tabular-nums;padding:0 .3rem;border-radius:999px;min-width:
 .more summary::-webkit-details-marker{display:none}
 .more[open] summary{margin-bottom:.1rem}
 
-/* Week */
-.week{display:grid;grid-template-columns:3.25rem repeat(7,minmax(0,1fr));grid-template-rows:auto auto auto auto;\
-background:var(--surface);border:1px solid var(--line);border-radius:var(--radius)}
-.week .hours{grid-column:1;grid-row:4;display:grid;list-style:none;margin:0;padding:0}
-.week .hours li{grid-row-end:span 4;font-size:.7rem;color:var(--muted);text-align:right;padding-right:.4rem;\
-transform:translateY(-.55em);font-variant-numeric:tabular-nums}
-.week .hours li:first-child{transform:none}
-.wday{grid-row:1/span 4;display:grid;grid-template-rows:subgrid;border-left:1px solid var(--line);min-width:0}
+/* Week: the days, the hours and the quarter-hour rows are one grid (slots-N), so that a row
+   grown to fit a wrapped name grows in every day. A crowded day's column widens to its lanes. */
+.week{display:grid;grid-template-columns:3.25rem repeat(7,minmax(min-content,1fr));grid-template-rows:auto auto auto;\
+background:var(--surface);border:1px solid var(--line);border-radius:var(--radius);overflow-x:auto}
+.week .hours{grid-column:1/-1;grid-row:4/-1;display:grid;grid-template-rows:subgrid;list-style:none;margin:0;padding:0}
+.week .hours li{grid-column:1;grid-row-end:span 4;border-top:1px solid var(--line);font-size:.7rem;color:var(--muted);\
+font-variant-numeric:tabular-nums}
+.week .hours li span{display:block;width:3.25rem;text-align:right;padding-right:.4rem;transform:translateY(-.55em)}
+.week .hours li:first-child{border-top:0}
+.week .hours li:first-child span{transform:none}
+.wday{grid-row:1/-1;display:grid;grid-template-rows:subgrid;border-left:1px solid var(--line);min-width:0}
 .wday-head{grid-row:1;margin:0;padding:.5rem .4rem;font-size:.85rem;font-weight:600;text-align:center;\
 border-bottom:1px solid var(--line)}
-.wday-head .dnum{display:inline-block;min-width:1.8rem;border-radius:999px}
+.wday-head .dnum{display:inline-block;min-width:1.8rem;border-radius:999px;text-align:center}
 .wday.today .wday-head .dnum{background:var(--accent);color:var(--accent-text)}
-.wday.today{background:color-mix(in srgb,var(--today) 45%,var(--surface))}
+.wday.today{background:color-mix(in srgb,var(--today) 45%,transparent)}
 .untimed{grid-row:3;list-style:none;margin:0;padding:.25rem;display:grid;gap:.2rem;align-content:start;\
 border-bottom:1px solid var(--line);min-height:1.75rem}
-.timed{grid-row:4;display:grid;list-style:none;margin:0;padding:0 .2rem;column-gap:.15rem;\
-background-image:repeating-linear-gradient(to bottom,var(--line) 0,var(--line) 1px,transparent 1px,\
-transparent calc(var(--slot) * 4))}
-.timed .ev{overflow:hidden;min-height:0;margin:1px 0;line-height:1.25}
+.timed{grid-row:4/-1;display:grid;grid-template-rows:subgrid;list-style:none;margin:0;padding:0 .2rem;column-gap:.15rem}
+.timed .ev{overflow:hidden;min-height:0;margin:1px 0;padding:.1rem .3rem;line-height:1.25;overflow-wrap:break-word}
 .timed .ev .when{display:block;margin:0;font-size:.72rem}
-/* A short event is one line: the name, then the layer, take what the time leaves, cut with an ellipsis. */
-.timed .ev.short{display:flex;align-items:baseline;white-space:nowrap}
-.timed .ev.short>*{flex:none}
-.timed .ev.short .when{display:inline;margin-right:.3em}
-.timed .ev.short .name{flex:0 1 auto;min-width:2.5em;overflow:hidden;text-overflow:ellipsis}
-.timed .ev.short .layer{flex:0 20 auto;min-width:2.2em}
+/* A short event's start goes before its name, which wraps after it (an inline-block may break after). */
+.timed .ev.short .when{display:inline-block;margin-right:.3em}
 .timed .ev.short .until{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .timed .ev.continues{margin-bottom:0;border-bottom-left-radius:0;border-bottom-right-radius:0}
 .timed .ev.continued{margin-top:0;border-top:1px dashed var(--cat);border-top-left-radius:0;border-top-right-radius:0}
+.timed:not(.lanes-1) .ev{min-width:var(--lane-min)}
 .lane-all{grid-column:1/-1}
 .wday .none{display:none}
 
@@ -226,7 +227,7 @@ var(--cat) 9%,var(--surface)) 8px 16px)}
 /* Phones and narrow windows: grids become lists. */
 @media (max-width:48rem){
 .timed .ev .when{margin-right:.4em}
-.week{display:block;border:0;background:none}
+.week{display:block;border:0;background:none;overflow:visible}
 .week .hours{display:none}
 .wday{display:block;border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.6rem;\
 background:var(--surface);padding-bottom:.3rem}

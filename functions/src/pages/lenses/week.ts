@@ -1,9 +1,10 @@
 /**
  * Week lens: seven day columns. Untimed events sit at the top; timed ones are placed on a
- * grid of quarter-hour rows (classes from the stylesheet, no inline styles, so the CSP needs
- * no 'unsafe-inline'). Overlapping events share the day's width in lanes. Times are the page
- * calendar's (the model places every occurrence by its instant); one that runs past midnight
- * is drawn on each day it covers (see Piece).
+ * grid of quarter-hour rows that all days and the hours share (classes from the stylesheet,
+ * no inline styles, so the CSP needs no 'unsafe-inline'). A row grows to fit a wrapped name,
+ * so a name is never cut. Overlapping events share the day's width in lanes. Times are the
+ * page calendar's (the model places every occurrence by its instant); one that runs past
+ * midnight is drawn on each day it covers (see Piece).
  */
 import { addDays } from "../../domain/recurrence/index.js";
 import { dayOfMonth, longDate, shortWeekday } from "../format.js";
@@ -18,14 +19,17 @@ import { withVacated } from "../occurrence-parts.js";
 import { segmentClasses, segmentHtml, segmentsOfWeek, segmentTitle, spansDays } from "./spans.js";
 
 export const SLOTS_PER_HOUR = 4;
-/** Side by side, at most this many: each keeps a readable width; the rest are "+N more". */
-export const MAX_LANES = 2;
+/**
+ * Side by side, at most this many: each keeps a readable width (the stylesheet's lane minimum,
+ * which widens a crowded day's column); the rest are "+N more".
+ */
+export const MAX_LANES = 3;
 const DAY_START_HOUR = 8;
 const DAY_END_HOUR = 18;
 /** An event without an end lasts an hour on the grid; none is drawn shorter than half an hour. */
 const DEFAULT_SLOTS = 4;
 const MIN_SLOTS = 2;
-/** Up to this long, time and name share one line. */
+/** Up to this long, the name follows the start on the same line (the end is in the title). */
 const SHORT_SLOTS = 3;
 
 const slotOf = (time: string): number => (+time.slice(0, 2) * 60 + +time.slice(3, 5)) / 15;
@@ -159,8 +163,8 @@ export function piecesByDay(
 
 /**
  * The times of a piece: the occurrence's own on its first day, "until 02:00" on a later one.
- * On the grid a short piece is one line: the stylesheet shows its end only to screen readers
- * (it is in the chip's title too), so that the name and layer keep the room.
+ * On the grid a short piece shows its start before the name: the stylesheet shows its end only
+ * to screen readers (it is in the chip's title too), so that the name keeps the room.
  */
 function pieceTimes(p: Piece, date: string, short: boolean): SafeHtml | string {
   const o = p.o;
@@ -193,7 +197,7 @@ ${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml
   const hours: SafeHtml[] = [];
   for (let h = first; h < last; h++) {
     const label = `${h < 10 ? "0" : ""}${h}:00`;
-    hours.push(html`<li class="at-${(h - first) * SLOTS_PER_HOUR + 1}">${label}</li>`);
+    hours.push(html`<li class="at-${(h - first) * SLOTS_PER_HOUR + 1}"><span>${label}</span></li>`);
   }
 
   const days: SafeHtml[] = [];
@@ -223,12 +227,12 @@ ${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml
 <h3 class="wday-head" id="${id}"${current}>\
 <time datetime="${date}"><span class="dow">${shortWeekday(date)}</span> <span class="dnum">${dayOfMonth(date)}</span></time></h3>
 ${untimedItems.some(Boolean) ? html`<ul class="untimed">${untimedItems}</ul>` : html`<div class="untimed"></div>`}
-${timedItems.length ? html`<ol class="timed rows-${rows} lanes-${lanes}">${timedItems}</ol>` : html`<div class="timed rows-${rows}"></div>`}
+${timedItems.length ? html`<ol class="timed lanes-${lanes}">${timedItems}</ol>` : html`<div class="timed"></div>`}
 ${empty ? html`<p class="none">Nothing planned</p>` : ""}
 </section>`);
   }
   const bars = spanBars(model, period.from);
-  return html`<div class="week">${bars}<ol class="hours rows-${rows}" aria-hidden="true">${hours}</ol>${days}</div>`;
+  return html`<div class="week slots-${rows}">${bars}<ol class="hours" aria-hidden="true">${hours}</ol>${days}</div>`;
 }
 
 /** The week's occurrences over several days: one bar each, across its columns. */
