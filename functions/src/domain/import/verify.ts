@@ -30,6 +30,11 @@ function theirOccurrences(rule: ICAL.Recur, read: ReadTiming, calendarZone: stri
     const utc = copy.until.zone === ICAL.Timezone.utcTimezone;
     copy.until = utc ? read.zone.reading(copy.until.toUnixTime() * 1000) : floating(copy.until);
   }
+  // RFC 5545 takes a bare YEARLY rule's month and day from DTSTART, and skips years without that
+  // day; ical.js 2.2 moves Feb 29 to Mar 1 unless they are written out, as here.
+  if (copy.freq === "YEARLY" && Object.keys(copy.parts).length === 0) {
+    copy.parts = { BYMONTH: [read.start.month], BYMONTHDAY: [read.start.day] };
+  }
   const iterator = copy.iterator(floating(read.start));
   const out: Occurrence[] = [];
   for (let next = iterator.next(); next; next = iterator.next()) {

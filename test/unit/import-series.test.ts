@@ -1,0 +1,151 @@
+/** readIcs on series: each RRULE kind Almanac can hold, checked against ical.js's expansion, and the ones it cannot. */
+import { describe, expect, it } from "vitest";
+import { calendarText, onlyEvent, read, reasons, vevent } from "./import-text.js";
+
+const series = (dtstart: string, rrule: string, ...extra: string[]) =>
+  calendarText(vevent("UID:s@x", "SUMMARY:Series", dtstart, "DURATION:PT1H", `RRULE:${rrule}`, ...extra));
+
+const recurOf = (text: string, timezone?: string) => onlyEvent(text, timezone).event.recur;
+
+const BERLIN_MONDAY = "DTSTART;TZID=Europe/Berlin:20260302T090000";
+
+describe("readIcs, series Almanac can hold", () => {
+  it("reads a daily rule with INTERVAL and COUNT", () => {
+    expect(recurOf(series(BERLIN_MONDAY, "FREQ=DAILY;INTERVAL=2;COUNT=5"))).toEqual({
+      type: "daily",
+      interval: 2,
+      starts: "2026-03-02",
+      count: 5,
+    });
+  });
+
+  it("reads a daily rule on weekdays as a weekly one", () => {
+    expect(recurOf(series(BERLIN_MONDAY, "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR"))).toEqual({
+      type: "weekly",
+      day: [1, 2, 3, 4, 5],
+      interval: 1,
+      starts: "2026-03-02",
+    });
+  });
+
+  it("reads a weekly rule with a weekday list, or on DTSTART's weekday", () => {
+    expect(recurOf(series(BERLIN_MONDAY, "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH;WKST=MO"))).toMatchObject({
+      type: "weekly",
+      day: [1, 4],
+      interval: 2,
+    });
+    expect(recurOf(series(BERLIN_MONDAY, "FREQ=WEEKLY"))).toMatchObject({ type: "weekly", day: [1] });
+  });
+
+  it("reads a weekly Berlin series into a Berlin calendar across the March DST change", () => {
+    const event = onlyEvent(series("DTSTART;TZID=Europe/Berlin:20260316T090000", "FREQ=WEEKLY;BYDAY=MO;COUNT=6"));
+    expect(event.event).toMatchObject({ start_time: "09:00", end_time: "10:00", recur: { count: 6 } });
+  });
+
+  it("reads monthly rules by day of month, n-th weekday, BYSETPOS, last day, and DTSTART's day", () => {
+    expect(recurOf(series(BERLIN_MONDAY, "FREQ=MONTHLY;BYMONTHDAY=2"))).toMatchObject({ type: "monthly", day: 2 });
+    expect(recurOf(series(BERLIN_MONDAY, "FREQ=MONTHLY"))).toMatchObject({ type: "monthly", day: 2 });
+    const second = "DTSTART;TZID=Europe/Berlin:20260310T090000"; // the second Tuesday of March
+    expect(recurOf(series(second, "FREQ=MONTHLY;BYDAY=2TU"))).toMatchObject({ type: "monthly", week: 2, day: 2 });
+    expect(recurOf(series(second, "FREQ=MONTHLY;BYDAY=TU;BYSETPOS=2"))).toMatchObject({ week: 2, day: 2 });
+    const lastFriday = "DTSTART;TZID=Europe/Berlin:20260327T090000";
+    expect(recurOf(series(lastFriday, "FREQ=MONTHLY;BYDAY=-1FR"))).toMatchObject({ week: -1, day: 5 });
+    const lastDay = "DTSTART;VALUE=DATE:20260131";
+    expect(recurOf(series(lastDay, "FREQ=MONTHLY;BYMONTHDAY=-1;COUNT=24"))).toMatchObject({ day: -1, count: 24 });
+  });
+
+  it("reads yearly rules by month and day", () => {
+    const birthday = "DTSTART;VALUE=DATE:20260714";
+    expect(recurOf(series(birthday, "FREQ=YEARLY"))).toEqual({
+      type: "yearly",
+      month: 7,
+      day: 14,
+      interval: 1,
+      starts: "2026-07-14",
+    });
+    expect(recurOf(series(birthday, "FREQ=YEARLY;BYMONTH=7;BYMONTHDAY=14"))).toMatchObject({ month: 7, day: 14 });
+    const leap = "DTSTART;VALUE=DATE:20280229";
+    expect(recurOf(series(leap, "FREQ=YEARLY;COUNT=3"))).toMatchObject({ month: 2, day: 29, count: 3 });
+  });
+
+  it("ends a series at UNTIL's local date in the calendar's zone", () => {
+    // 21:59:59 UTC is 23:59:59 in Berlin (summer): the 29th is the last date.
+    const timed = series("DTSTART;TZID=Europe/Berlin:20260601T233000", "FREQ=WEEKLY;BYDAY=MO;UNTIL=20260629T215959Z");
+    expect(recurOf(timed)).toMatchObject({ until: "2026-06-29" });
+    // UNTIL before the day's start time: that day's occurrence is not in the series.
+    const early = series("DTSTART;TZID=Europe/Berlin:20260601T090000", "FREQ=DAILY;UNTIL=20260605T060000Z");
+    expect(recurOf(early)).toMatchObject({ until: "2026-06-04" });
+    const allDay = series("DTSTART;VALUE=DATE:20260915", "FREQ=MONTHLY;UNTIL=20261215");
+    expect(recurOf(allDay)).toMatchObject({ until: "2026-12-15" });
+  });
+
+  it("moves the weekdays when the calendar's zone puts the start on another date", () => {
+    // Mondays 20:00 in New York are Tuesdays 01:00 in UTC while New York keeps EST (November to March).
+    const winter = series("DTSTART;TZID=America/New_York:20261102T200000", "FREQ=WEEKLY;BYDAY=MO;COUNT=12");
+    expect(onlyEvent(winter, "UTC").event).toMatchObject({
+      start_time: "01:00",
+      recur: { type: "weekly", day: [2], starts: "2026-11-03", count: 12 },
+    });
+  });
+});
+
+describe("readIcs, series Almanac cannot hold", () => {
+  const skipReason = (text: string, timezone?: string) => {
+    const plan = read(text, timezone);
+    expect(plan.events).toEqual([]);
+    return reasons(plan);
+  };
+
+  it("names the rule part it cannot represent", () => {
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=DAILY;BYHOUR=9,17"))).toEqual([
+      "RRULE BYHOUR is not a rule Almanac can represent",
+    ]);
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=HOURLY"))).toEqual([
+      "RRULE FREQ=HOURLY is not a rule Almanac can represent",
+    ]);
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=YEARLY;BYWEEKNO=10"))).toEqual([
+      "RRULE BYWEEKNO is not a rule Almanac can represent",
+    ]);
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=MONTHLY;BYMONTHDAY=2,16"))).toEqual([
+      "RRULE BYMONTHDAY=2,16 is not a rule Almanac can represent",
+    ]);
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=YEARLY;BYYEARDAY=61"))).toEqual([
+      "RRULE BYYEARDAY is not a rule Almanac can represent",
+    ]);
+  });
+
+  it("skips a New York series in a Berlin calendar: the offset between them changes", () => {
+    const [reason] = skipReason(series("DTSTART;TZID=America/New_York:20260302T090000", "FREQ=WEEKLY;BYDAY=MO"));
+    expect(reason).toBe(
+      "the series is in America/New_York, whose offset from Europe/Berlin changes during it " +
+        "(on 2026-03-09 it starts at 14:00 in Europe/Berlin, not 15:00)",
+    );
+  });
+
+  it("skips a series whose DTSTART is not on its rule", () => {
+    const [reason] = skipReason(series(BERLIN_MONDAY, "FREQ=WEEKLY;BYDAY=TU;COUNT=3"));
+    expect(reason).toMatch(/^its DTSTART \(2026-03-02\) is not a date of its RRULE/);
+  });
+
+  it("skips a series whose weeks start on Sunday where that changes its dates", () => {
+    // Every other week on Sunday and Monday: with weeks from Sunday both fall in one week.
+    const [reason] = skipReason(
+      series("DTSTART;TZID=Europe/Berlin:20260301T090000", "FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,MO;WKST=SU"),
+    );
+    expect(reason).toMatch(
+      /^its RRULE gives other dates than the weekly series Almanac could store: first difference on /,
+    );
+  });
+
+  it("skips two RRULEs, EXRULE, and a COUNT above Almanac's limit", () => {
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=DAILY", "RRULE:FREQ=WEEKLY"))).toEqual([
+      "it has 2 RRULEs; an Almanac series follows one rule",
+    ]);
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=DAILY", "EXRULE:FREQ=WEEKLY"))).toEqual([
+      "EXRULE is not something Almanac can represent",
+    ]);
+    expect(skipReason(series(BERLIN_MONDAY, "FREQ=DAILY;COUNT=20000"))).toEqual([
+      "RRULE COUNT=20000 (Almanac's most is 10000) is not a rule Almanac can represent",
+    ]);
+  });
+});

@@ -1,0 +1,118 @@
+/** readIcs: what is not an event, cancelled, duplicated or too much, and the text that is not iCalendar at all. */
+import { describe, expect, it } from "vitest";
+import { DomainError } from "../../functions/src/domain/errors.js";
+import { MAX_IMPORT_EVENTS } from "../../functions/src/domain/import/plan.js";
+import { calendarText, component, onlyEvent, read, vevent } from "./import-text.js";
+
+const ONE_DAY = "DTSTART;VALUE=DATE:20261202";
+
+describe("readIcs, skips and limits", () => {
+  it("lists components that are not events", () => {
+    const plan = read(
+      calendarText(
+        component("VTODO", ["UID:t@x", "SUMMARY:Task"]),
+        component("VJOURNAL", ["UID:j@x"]),
+        component("VFREEBUSY", ["UID:f@x"]),
+      ),
+    );
+    expect(plan).toEqual({
+      events: [],
+      skipped: [
+        { uid: "t@x", reason: "VTODO: only events are imported" },
+        { uid: "j@x", reason: "VJOURNAL: only events are imported" },
+        { uid: "f@x", reason: "VFREEBUSY: only events are imported" },
+      ],
+    });
+  });
+
+  it("skips cancelled events and the second of two with one UID", () => {
+    const plan = read(
+      calendarText(
+        vevent("UID:c@x", ONE_DAY, "STATUS:CANCELLED"),
+        vevent("UID:d@x", ONE_DAY, "SUMMARY:First"),
+        vevent("UID:d@x", ONE_DAY, "SUMMARY:Second"),
+      ),
+    );
+    expect(plan.events.map((e) => e.event.name)).toEqual(["First"]);
+    expect(plan.skipped).toEqual([
+      { uid: "c@x", reason: "cancelled in the file (STATUS:CANCELLED)" },
+      { uid: "d@x", reason: "duplicate UID: an earlier event in the text has it; only the first is imported" },
+    ]);
+  });
+
+  it("gives an event without UID one derived from its start and summary, the same on every reading", () => {
+    const text = calendarText(vevent(ONE_DAY, "SUMMARY:Fair"));
+    const uid = onlyEvent(text).uid;
+    expect(uid).toMatch(/^[0-9a-f]{32}@import\.almanac$/);
+    expect(onlyEvent(text).uid).toBe(uid);
+    expect(onlyEvent(calendarText(vevent(ONE_DAY, "SUMMARY:Other"))).uid).not.toBe(uid);
+  });
+
+  it("reads SUMMARY, DESCRIPTION, LOCATION, URL and CATEGORIES into name, notes and category", () => {
+    const { event } = onlyEvent(
+      calendarText(
+        vevent(
+          ONE_DAY,
+          "SUMMARY:  Team \\n  dinner ",
+          "DESCRIPTION:Bring a dish",
+          "LOCATION:Main St 1",
+          "URL:https://example.com/dinner",
+          "CATEGORIES:social,food",
+        ),
+      ),
+    );
+    expect(event).toMatchObject({
+      name: "Team dinner",
+      notes: "Bring a dish\nLocation: Main St 1\nhttps://example.com/dinner",
+      category: "social",
+    });
+    expect(onlyEvent(calendarText(vevent(ONE_DAY))).event.name).toBe("Untitled");
+  });
+
+  it("cuts long text to what an event holds, and says so", () => {
+    const plan = read(
+      calendarText(vevent("UID:l@x", ONE_DAY, `SUMMARY:${"a".repeat(250)}`, `CATEGORIES:${"c".repeat(70)}`)),
+    );
+    expect(plan.events[0].event).toMatchObject({ name: "a".repeat(200), category: "c".repeat(64) });
+    expect(plan.skipped).toEqual([
+      { uid: "l@x", reason: "SUMMARY cut to 200 characters" },
+      { uid: "l@x", reason: "CATEGORIES cut to 64 characters" },
+    ]);
+  });
+
+  it("says what a one-off event's EXDATE and RDATE were", () => {
+    const plan = read(
+      calendarText(vevent("UID:r@x", ONE_DAY, "EXDATE;VALUE=DATE:20261203", "RDATE;VALUE=DATE:20261204")),
+    );
+    expect(plan.events).toHaveLength(1);
+    expect(plan.skipped.map((s) => s.reason)).toEqual([
+      "its EXDATE was left out: the event does not repeat (it has no RRULE)",
+      "RDATE 2026-12-04 was left out: an Almanac series has no extra dates",
+    ]);
+  });
+
+  it("refuses a text that is not iCalendar, naming the parser's reason", () => {
+    const refusal = (text: string) => {
+      try {
+        read(text);
+      } catch (error) {
+        expect(error).toBeInstanceOf(DomainError);
+        return { code: (error as DomainError).code, message: (error as DomainError).message };
+      }
+      throw new Error("expected a refusal");
+    };
+    expect(refusal("hello world")).toEqual({
+      code: "invalid_request",
+      message: 'the body is not iCalendar text (RFC 5545): invalid line (no token ";" or ":") "hello world"',
+    });
+    expect(refusal("")).toMatchObject({ message: expect.stringContaining("BEGIN:VCALENDAR ... END:VCALENDAR") });
+    expect(refusal(component("VEVENT", [ONE_DAY]))).toMatchObject({ code: "invalid_request" });
+  });
+
+  it(`refuses a text of more than ${MAX_IMPORT_EVENTS} events`, () => {
+    const many = Array.from({ length: MAX_IMPORT_EVENTS + 1 }, (_, i) => vevent(`UID:${i}@x`, ONE_DAY));
+    expect(() => read(calendarText(...many))).toThrow(
+      `the text holds ${MAX_IMPORT_EVENTS + 1} events (VEVENTs, overrides included); an import takes at most ${MAX_IMPORT_EVENTS}`,
+    );
+  });
+});
