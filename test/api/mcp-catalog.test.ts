@@ -72,7 +72,8 @@ describe("one MCP tool per API operation", () => {
 
   it("names attach_layer's two calendars apart: the host `calendarId`, the attached `layer_calendar_id`", () => {
     const attach = tools.find((tool) => tool.listed.name === "attach_layer")!;
-    expect(attach.listed.inputSchema.required).toEqual(["calendarId", "layer_calendar_id", "key"]);
+    expect(attach.listed.inputSchema.required).toEqual(["calendarId", "key"]);
+    expect(Object.keys(attach.listed.inputSchema.properties)).toContain("feed_url");
     expect(attach.listed.inputSchema.properties.calendarId.description).toMatch(/^Host calendar/);
     expect(attach.bodyFields.get("layer_calendar_id")).toBe("calendar_id");
   });

@@ -75,6 +75,7 @@ describe("POST /v1/webhooks", () => {
         "calendar.updated",
         "layer.attached",
         "layer.detached",
+        "layer.refreshed",
         "alarm",
       ],
       description: "CI bot",

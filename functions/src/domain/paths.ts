@@ -28,6 +28,7 @@ import type {
   ViewSlugRecord,
 } from "./records.js";
 import type { AlarmBackfillRecord, AlarmHeadRecord, AlarmTenantRecord } from "./alarms/records.js";
+import type { FeedRecord } from "./feeds/records.js";
 import type {
   DeliveryQueueRecord,
   WebhookOutboxRecord,
@@ -85,6 +86,7 @@ export interface RecordIn {
   alarm_backfills: AlarmBackfillRecord;
   alarm_requeues: AlarmRequeueRecord;
   calendar_purges: CalendarPurgeRecord;
+  feeds: FeedRecord;
   server_secrets: ServerSecretRecord;
   webhooks: WebhookRecord;
   "calendars/webhook_streams": WebhookStreamRecord;
@@ -126,6 +128,7 @@ const SHAPES = {
   alarm_backfills: true,
   alarm_requeues: true,
   calendar_purges: true,
+  feeds: true,
   server_secrets: true,
   webhooks: true,
   "calendars/webhook_streams": true,
@@ -278,6 +281,9 @@ export const paths = {
   /** Deleted calendars whose documents are still to be removed (domain/purge/). */
   calendarPurges: () => collection("calendar_purges"),
   calendarPurge: (calendarId: string) => doc("calendar_purges", id("cal", calendarId)),
+  /** Outside feeds shown as layers, by when their next fetch falls due (domain/feeds, jobs/feeds.ts). */
+  feeds: () => collection("feeds"),
+  feed: (feedCalendarId: string) => doc("feeds", id("cal", feedCalendarId)),
   /** A key the service signs with, by what it signs (records.ts ServerSecretRecord). */
   serverSecret: (name: "change_cursors") => doc("server_secrets", name),
   /** Every agent's webhooks, top-level: a delivery pass finds the enabled ones with one query. */

@@ -125,11 +125,15 @@ export function authorizePublishing(actor: Pick<Actor, "calendars">, layerCalend
   }
 }
 
-/** The calendars a share view shows beside its own: its layers' that `filter.layers` names, or all. */
+/**
+ * The calendars a share view shows beside its own: its layers' that `filter.layers` names, or
+ * all; an outside feed's calendar is the host's own, within reach of whoever reaches the host.
+ */
 export const viewLayerCalendars = (
   layerKeys: readonly string[] | null,
-  layers: readonly Pick<LayerRecord, "key" | "calendar_id">[],
-): string[] => layers.filter((l) => layerKeys === null || layerKeys.includes(l.key)).map((l) => l.calendar_id);
+  layers: readonly Pick<LayerRecord, "key" | "calendar_id" | "feed">[],
+): string[] =>
+  layers.filter((l) => !l.feed && (layerKeys === null || layerKeys.includes(l.key))).map((l) => l.calendar_id);
 
 /**
  * Whether a share view lies within the credential's reach: a restricted credential neither
@@ -139,7 +143,7 @@ export const viewLayerCalendars = (
 export const viewWithinReach = (
   actor: Pick<Actor, "calendars">,
   layerKeys: readonly string[] | null,
-  layers: readonly Pick<LayerRecord, "key" | "calendar_id">[],
+  layers: readonly Pick<LayerRecord, "key" | "calendar_id" | "feed">[],
 ): boolean => viewLayerCalendars(layerKeys, layers).every((id) => credentialReaches(actor, id));
 
 /** Whether a credential's token still works: not revoked, and not past its expiry. */

@@ -166,6 +166,11 @@ export interface CalendarRecord extends CalendarCounters {
   event_sort_keys?: boolean;
   /** Every event of the calendar stores the span it can occur in (`series_end`; queries/occurring.ts); internal. */
   event_spans?: boolean;
+  /**
+   * The host whose outside feed this calendar holds (domain/feeds); absent on every other
+   * calendar. Private and without grants: shown only through its host's layer, never by id.
+   */
+  feed_of?: string;
 }
 
 /**
@@ -309,6 +314,8 @@ export interface LayerRecord {
   host_calendar_id: string;
   key: string;
   created_at: string;
+  /** Its calendar holds an outside feed (feeds/{calendar_id}), the host's own: within reach of whoever reaches the host. */
+  feed?: boolean;
 }
 
 /** calendars/{layerCalendarId}/hosts/{hostId}: the reverse link that makes "is it a layer somewhere?" one query. */
@@ -340,6 +347,7 @@ export const CHANGE_TYPES = [
   "calendar.updated",
   "layer.attached",
   "layer.detached",
+  "layer.refreshed",
   "alarm",
 ] as const;
 export type ChangeType = (typeof CHANGE_TYPES)[number];

@@ -1,12 +1,29 @@
+import type { FeedRecord } from "../domain/feeds/records.js";
 import type { CalendarRecord, LayerRecord } from "../domain/records.js";
 import type { PresentedLayer } from "./schemas/layers.js";
 
-/** A layer names the attached calendar (never the host): `calendar_*` describe what is shown. */
-export const presentLayer = (layer: LayerRecord, calendar: CalendarRecord): PresentedLayer => ({
+/**
+ * A layer names the attached calendar (never the host): `calendar_*` describe what is shown. A
+ * feed layer's calendar has no page of its own (no slug); it says where its feed stands instead.
+ */
+export const presentLayer = (
+  layer: LayerRecord,
+  calendar: CalendarRecord,
+  feed: FeedRecord | null,
+): PresentedLayer => ({
   id: layer.id,
   key: layer.key,
   calendar_id: calendar.id,
   calendar_name: calendar.name,
-  calendar_slug: calendar.slug,
+  calendar_slug: feed ? null : calendar.slug,
   created_at: layer.created_at,
+  ...(feed
+    ? {
+        feed_url: feed.url,
+        refresh_minutes: feed.refresh_minutes,
+        last_fetched_at: feed.last_fetched_at,
+        last_error: feed.last_error,
+        event_count: feed.event_count,
+      }
+    : {}),
 });

@@ -1,5 +1,6 @@
 import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
+import type { FeedRecord } from "../feeds/records.js";
 import { compareSortKeys, paginate, type CreationKey, type Page, type PageRequest } from "../paging.js";
 import { paths } from "../paths.js";
 import { mayRead } from "../policy.js";
@@ -12,6 +13,12 @@ export interface AttachedLayer {
 }
 
 const creationKey = (l: AttachedLayer): CreationKey => [l.layer.created_at, l.layer.id];
+
+/**
+ * Whether `calendar` holds an outside feed of this host (docs/decisions/feeds.md): it is read
+ * and published exactly when its host is, whoever asks, as the host's own events are.
+ */
+export const isFeedOf = (calendar: CalendarRecord, hostId: string): boolean => calendar.feed_of === hostId;
 
 /** Every layer of a host calendar with its calendar, oldest first. */
 export async function loadLayers(deps: Deps, hostId: string): Promise<AttachedLayer[]> {
@@ -28,10 +35,17 @@ export async function loadLayers(deps: Deps, hostId: string): Promise<AttachedLa
 /** The layers whose calendar this viewer could read directly (visible, or a live grant and `calendar:read`). */
 export async function readableLayers(deps: Deps, hostId: string, viewer: Actor | null): Promise<AttachedLayer[]> {
   const all = await loadLayers(deps, hostId);
+  const others = all.filter((l) => !isFeedOf(l.calendar, hostId));
   const memberships = viewer
-    ? await deps.store.getAll(all.map((l) => paths.membership(viewer.agentId, l.calendar.id)))
-    : all.map(() => null);
-  return all.filter((l, i) => mayRead(l.calendar, viewer, memberships[i]?.data.role ?? null));
+    ? await deps.store.getAll(others.map((l) => paths.membership(viewer.agentId, l.calendar.id)))
+    : others.map(() => null);
+  const roles = new Map(others.map((l, i) => [l.calendar.id, memberships[i]?.data.role ?? null]));
+  return all.filter((l) => isFeedOf(l.calendar, hostId) || mayRead(l.calendar, viewer, roles.get(l.calendar.id)!));
+}
+
+/** A layer as its list shows it: a feed layer with where its refresh stands. */
+export interface ListedLayer extends AttachedLayer {
+  feed: FeedRecord | null;
 }
 
 export async function listLayers(
@@ -39,6 +53,9 @@ export async function listLayers(
   hostId: string,
   viewer: Actor | null,
   page: PageRequest,
-): Promise<Page<AttachedLayer>> {
-  return paginate(await readableLayers(deps, hostId, viewer), page, creationKey, "asc");
+): Promise<Page<ListedLayer>> {
+  const listed = paginate(await readableLayers(deps, hostId, viewer), page, creationKey, "asc");
+  const feeds = await deps.store.getAll(listed.items.filter((l) => l.layer.feed).map((l) => paths.feed(l.calendar.id)));
+  const byCalendar = new Map(feeds.flatMap((f) => (f ? [[f.data.calendar_id, f.data]] : [])));
+  return { ...listed, items: listed.items.map((l) => ({ ...l, feed: byCalendar.get(l.calendar.id) ?? null })) };
 }

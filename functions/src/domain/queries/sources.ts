@@ -2,7 +2,7 @@ import type { Actor } from "../actor.js";
 import type { Deps } from "../deps.js";
 import { paths } from "../paths.js";
 import type { CalendarRecord } from "../records.js";
-import { loadLayers, readableLayers } from "./layers.js";
+import { isFeedOf, loadLayers, readableLayers } from "./layers.js";
 
 /** A calendar whose events are shown on another: `main` for its own, else the layer key. */
 export interface EventSource {
@@ -12,7 +12,8 @@ export interface EventSource {
 
 /**
  * The calendars whose events compose `calendar` for this viewer: its own (`main`) and every
- * attached calendar the viewer could read directly (visible, or a live grant of the viewer).
+ * attached calendar the viewer could read directly (visible, or a live grant of the viewer),
+ * and every outside feed attached to it (the host's own).
  * `viewer` is an actor, or null for anonymous. This is what the API shows a caller; what a
  * calendar publishes to everyone (pages, feeds, share views) is `publishedSources`.
  */
@@ -26,6 +27,7 @@ export async function eventSources(deps: Deps, calendar: CalendarRecord, viewer:
  * share views and their feeds, show a layer's events only while the layer's calendar is public
  * or unlisted, or an owner of the host also holds the owner role (a live grant) on the layer
  * calendar. A reader or writer grant lets an agent read a private calendar, never publish it.
+ * An outside feed's layer is the host's own (docs/decisions/feeds.md): published with it.
  * `wanted` narrows the layer keys (`main` included), as a view's `filter.layers` does.
  */
 export async function publishedSources(
@@ -34,7 +36,7 @@ export async function publishedSources(
   wanted: (key: string) => boolean = () => true,
 ): Promise<EventSource[]> {
   const layers = (await loadLayers(deps, host.id)).filter((l) => wanted(l.layer.key));
-  const privateLayers = layers.filter((l) => l.calendar.visibility === "private");
+  const privateLayers = layers.filter((l) => l.calendar.visibility === "private" && !isFeedOf(l.calendar, host.id));
   const ownedByHostOwners = new Set<string>();
   if (privateLayers.length > 0) {
     const owners = await liveOwnerIds(deps, host.id);
@@ -45,7 +47,7 @@ export async function publishedSources(
   }
   const sources: EventSource[] = wanted("main") ? [{ layer: "main", calendar: host }] : [];
   for (const { layer, calendar } of layers) {
-    if (calendar.visibility !== "private" || ownedByHostOwners.has(calendar.id))
+    if (calendar.visibility !== "private" || isFeedOf(calendar, host.id) || ownedByHostOwners.has(calendar.id))
       sources.push({ layer: layer.key, calendar });
   }
   return sources;
