@@ -3,7 +3,8 @@ import type { HttpDeps } from "./http/deps.js";
 import { httpErrors } from "./http/errors.js";
 import { requestLog } from "./http/log.js";
 import { refuseContentEncoding, refuseLongQueryValues } from "./http/edge.js";
-import { errorMiddleware, requireJsonBody } from "./http/error-handler.js";
+import { errorMiddleware } from "./http/error-handler.js";
+import { frameworkBodyLimit, requireJsonOr, textBody } from "./http/text-body.js";
 import { REQUEST_ID_HEADER, requestId } from "./http/request-id.js";
 import { apiRateLimits, methodBudget, type ApiRateLimits, type RateLimitConfig } from "./http/rate-limit.js";
 import { ROUTING, apiRouter, expressPath, mountRoutes, type OutcomeCheck } from "./http/express-routes.js";
@@ -53,7 +54,25 @@ export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, opt
   // its limit is neither parsed nor run, and its budget is the operation that matched
   // (`budgetOf`), never the path's spelling. /mcp charges each message itself (mcp/server.ts).
   const limits = apiRateLimits(deps, options.rateLimits ?? deps.config.rateLimits);
-  const readBody = [refuseContentEncoding, refuseLongQueryValues, requireJsonBody, frameworkBodyLimit, jsonBody];
+  const readBody = [
+    refuseContentEncoding,
+    refuseLongQueryValues,
+    requireJsonOr(null),
+    frameworkBodyLimit(BODY_LIMIT_BYTES),
+    jsonBody,
+  ];
+  // An operation that takes a text body too (an import) reads it up to its own limit.
+  const readBodyOf = (route: AnyRoute) =>
+    route.textBody
+      ? [
+          refuseContentEncoding,
+          refuseLongQueryValues,
+          requireJsonOr(route.textBody.type),
+          frameworkBodyLimit(route.textBody.maxBytes),
+          express.json({ limit: route.textBody.maxBytes, type: "application/json" }),
+          textBody(route.textBody),
+        ]
+      : readBody;
 
   // The authorization server of /mcp (its metadata, /authorize, /token, /register, /revoke).
   mountOAuth(app, deps);
@@ -63,7 +82,7 @@ export function createApiApp(deps: HttpDeps, routes: AnyRoute[] = apiRoutes, opt
   // other paths, 404 (docs/api.md#wire-basics).
   const router = apiRouter();
   const operations = [...routes, openApiRoute(routes)];
-  const before = (route: AnyRoute) => [limits.charge(budgetOf(route)), ...readBody];
+  const before = (route: AnyRoute) => [limits.charge(budgetOf(route)), ...readBodyOf(route)];
   mountRoutes(router, deps, operations, before, options.checkOutcome);
   answerWrongMethods(router, operations, limits);
   app.use(router);
@@ -87,15 +106,6 @@ const chargeByMethod =
   (limits: ApiRateLimits): express.RequestHandler =>
   (req, res, next) =>
     limits.charge(methodBudget(req.method))(req, res, next);
-
-/**
- * Inside Cloud Functions the framework has parsed the body before the app runs (req.rawBody
- * is a Buffer, under a 32 MB limit of its own), so express.json below never applies its limit.
- */
-const frameworkBodyLimit: express.RequestHandler = (req, _res, next) => {
-  const raw = (req as Request & { rawBody?: unknown }).rawBody;
-  next(Buffer.isBuffer(raw) && raw.length > BODY_LIMIT_BYTES ? httpErrors.payloadTooLarge() : undefined);
-};
 
 function answerWrongMethods(router: express.Router, routes: AnyRoute[], limits: ApiRateLimits): void {
   const methodsByPath = new Map<string, string[]>();

@@ -65,6 +65,7 @@ describe("POST .../events", () => {
       notes: "**Go** live",
       art: "🚀",
       alarms: [],
+      ical_uid: null,
       created_by: { id: writer.agentId, name: "Writer" },
       created_at: "2026-11-22T10:00:00.000Z",
       updated_at: "2026-11-22T10:00:00.000Z",

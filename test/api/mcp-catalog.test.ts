@@ -62,7 +62,7 @@ describe("one MCP tool per API operation", () => {
   it("titles each tool as what it does, a verb first", () => {
     for (const { listed } of tools) {
       expect(listed.title, listed.name).toMatch(
-        /^(Mint|Get|List|Create|Revoke|Update|Delete|Change|Restore|Grant|Request|Resolve|Attach|Detach|Find|Rotate|Test) /,
+        /^(Mint|Get|List|Create|Revoke|Update|Delete|Change|Restore|Grant|Request|Resolve|Attach|Detach|Find|Rotate|Test|Import) /,
       );
     }
     const title = (name: string) => tools.find((tool) => tool.listed.name === name)!.listed.title;

@@ -15,9 +15,9 @@ const DEFAULT_BUDGET = 16 * 1024;
  * Names, titles, annotations, guide links and the arguments' names, types, enums and bounds
  * alone are about 15.7 KB for 41 tools; what is above that is one short use sentence per tool
  * and one line per argument (docs/mcp.md#tool-list-size). `days` on events and occurrences
- * took it past 26 KB.
+ * took it past 26 KB, `import_ics` (1.1 KB) and feed layers past 28 KB.
  */
-const ALL_BUDGET = 27 * 1024;
+const ALL_BUDGET = 29 * 1024;
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
 
 /** The bytes of every description string in a tool, its own and its arguments'. */

@@ -160,24 +160,25 @@ export const EXACT_EVENT_MARGIN = 100;
 const EXACT_COUNT_SHARD = 0;
 
 /**
- * Takes a place for one more event: the count to add to the drawn shard, or 403
- * quota_exceeded. Near the limit it reads the shards in `tx` (a read: call it before writing).
+ * Takes places for `count` more events (one by default): the count to add to the drawn shard,
+ * or 403 quota_exceeded. Near the limit it reads the shards in `tx` (a read: call it before writing).
  */
 export async function takeEventQuota(
   tx: Transaction,
   deps: Pick<Deps, "config">,
   calendarId: string,
   usage: EventUsage,
+  count = 1,
 ): Promise<number> {
   const limit = quotaLimits(deps).events_per_calendar;
   let used = usage.used;
-  if (used >= limit - EXACT_EVENT_MARGIN) {
+  if (used + count > limit - EXACT_EVENT_MARGIN) {
     await leaseShard(tx, calendarId, deps.config.revisionShards, EXACT_COUNT_SHARD);
     const shards = await tx.query(paths.shards(calendarId));
     if (shards.length > 0) used = shards.reduce((sum, s) => sum + s.data.event_count, 0);
   }
-  if (used >= limit) throw errors.quotaExceeded("events_per_calendar", limit);
-  return usage.seed + 1;
+  if (used + count > limit) throw errors.quotaExceeded("events_per_calendar", limit);
+  return usage.seed + count;
 }
 
 /** Gives an event's place back: the count to add to the drawn shard. */

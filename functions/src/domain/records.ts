@@ -210,6 +210,8 @@ export interface EventRecord {
   art: string | null;
   /** Minutes before each occurrence's start, distinct, largest first (events/alarms.ts). Absent = none. */
   alarms?: number[];
+  /** The UID of the iCalendar component it was imported from (domain/import): the same UID is this event on every import. */
+  ical_uid?: string;
   created_by: { id: string; name: string };
   created_at: string;
   updated_at: string;

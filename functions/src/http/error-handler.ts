@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler } from "express";
 import type { Deps } from "../domain/deps.js";
 import { ContentionError, DocumentExistsError, StorePathError } from "../storage/port.js";
 import { DomainError, errors } from "../domain/errors.js";
@@ -35,7 +35,7 @@ export function asApiError(err: unknown): ApiError | null {
   // body-parser marks its errors with a `type`.
   const type = (err as { type?: string } | null)?.type;
   if (type === "entity.parse.failed") return httpErrors.invalidJson();
-  if (type === "entity.too.large") return httpErrors.payloadTooLarge();
+  if (type === "entity.too.large") return httpErrors.payloadTooLarge((err as { limit?: number }).limit);
   if (type === "encoding.unsupported" || type === "charset.unsupported") return httpErrors.unsupportedMediaType();
   return null;
 }
@@ -58,12 +58,3 @@ export function errorMiddleware(deps: Pick<Deps, "log">): ErrorRequestHandler {
     res.status(status).json(withRequestId(body, requestId));
   };
 }
-
-/** A body on a write must be JSON; GET and DELETE bodies are ignored. */
-export const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
-  if (hasBody && (req.method === "POST" || req.method === "PATCH") && !req.is("application/json")) {
-    return next(httpErrors.unsupportedMediaType());
-  }
-  next();
-};

@@ -240,9 +240,15 @@ export const httpErrors = {
       "idempotency_key_in_use",
       "a request with this Idempotency-Key is still being processed; retry in a moment",
     ),
-  payloadTooLarge: () => new ApiError("payload_too_large", "the request body is over 64 KiB; send a smaller body"),
-  unsupportedMediaType: () =>
-    new ApiError("unsupported_media_type", "send the body as JSON with `Content-Type: application/json`"),
+  payloadTooLarge: (maxBytes = 64 * 1024) =>
+    new ApiError("payload_too_large", `the request body is over ${sizeText(maxBytes)}; send a smaller body`),
+  unsupportedMediaType: (alsoType: string | null = null) =>
+    new ApiError(
+      "unsupported_media_type",
+      alsoType === null
+        ? "send the body as JSON with `Content-Type: application/json`"
+        : `send the body as \`Content-Type: ${alsoType}\`, or as JSON with \`Content-Type: application/json\``,
+    ),
   internal: () => new ApiError("internal", "something went wrong on our side; retry, and if it persists, report it"),
   unavailable: () => new ApiError("unavailable", "the store is busy with conflicting writes; retry in a moment"),
   /**
@@ -282,3 +288,7 @@ export const httpErrors = {
   rateLimited: (message: string, details: { limit: number; window_seconds: number; retry_after: number }) =>
     new ApiError("rate_limited", message, details),
 };
+
+/** A byte limit as people read it: "64 KiB", "2 MiB". */
+const sizeText = (bytes: number): string =>
+  bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;

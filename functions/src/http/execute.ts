@@ -17,7 +17,7 @@ import { keptRevisions } from "../domain/kept-revisions.js";
 import { requireCalendar, type CalendarAccess } from "../domain/queries/access.js";
 import type { CalendarRecord } from "../domain/records.js";
 import { withShardLeases } from "../domain/shard-leases.js";
-import type { Store, TransactionReads } from "../storage/port.js";
+import type { Store, Transaction, TransactionReads } from "../storage/port.js";
 import { authenticate } from "./auth.js";
 import type { HttpDeps } from "./deps.js";
 import { toErrorResponse } from "./error-handler.js";
@@ -102,28 +102,50 @@ async function write(
   claim: FreshClaim | undefined,
 ): Promise<object | PreparedJson> {
   const input = validated(route, request);
-  const prepared: unknown = route.prepare ? await route.prepare({ deps, actor, ...input }) : undefined;
+  let prepared: unknown = route.prepare ? await route.prepare({ deps, actor, ...input }) : undefined;
   // Anonymous reads on this instance keep no revisions of the calendar while its write is in
   // flight, and read them again once it has committed (domain/kept-revisions.ts): whoever learns
   // of the write from this answer sees it in the next page or feed this instance serves.
   const held = route.calendar ? String(input.params.calendarId) : null;
   if (held !== null) keptRevisions(deps.memory).hold(held);
   try {
-    // Its shard draws take the instance's leases (domain/shard-leases.ts).
-    return await withShardLeases(deps.memory, (enter) =>
-      deps.store.runTransaction(async (tx) => {
-        enter(tx);
-        if (claim) await requireClaim(tx, claim);
-        const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
-        const calendar = await authorizedCalendar(route, reads, actor, input);
-        const body = (await route.handler({ tx, deps: reads, actor, calendar, ...input, prepared })) as object;
-        if (claim) recordAnswer(tx, claim, body, route.secretFields ?? []);
-        return body;
-      }),
-    );
+    if (route.batches) prepared = await inBatches(route, deps, actor, input);
+    return await transaction(deps, async (tx) => {
+      if (claim) await requireClaim(tx, claim);
+      const reads: HttpDeps = { ...deps, store: transactionReads(tx) };
+      const calendar = await authorizedCalendar(route, reads, actor, input);
+      const body = (await route.handler({ tx, deps: reads, actor, calendar, ...input, prepared })) as object;
+      if (claim) recordAnswer(tx, claim, body, route.secretFields ?? []);
+      return body;
+    });
   } finally {
     if (held !== null) keptRevisions(deps.memory).release(held);
   }
+}
+
+/** A write's transaction; its shard draws take the instance's leases (domain/shard-leases.ts). */
+const transaction = <T>(deps: HttpDeps, work: (tx: Transaction) => Promise<T>): Promise<T> =>
+  withShardLeases(deps.memory, (enter) =>
+    deps.store.runTransaction(async (tx) => {
+      enter(tx);
+      return work(tx);
+    }),
+  );
+
+/** A route's `batches`: the policy judged first without a transaction, then again in each batch's own. */
+async function inBatches(route: AnyRoute, deps: HttpDeps, actor: Actor | null, input: Input): Promise<unknown> {
+  const calendar = await authorizedCalendar(route, deps, actor, input);
+  return route.batches!({
+    deps,
+    actor,
+    calendar,
+    ...input,
+    transact: (work) =>
+      transaction(deps, async (tx) => {
+        const access = await authorizedCalendar(route, { ...deps, store: transactionReads(tx) }, actor, input);
+        return work(tx, access!);
+      }),
+  });
 }
 
 const answered = (body: object | PreparedJson): Outcome => ({ status: 200, body, headers: {} });

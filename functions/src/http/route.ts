@@ -66,6 +66,22 @@ export interface WriteContext<P, Q, B, A extends AuthMode, C extends CalendarAct
   prepared: X;
 }
 
+/**
+ * What a write's `batches` sees: the caller, the calendar as the policy admitted it (read outside
+ * any transaction), the validated input, and `transact`, which runs `work` in a transaction of
+ * its own after judging the policy again in it.
+ */
+export interface BatchContext<P, Q, B, A extends AuthMode, C extends CalendarAction | undefined> extends Admitted<
+  P,
+  Q,
+  B,
+  A,
+  C
+> {
+  deps: HttpDeps;
+  transact: <T>(work: (tx: Transaction, calendar: CalendarAccess) => Promise<T>) => Promise<T>;
+}
+
 /** What a write's `prepare` sees: the caller and the validated input, before any policy. */
 export interface PrepareContext<P, Q, B, A extends AuthMode> {
   deps: HttpDeps;
@@ -144,6 +160,18 @@ export interface RouteDef<
    * before the policy has admitted them.
    */
   prepare?: (ctx: PrepareContext<P, Q, B, A>) => Promise<X>;
+  /**
+   * A write too large for one transaction (an import): its writes, made after the policy and
+   * before the operation's one transaction, in transactions of their own (`transact`), each
+   * whole on its own. What it answers is the handler's `prepared`; the handler then runs in the
+   * operation's transaction, which judges the policy again and stores the answer with the key.
+   */
+  batches?: (ctx: BatchContext<P, Q, B, A, C>) => Promise<X>;
+  /**
+   * A body that may also come as text of this media type, up to `maxBytes`: it is handed to
+   * validation as `{[field]: text}`, the shape the JSON body and the MCP tool take.
+   */
+  textBody?: { type: string; field: string; maxBytes: number };
   // Method syntax: a registry of routes (AnyRoute) holds handlers of every auth mode.
   handler(ctx: HandlerContext<M, P, Q, B, A, C, X>): Promise<z.input<R> | PreparedJson>;
 }

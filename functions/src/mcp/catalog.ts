@@ -153,6 +153,13 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
     use: "Use to put something on a calendar: `date` for one day, `recur` for a series, neither for someday.",
     docs: "events.md#fields",
   },
+  "POST /v1/calendars/{calendarId}/import": {
+    name: "import_ics",
+    toolset: "default",
+    title: "Import an iCalendar file",
+    use: "Use to bring events from an .ics text in; the same text again changes nothing.",
+    docs: "import.md#importing-an-icalendar-file",
+  },
   "GET /v1/calendars/{calendarId}/events/{eventId}": {
     name: "get_event",
     toolset: "default",

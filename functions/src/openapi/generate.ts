@@ -144,7 +144,16 @@ function operation(route: AnyRoute): RouteConfig {
       query: route.query as RouteParams,
       headers: route.method === "post" ? [idempotencyKey] : undefined,
       body: route.body
-        ? { required: !route.bodyOptional, content: { "application/json": { schema: route.body } } }
+        ? {
+            required: !route.bodyOptional,
+            content: {
+              // A text body is the first way to send it: the file as it is.
+              ...(route.textBody
+                ? { [route.textBody.type]: { schema: z.string().describe("The text, as the file holds it") } }
+                : {}),
+              "application/json": { schema: route.body },
+            },
+          }
         : undefined,
     },
     responses: {

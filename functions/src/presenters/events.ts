@@ -33,6 +33,7 @@ export const presentEvent = (event: EventRecord, layer?: string): PresentedEvent
   notes: event.notes,
   art: event.art,
   alarms: eventAlarms(event),
+  ical_uid: event.ical_uid ?? null,
   created_by: { id: event.created_by.id, name: event.created_by.name },
   created_at: event.created_at,
   updated_at: event.updated_at,

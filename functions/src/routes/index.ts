@@ -8,6 +8,7 @@ import { exceptionRoutes } from "./exceptions.js";
 import { identityRoutes } from "./identity.js";
 import { accessRequestRoutes } from "./access-requests.js";
 import { grantRoutes } from "./grants.js";
+import { importRoutes } from "./imports.js";
 import { layerRoutes } from "./layers.js";
 import { viewRoutes } from "./views.js";
 import { webhookRoutes } from "./webhooks.js";
@@ -20,6 +21,7 @@ export const apiRoutes: AnyRoute[] = [
   ...eventRoutes,
   ...freeBusyRoutes,
   ...exceptionRoutes,
+  ...importRoutes,
   ...changeRoutes,
   ...grantRoutes,
   ...accessRequestRoutes,

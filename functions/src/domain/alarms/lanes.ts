@@ -77,28 +77,42 @@ export async function readHeads(reads: TransactionReads, entry: AlarmQueueRecord
  * is written unchanged, without a claim, when it is due or claimed, so that a tick moving it on
  * meets this write (see the top of this file). Otherwise they stay.
  */
-export function keepAhead(
+export const keepAhead = (tx: Transaction, read: HeadReads, entry: AlarmQueueRecord, tenant: string, nowIso: string) =>
+  keepAheadAll(tx, [read], [entry], tenant, nowIso);
+
+/**
+ * `keepAhead` for several entries of one tenant stored by one write (an import's batch), each
+ * with its lane's reads, at most one entry per lane: each document is written once, the
+ * tenant at the earliest of the heads this write lowers.
+ */
+export function keepAheadAll(
   tx: Transaction,
-  read: HeadReads,
-  entry: AlarmQueueRecord,
+  reads: readonly HeadReads[],
+  entries: readonly AlarmQueueRecord[],
   tenant: string,
   nowIso: string,
 ): void {
-  const lane = laneOf(entry.event_id);
-  const { head } = read;
-  if (head === null || entry.due_at < head.data.due_at) {
-    tx.set(paths.alarmHead(entry.calendar_id, lane), {
-      calendar_id: entry.calendar_id,
-      lane,
-      tenant: head?.data.tenant ?? tenant,
-      due_at: entry.due_at,
-      event_id: entry.event_id,
-    });
-    keepTenantAhead(tx, read.tenant, head?.data.tenant ?? tenant, entry.due_at, nowIso);
-  } else if (head.data.claim !== undefined || head.data.due_at <= dueBound(nowIso)) {
-    const { claim: _claim, ...unclaimed } = head.data;
-    tx.set(head.path, unclaimed);
-  }
+  let lowest: { read: HeadReads; tenant: string; dueAt: string } | null = null;
+  entries.forEach((entry, i) => {
+    const read = reads[i];
+    const { head } = read;
+    if (head === null || entry.due_at < head.data.due_at) {
+      const owner = head?.data.tenant ?? tenant;
+      tx.set(paths.alarmHead(entry.calendar_id, laneOf(entry.event_id)), {
+        calendar_id: entry.calendar_id,
+        lane: laneOf(entry.event_id),
+        tenant: owner,
+        due_at: entry.due_at,
+        event_id: entry.event_id,
+      });
+      if (lowest === null || entry.due_at < lowest.dueAt) lowest = { read, tenant: owner, dueAt: entry.due_at };
+    } else if (head.data.claim !== undefined || head.data.due_at <= dueBound(nowIso)) {
+      const { claim: _claim, ...unclaimed } = head.data;
+      tx.set(head.path, unclaimed);
+    }
+  });
+  const found = lowest as { read: HeadReads; tenant: string; dueAt: string } | null;
+  if (found) keepTenantAhead(tx, found.read.tenant, found.tenant, found.dueAt, nowIso);
 }
 
 /**

@@ -19,11 +19,11 @@ import { recordChange } from "../commands/changes.js";
 import type { Deps } from "../deps.js";
 import { sha256 } from "../ids.js";
 import { paths } from "../paths.js";
-import type { AlarmQueueRecord } from "../records.js";
+import type { AlarmQueueRecord, CalendarRecord } from "../records.js";
 import { CHANGE_RETENTION_MS } from "../retention.js";
 import { readShard, type DrawnShard } from "../revision.js";
 import { leaseShard } from "../shard-leases.js";
-import { keepAhead, laneOf, readHeads, tenantOf } from "./lanes.js";
+import { keepAhead, keepAheadAll, laneOf, readHeads, tenantOf } from "./lanes.js";
 import { takeAlarmPlace } from "./quota.js";
 import { alarmsBetween, nextAlarmAfter, type Alarm, type AlarmSource } from "./schedule.js";
 
@@ -166,4 +166,48 @@ export async function settleEventAlarms(
   recordAlarms(tx, deps, calendarId, shard, dueAlarms(entry, write.before, now.getTime()));
   writeEntry(tx, shard, entry, next);
   if (next && heads && tenant) keepAhead(tx, heads, next, tenant, now.toISOString());
+}
+
+/** One event's part in `settleManyEventAlarms`: its entry as read, and the event before and after the write. */
+export interface EventAlarmWrite {
+  eventId: string;
+  entry: AlarmEntry | null;
+  before: AlarmSource | null;
+  after: AlarmSource | null;
+}
+
+/**
+ * `settleEventAlarms` for many events of one calendar written by one transaction (an import's
+ * batch): every read first (each lane's head once, the places all new entries take at once),
+ * then the writes, each head and the tenant written once.
+ */
+export async function settleManyEventAlarms(
+  tx: Transaction,
+  deps: Pick<Deps, "clock" | "config">,
+  shard: DrawnShard,
+  calendar: CalendarRecord,
+  writes: readonly EventAlarmWrite[],
+  alarmEvents?: number,
+): Promise<void> {
+  const now = deps.clock();
+  const tenant = tenantOf(calendar);
+  const nexts = writes.map((w) => nextEntry(calendar.id, w.eventId, w.entry, w.after, now));
+  const earliestByLane = new Map<number, AlarmQueueRecord>();
+  for (const next of nexts) {
+    const lane = next?.lane ?? null;
+    if (next === null || lane === null) continue;
+    const current = earliestByLane.get(lane);
+    if (!current || next.due_at < current.due_at) earliestByLane.set(lane, next);
+  }
+  const earliest = [...earliestByLane.values()];
+  const newPlaces = nexts.filter((next, i) => next !== null && writes[i].entry === null).length;
+  const [heads] = await Promise.all([
+    Promise.all(earliest.map((entry) => readHeads(tx, entry, tenant))),
+    newPlaces > 0 ? takeAlarmPlace(tx, deps, calendar.id, alarmEvents, newPlaces) : undefined,
+  ]);
+  writes.forEach((w, i) => {
+    recordAlarms(tx, deps, calendar.id, shard, dueAlarms(w.entry, w.before, now.getTime()));
+    writeEntry(tx, shard, w.entry, nexts[i]);
+  });
+  keepAheadAll(tx, heads, earliest, tenant, now.toISOString());
 }

@@ -28,21 +28,22 @@ import { quotaLimits } from "../quotas.js";
 export const EXACT_ALARM_MARGIN = 100;
 
 /**
- * Takes a place for one more event with an alarm ahead, or throws 403 quota_exceeded. `known`
- * is the calendar's count read before the transaction, when there was one. A read: call it
- * before the transaction's first write.
+ * Takes places for `count` more events with an alarm ahead, or throws 403 quota_exceeded.
+ * `known` is the calendar's count read before the transaction, when there was one. A read: call
+ * it before the transaction's first write.
  */
 export async function takeAlarmPlace(
   tx: Transaction,
   deps: Pick<Deps, "config">,
   calendarId: string,
   known: number | undefined,
+  count = 1,
 ): Promise<void> {
   const limit = quotaLimits(deps).events_with_alarms_per_calendar;
   let used = known;
-  if (used === undefined || used >= limit - EXACT_ALARM_MARGIN) {
+  if (used === undefined || used + count > limit - EXACT_ALARM_MARGIN) {
     const shards = await tx.query(paths.shards(calendarId));
     used = shards.reduce((sum, s) => sum + (s.data.alarm_event_count ?? 0), 0);
   }
-  if (used >= limit) throw errors.quotaExceeded("events_with_alarms_per_calendar", limit);
+  if (used + count > limit) throw errors.quotaExceeded("events_with_alarms_per_calendar", limit);
 }

@@ -92,33 +92,7 @@ export async function patchOccurrence(
   if (!existing && others.length >= quotaLimits(deps).exceptions_per_event) {
     throw errors.quotaExceeded("exceptions_per_event", quotaLimits(deps).exceptions_per_event);
   }
-  const base = existing ?? seriesOccurrence(event, calendar.id, originalDate, nowIso);
-  // The one-off rules check the fields (times, overnight, lengths) exactly as for an event.
-  const { cancelled, alarms, ...change } = input;
-  const fields = applyEventPatch({ kind: "one-off", recur: null, art: null, ...base }, change, originalDate);
-  // Unlike the event's, null here is not "none" but "no list of its own": the field goes, and the
-  // occurrence follows the event's alarms again.
-  const { alarms: _previous, ...rest } = base;
-  const ownAlarms = alarms === undefined ? base.alarms : alarms === null ? undefined : normalizeAlarms(alarms);
-  const timeChanged =
-    fields.date !== base.date ||
-    fields.start_time !== base.start_time ||
-    fields.end_time !== base.end_time ||
-    fields.days !== daysOf(base);
-  const next: ExceptionRecord = {
-    ...rest,
-    ...(ownAlarms === undefined ? {} : { alarms: ownAlarms }),
-    cancelled: cancelled ?? false,
-    date: fields.date!,
-    start_time: fields.start_time,
-    end_time: fields.end_time,
-    days: fields.days,
-    name: fields.name,
-    category: fields.category,
-    notes: fields.notes,
-    sequence: base.sequence + (timeChanged ? 1 : 0),
-    updated_at: nowIso,
-  };
+  const next = changedOccurrence(event, calendar.id, originalDate, existing, input, nowIso);
   const before = others.map((e) => e.data);
   const after = [...before.filter((e) => e.original_date !== originalDate), next];
   await settleEventAlarms(tx, deps, shard, {
@@ -137,6 +111,46 @@ export async function patchOccurrence(
   });
   touchShard(tx, shard);
   return next;
+}
+
+/**
+ * The occurrence on `originalDate` as `input` changes it (from its exception when it has one):
+ * the fields checked by the one-off rules, exactly as for an event. Throws invalid_event.
+ */
+export function changedOccurrence(
+  event: EventRecord,
+  calendarId: string,
+  originalDate: string,
+  existing: ExceptionRecord | null,
+  input: ExceptionInput,
+  nowIso: string,
+): ExceptionRecord {
+  const base = existing ?? seriesOccurrence(event, calendarId, originalDate, nowIso);
+  const { cancelled, alarms, ...change } = input;
+  const fields = applyEventPatch({ kind: "one-off", recur: null, art: null, ...base }, change, originalDate);
+  // Unlike the event's, null here is not "none" but "no list of its own": the field goes, and the
+  // occurrence follows the event's alarms again.
+  const { alarms: _previous, ...rest } = base;
+  const ownAlarms = alarms === undefined ? base.alarms : alarms === null ? undefined : normalizeAlarms(alarms);
+  const timeChanged =
+    fields.date !== base.date ||
+    fields.start_time !== base.start_time ||
+    fields.end_time !== base.end_time ||
+    fields.days !== daysOf(base);
+  return {
+    ...rest,
+    ...(ownAlarms === undefined ? {} : { alarms: ownAlarms }),
+    cancelled: cancelled ?? false,
+    date: fields.date!,
+    start_time: fields.start_time,
+    end_time: fields.end_time,
+    days: fields.days,
+    name: fields.name,
+    category: fields.category,
+    notes: fields.notes,
+    sequence: base.sequence + (timeChanged ? 1 : 0),
+    updated_at: nowIso,
+  };
 }
 
 /** Restores an occurrence: its exception goes; 404 when it has none. */

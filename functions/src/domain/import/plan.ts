@@ -7,6 +7,9 @@
 import type { ExceptionInput } from "../commands/exceptions.js";
 import type { EventInput } from "../events/rules.js";
 
+/** The longest iCalendar text an import takes, in bytes (characters, for a JSON or MCP `ics`). */
+export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
+
 /** The most events one text may hold (masters and overrides alike), for an import or a feed. */
 export const MAX_IMPORT_EVENTS = 5_000;
 

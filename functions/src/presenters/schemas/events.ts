@@ -32,6 +32,10 @@ export const eventRecord = z.object({
   alarms: z
     .array(z.number().int())
     .describe("Minutes before each occurrence's start, largest first; [] when none (/docs/events.md#alarms)"),
+  ical_uid: z
+    .string()
+    .nullable()
+    .describe("UID of the iCalendar event it was imported from; null when not imported (/docs/import.md)"),
   created_by: z.object({ id: z.string(), name: z.string() }),
   created_at: z.string(),
   updated_at: z.string(),

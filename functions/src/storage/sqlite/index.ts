@@ -75,7 +75,7 @@ type Deliver = (commitError?: unknown) => void;
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Fields that queries compare with ranges; any other field still works, by a scan of its collection. */
-const RANGE_INDEXED_FIELDS = ["date", "original_date", "series_end", "span_end", "sort_key", "due_at"];
+const RANGE_INDEXED_FIELDS = ["date", "original_date", "series_end", "span_end", "sort_key", "due_at", "ical_uid"];
 /**
  * Equalities then a range, where the range's index alone would walk every match of the range:
  * the alarm tick's queries of one lane of one calendar, and of one tenant's heads
