@@ -1,0 +1,665 @@
+/**
+ * readIcs on files other software wrote (test/fixtures/ics-field, its README names each
+ * source): what every producer's events become in a calendar's zone, and what is left out and
+ * why. The expectations come from reading each file (times converted by hand, series checked
+ * against ical.js's own expansion), not from the reader's output.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { ImportedEvent, ImportPlan } from "../../functions/src/domain/import/plan.js";
+import { readIcs } from "../../functions/src/domain/import/read.js";
+import { expandRecurrence } from "../../functions/src/domain/recurrence/index.js";
+import type { Recur } from "../../functions/src/domain/types.js";
+
+const FIELD = join(import.meta.dirname, "../fixtures/ics-field");
+
+const read = (file: string, timezone: string): ImportPlan =>
+  readIcs(readFileSync(join(FIELD, file), "utf8"), { timezone });
+
+const uids = (plan: ImportPlan) => plan.events.map((e) => e.uid);
+
+function eventOf(plan: ImportPlan, uid: string): ImportedEvent {
+  const found = plan.events.find((e) => e.uid === uid);
+  if (!found) throw new Error(`no event ${uid} among ${JSON.stringify(uids(plan))}`);
+  return found;
+}
+
+/** The dates an imported series occurs on in [from, to], by Almanac's own expansion of its `recur`. */
+function seriesDates(imported: ImportedEvent, from: string, to: string): string[] {
+  const input = imported.event.recur;
+  if (!input) throw new Error(`${imported.uid} is not a series`);
+  const recur = Object.fromEntries(Object.entries(input).filter(([, v]) => v != null)) as unknown as Recur;
+  return expandRecurrence(recur, recur.starts ?? from, from, to);
+}
+
+/** Its exceptions by original date, ascending. */
+const exceptionsOf = (imported: ImportedEvent) =>
+  [...imported.exceptions].sort((a, b) => a.original_date.localeCompare(b.original_date));
+
+const cancelled = (original_date: string) => ({ original_date, change: { cancelled: true } });
+
+describe("Google Calendar", () => {
+  it("an event in UTC with four reminders, one of them by email, in London's summer time", () => {
+    const plan = read("google-alarms.ics", "Europe/London");
+    expect(uids(plan)).toEqual(["79fs7pkqvht9m5igs0vjv1sfra@google.com"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "event with alarms",
+      date: "2024-10-04",
+      start_time: "19:15",
+      end_time: "20:00",
+      days: 1,
+      // The email reminder and a popup both at 15 minutes are one alarm.
+      alarms: [15, 14, 10],
+    });
+    expect(plan.events[0].event.recur ?? null).toBeNull();
+    expect(plan.events[0].exceptions).toEqual([]);
+    expect(plan.skipped).toEqual([]);
+
+    expect(read("google-alarms.ics", "Europe/Berlin").events[0].event).toMatchObject({
+      start_time: "20:15",
+      end_time: "21:00",
+    });
+  });
+
+  it("times written in UTC land on the calendar's wall clock, the second one on the previous UTC date", () => {
+    const plan = read("google-utc-times.ics", "America/New_York");
+    expect(uids(plan)).toEqual(["3bc4jff97631or97ntnk75n4se@google.com", "14n7h56i35m32ukcq76s46d45p@google.com"]);
+    expect(eventOf(plan, "3bc4jff97631or97ntnk75n4se@google.com").event).toMatchObject({
+      name: "Google Calendar says this is noon to 1PM on 12/22/2021",
+      date: "2021-12-22",
+      start_time: "12:00",
+      end_time: "13:00",
+    });
+    expect(eventOf(plan, "14n7h56i35m32ukcq76s46d45p@google.com").event).toMatchObject({
+      name: "Google says this is 9PM to 10PM on 12/22/2021",
+      date: "2021-12-22",
+      start_time: "21:00",
+      end_time: "22:00",
+    });
+    // Empty DESCRIPTION and LOCATION leave no notes.
+    expect(plan.events.map((e) => e.event.notes ?? null)).toEqual([null, null]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("a last-Friday-of-the-month series without a length, one occurrence moved two weeks earlier", () => {
+    const plan = read("google-monthly-last-friday-moved.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["38m812jicsrer5gorh3mlp7qhc@google.com"]);
+    const karaoke = plan.events[0];
+    expect(karaoke.event).toMatchObject({
+      name: "Karaoke",
+      start_time: "21:30",
+      // DTEND equals DTSTART: no length, so no end time.
+      end_time: null,
+      days: 1,
+      recur: { type: "monthly", week: -1, day: 5, starts: "2021-11-26" },
+    });
+    expect(karaoke.event.notes).toMatch(
+      /^Jeden letzten Freitag im Monat <a href="https:\/\/www\.instagram\.com\/p\/CWwxmqbKXsC\/">/,
+    );
+    expect(seriesDates(karaoke, "2021-11-01", "2022-03-31")).toEqual([
+      "2021-11-26",
+      "2021-12-31",
+      "2022-01-28",
+      "2022-02-25",
+      "2022-03-25",
+    ]);
+    expect(karaoke.exceptions).toHaveLength(1);
+    expect(karaoke.exceptions[0]).toMatchObject({ original_date: "2021-12-31", change: { date: "2021-12-17" } });
+    expect(karaoke.exceptions[0].change.cancelled).toBeFalsy();
+    expect(plan.skipped).toEqual([]);
+
+    // In Tokyo 21:30 on a Friday is Saturday morning, and the Saturday after the last Friday of
+    // December 2021 is 1 January: no monthly rule holds that, so the series and its override are named instead.
+    const tokyo = read("google-monthly-last-friday-moved.ics", "Asia/Tokyo");
+    expect(tokyo.events).toEqual([]);
+    expect(tokyo.skipped).toEqual([
+      { uid: "38m812jicsrer5gorh3mlp7qhc@google.com", reason: expect.stringContaining("2021-12-25") },
+      { uid: "38m812jicsrer5gorh3mlp7qhc@google.com", reason: expect.stringMatching(/RECURRENCE-ID/) },
+    ]);
+  });
+
+  it("a weekday series in Zurich with Apple's structured location beside LOCATION", () => {
+    const plan = read("google-weekdays-apple-location.ics", "Europe/Zurich");
+    expect(uids(plan)).toEqual(["BFE33ADD-5553-48B5-B5A5-F9DA5CA4C393"]);
+    const sync = plan.events[0];
+    expect(sync.event).toMatchObject({
+      name: "Daily Sync",
+      start_time: "14:00",
+      end_time: "14:30",
+      recur: { type: "weekly", day: [1, 2, 3, 4, 5], starts: "2016-10-28" },
+      notes: "Some Description\nLocation: Roadstar 16\n12764 Happyville\nDenmark",
+    });
+    expect(sync.event.recur?.until ?? null).toBeNull();
+    expect(sync.event.recur?.count ?? null).toBeNull();
+    // Zurich leaves summer time on 30 October: the wall clock stays at 14:00.
+    expect(seriesDates(sync, "2016-10-28", "2016-11-04")).toEqual([
+      "2016-10-28",
+      "2016-10-31",
+      "2016-11-01",
+      "2016-11-02",
+      "2016-11-03",
+      "2016-11-04",
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+});
+
+describe("Google Calendar's birthdays", () => {
+  it("a birthday series of one with earlier years as RDATEs, and overrides of a series the file does not hold", () => {
+    const plan = read("google-birthday-rdates.ics", "America/Los_Angeles");
+    const uid = "2014_BIRTHDAY_79d389868f96182e@google.com";
+    expect(uids(plan)).toEqual([uid]);
+    const birthday = plan.events[0];
+    expect(birthday.event).toMatchObject({ name: "PErson #2's birthday", start_time: null, days: 1 });
+    // FREQ=DAILY;COUNT=1: the one day, 10 December 2014.
+    expect(seriesDates(birthday, "2012-01-01", "2015-12-31")).toEqual(["2014-12-10"]);
+    expect(plan.skipped.filter((s) => s.uid === uid).map((s) => s.reason)).toEqual([
+      expect.stringContaining("RDATE 2013-12-10 was left out"),
+      expect.stringContaining("RDATE 2012-12-10 was left out"),
+    ]);
+    const orphans = plan.skipped.filter((s) => s.uid === "BIRTHDAY_79d389868f96182e@google.com");
+    expect(orphans).toHaveLength(3);
+    for (const orphan of orphans) expect(orphan.reason).toMatch(/RECURRENCE-ID.*series is not in the text/);
+    expect(plan.skipped).toHaveLength(5);
+  });
+});
+
+const BLACK_BIN =
+  "040000008200E00074C5B7101A82E00800000000017E1BADC42ED601000000000000000010000000FBF1FBAE2E9FBC4D81F16854E2F4D51B";
+const BLUE_BIN =
+  "040000008200E00074C5B7101A82E00800000000C6B92310C52ED601000000000000000010000000605B5A30BB664D469D7A9A45CF7F2FB3";
+
+describe("Microsoft Exchange and Outlook", () => {
+  it("an all-day Tuesday and Thursday series whose moved occurrence Exchange names by midnight in a Windows zone", () => {
+    const plan = read("exchange-all-day-moved.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["exchange-moved-recurrence"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "Exchange Recurring Test",
+      start_time: null,
+      end_time: null,
+      days: 1,
+      recur: { type: "weekly", day: [2, 4], starts: "2026-02-19" },
+    });
+    // DESCRIPTION is a lone line break: no notes.
+    expect(series.event.notes ?? null).toBeNull();
+    expect(seriesDates(series, "2026-02-19", "2026-03-06")).toEqual([
+      "2026-02-19",
+      "2026-02-24",
+      "2026-02-26",
+      "2026-03-03",
+      "2026-03-05",
+    ]);
+    expect(series.exceptions).toHaveLength(1);
+    expect(series.exceptions[0]).toMatchObject({ original_date: "2026-02-26", change: { date: "2026-02-27" } });
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("two fortnightly all-day bin collections in GMT Standard Time, one with three occurrences moved a day", () => {
+    const plan = read("exchange-bin-collection.ics", "Europe/London");
+    expect(uids(plan).sort()).toEqual([BLACK_BIN, BLUE_BIN].sort());
+    const black = eventOf(plan, BLACK_BIN);
+    expect(black.event).toMatchObject({
+      name: "Refuse black bin",
+      start_time: null,
+      days: 1,
+      recur: { type: "weekly", day: [4], interval: 2, starts: "2020-04-02" },
+    });
+    expect(seriesDates(black, "2020-04-01", "2020-06-01")).toEqual([
+      "2020-04-02",
+      "2020-04-16",
+      "2020-04-30",
+      "2020-05-14",
+      "2020-05-28",
+    ]);
+    expect(exceptionsOf(black).map(({ original_date, change }) => [original_date, change.date])).toEqual([
+      ["2020-04-16", "2020-04-17"],
+      ["2020-05-28", "2020-05-29"],
+      ["2020-09-03", "2020-09-04"],
+    ]);
+    const blue = eventOf(plan, BLUE_BIN);
+    expect(blue.event).toMatchObject({
+      name: "Blue Recycle bin",
+      recur: { type: "weekly", day: [4], interval: 2, starts: "2020-04-09" },
+    });
+    expect(seriesDates(blue, "2020-04-01", "2020-05-31")).toEqual([
+      "2020-04-09",
+      "2020-04-23",
+      "2020-05-07",
+      "2020-05-21",
+    ]);
+    expect(blue.exceptions).toEqual([]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("a 'Customized Time Zone' known only from its VTIMEZONE, read in New York whose rules it copies", () => {
+    const plan = read("exchange-customized-zone.ics", "America/New_York");
+    expect(uids(plan)).toEqual(["1173422081SZR322"]);
+    const lecture = plan.events[0];
+    expect(lecture.event).toMatchObject({
+      name: "[private]",
+      start_time: "10:35",
+      end_time: "11:50",
+      recur: { type: "weekly", day: [2, 4], starts: "2020-08-25", until: "2020-12-17" },
+      notes: "[private]\nLocation: [private]",
+    });
+    // New York leaves summer time on 1 November: the wall clock stays at 10:35 on both sides.
+    expect(seriesDates(lecture, "2020-10-27", "2020-11-05")).toEqual([
+      "2020-10-27",
+      "2020-10-29",
+      "2020-11-03",
+      "2020-11-05",
+    ]);
+    expect(seriesDates(lecture, "2020-12-10", "2020-12-31")).toEqual(["2020-12-10", "2020-12-15", "2020-12-17"]);
+    expect(plan.skipped).toEqual([]);
+
+    // Berlin leaves summer time a week before New York: no one wall-clock time holds the series there.
+    const berlin = read("exchange-customized-zone.ics", "Europe/Berlin");
+    expect(berlin.events).toEqual([]);
+    expect(berlin.skipped).toHaveLength(1);
+    expect(berlin.skipped[0].uid).toBe("1173422081SZR322");
+    expect(berlin.skipped[0].reason).toMatch(/Customized Time Zone.*offset.*Europe\/Berlin.*2020-10-27/);
+  });
+
+  it("Outlook 11's weekday stand-up in 'Canberra, Melbourne, Sydney' with a five-minute reminder", () => {
+    const plan = read("outlook-standup-alarm.ics", "Australia/Sydney");
+    const uid =
+      "040000008200E00074C5B7101A82E008000000002079F2E4D4A3C9010000000000000000100000006C4B4F5EBD28AD43BB7F772276780C54";
+    expect(uids(plan)).toEqual([uid]);
+    const standup = plan.events[0];
+    expect(standup.event).toMatchObject({
+      name: "Standup",
+      start_time: "09:30",
+      end_time: "09:45",
+      alarms: [5],
+      // FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR is a weekly series on weekdays.
+      recur: { type: "weekly", day: [1, 2, 3, 4, 5], starts: "2009-03-10" },
+    });
+    // Sydney leaves summer time on 5 April 2009: the stand-up stays at 09:30.
+    expect(seriesDates(standup, "2009-03-10", "2009-03-17")).toEqual([
+      "2009-03-10",
+      "2009-03-11",
+      "2009-03-12",
+      "2009-03-13",
+      "2009-03-16",
+      "2009-03-17",
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+});
+
+describe("Apple Calendar", () => {
+  it("iCal 2.0's daily series of seven with DURATION and two days excluded, in Brisbane", () => {
+    const plan = read("apple-ical-daily-exdates.ics", "Australia/Brisbane");
+    expect(uids(plan)).toEqual(["DDC5B090-1B46-4C1D-8A3C-D305516A0B90"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "Repeating Event",
+      start_time: "12:00",
+      end_time: "13:00",
+      recur: { type: "daily", count: 7, starts: "2006-01-01" },
+      notes: "This is a simple repeating event with a couple of days excluded.",
+    });
+    expect(seriesDates(series, "2005-12-01", "2006-02-01")).toEqual([
+      "2006-01-01",
+      "2006-01-02",
+      "2006-01-03",
+      "2006-01-04",
+      "2006-01-05",
+      "2006-01-06",
+      "2006-01-07",
+    ]);
+    expect(exceptionsOf(series)).toEqual([cancelled("2006-01-03"), cancelled("2006-01-04")]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("iCal 3.0's weekly three-day all-day event ended by a DATE UNTIL", () => {
+    const plan = read("apple-ical-weekly-three-days.ics", "America/Los_Angeles");
+    expect(uids(plan)).toEqual(["E32D796B-E2AC-4DC5-AAA1-DBE6E3701F55-002"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "Recurring-2",
+      start_time: null,
+      end_time: null,
+      // DTEND 2006-09-03 is exclusive: Thursday to Saturday.
+      days: 3,
+      recur: { type: "weekly", day: [4], starts: "2006-08-31", until: "2006-09-30" },
+    });
+    expect(seriesDates(series, "2006-08-01", "2006-12-31")).toEqual([
+      "2006-08-31",
+      "2006-09-07",
+      "2006-09-14",
+      "2006-09-21",
+      "2006-09-28",
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("an iPhone appointment in Vienna, with an escaped semicolon in its location, read in Vienna and in New York", () => {
+    const plan = read("apple-ios-appointment.ics", "Europe/Vienna");
+    expect(uids(plan)).toEqual(["af64eb20-7d10-4482-8b22-921f7656390a"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "Antrag auf ID Austria",
+      date: "2026-05-22",
+      start_time: "10:30",
+      end_time: "10:40",
+      days: 1,
+      notes: "Passwesen\nAntrag auf ID Austria\nLocation: Hauptstraße 1-5; 4041 Linz",
+    });
+    expect(plan.skipped).toEqual([]);
+
+    expect(read("apple-ios-appointment.ics", "America/New_York").events[0].event).toMatchObject({
+      date: "2026-05-22",
+      start_time: "04:30",
+      end_time: "04:40",
+    });
+  });
+});
+
+describe("Apple Calendar statuses", () => {
+  it("macOS's tentative, confirmed and status-less events are imported; the cancelled one is named and left out", () => {
+    const plan = read("apple-macos-statuses.ics", "America/Vancouver");
+    expect(uids(plan)).toEqual([
+      "31a1ffc9-9b76-465b-ae4a-cadb694c9d37",
+      "F00F3710-BF4D-46D3-9A2C-1037AB24C6AC",
+      "99F615DE-82C6-4CEF-97B8-CD0D3E1EE0D3",
+    ]);
+    // The first is written in UTC: 23:00Z is 16:00 in Vancouver's summer (UTC-7).
+    expect(plan.events.map(({ event: e }) => [e.name, e.date, e.start_time, e.end_time])).toEqual([
+      ["Tentative", "2022-07-04", "16:00", "16:50"],
+      ["Confirmed", "2022-07-05", "09:00", "10:00"],
+      ["No Status", "2022-07-07", "09:00", "10:00"],
+    ]);
+    expect(plan.skipped).toEqual([
+      { uid: "8CAB46C5-669F-4249-B1AD-52BFA72F4E0A", reason: expect.stringContaining("STATUS:CANCELLED") },
+    ]);
+  });
+});
+
+describe("Mozilla Thunderbird", () => {
+  it("an event in Los Angeles with a reminder at its start", () => {
+    const plan = read("thunderbird-alarm-at-start.ics", "America/Los_Angeles");
+    expect(uids(plan)).toEqual(["a6b8cf4d-b7fa-4939-a039-003db08bf7a7"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "event",
+      date: "2024-10-04",
+      start_time: "03:00",
+      end_time: "04:00",
+      alarms: [0],
+      notes: "alarm at start of event",
+    });
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("a daily series of three whose second occurrence is a cancelled override", () => {
+    const plan = read("thunderbird-cancelled-occurrence.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["b65c2b5b-b785-4edc-9560-e0379036d1f2"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "one is cancelled",
+      start_time: "22:00",
+      end_time: "23:00",
+      recur: { type: "daily", count: 3, starts: "2020-01-28" },
+    });
+    expect(seriesDates(series, "2020-01-01", "2020-02-29")).toEqual(["2020-01-28", "2020-01-29", "2020-01-30"]);
+    expect(series.exceptions).toEqual([cancelled("2020-01-29")]);
+    expect(plan.skipped).toEqual([]);
+
+    // 22:00 in Berlin's winter is 06:00 the next morning in Tokyo: the series and its cancelled day move with it.
+    const tokyo = read("thunderbird-cancelled-occurrence.ics", "Asia/Tokyo").events[0];
+    expect(tokyo.event).toMatchObject({
+      start_time: "06:00",
+      end_time: "07:00",
+      recur: { type: "daily", count: 3, starts: "2020-01-29" },
+    });
+    expect(tokyo.exceptions).toEqual([cancelled("2020-01-30")]);
+  });
+
+  it("two daily series ended by UNTIL, one occurrence renamed and two retimed", () => {
+    const plan = read("thunderbird-moved-occurrences.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["5d4c6843-9300-4f91-8d88-6094d4b0b840", "a0c78729-30b1-4ba3-a86e-6aedd995d788"]);
+
+    const test7 = eventOf(plan, "5d4c6843-9300-4f91-8d88-6094d4b0b840");
+    expect(test7.event).toMatchObject({
+      name: "test7",
+      start_time: "04:00",
+      end_time: "05:00",
+      notes: "description should be the same",
+      // UNTIL 03:00Z is 04:00 in Berlin, the last start itself.
+      recur: { type: "daily", starts: "2019-03-18", until: "2019-03-20" },
+    });
+    expect(seriesDates(test7, "2019-03-01", "2019-03-31")).toEqual(["2019-03-18", "2019-03-19", "2019-03-20"]);
+    expect(test7.exceptions).toHaveLength(1);
+    // The override replaces the occurrence: its LOCATION is the notes, the series' DESCRIPTION is not.
+    expect(test7.exceptions).toEqual([
+      { original_date: "2019-03-19", change: { name: "test7 - edited", notes: "Location: location" } },
+    ]);
+
+    const moved = eventOf(plan, "a0c78729-30b1-4ba3-a86e-6aedd995d788");
+    expect(moved.event).toMatchObject({
+      name: "New Event",
+      start_time: "02:00",
+      end_time: "03:00",
+      recur: { type: "daily", starts: "2019-03-07", until: "2019-03-10" },
+    });
+    expect(seriesDates(moved, "2019-03-01", "2019-03-31")).toEqual([
+      "2019-03-07",
+      "2019-03-08",
+      "2019-03-09",
+      "2019-03-10",
+    ]);
+    const [earlier, later] = exceptionsOf(moved);
+    expect(exceptionsOf(moved)).toHaveLength(2);
+    // The 8th's override has both DTEND and DURATION:PT0S; DTEND gives its hour.
+    expect(earlier).toMatchObject({ original_date: "2019-03-08", change: { start_time: "01:00", end_time: "02:00" } });
+    expect(later).toMatchObject({ original_date: "2019-03-09", change: { start_time: "03:00", end_time: "04:00" } });
+    expect(plan.skipped).toEqual([]);
+  });
+});
+
+describe("python icalendar", () => {
+  it("khal's weekly shift in Berlin with overrides named in UTC: one moved two hours, one cancelled", () => {
+    const plan = read("khal-weekly-moved-and-cancelled.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["event_rrule_recurrence_id"]);
+    const work = plan.events[0];
+    expect(work.event).toMatchObject({
+      name: "Arbeit",
+      start_time: "07:00",
+      end_time: "12:00",
+      recur: { type: "weekly", day: [1], starts: "2014-06-30" },
+    });
+    expect(seriesDates(work, "2014-06-01", "2014-08-31")).toEqual([
+      "2014-06-30",
+      "2014-07-07",
+      "2014-07-14",
+      "2014-07-21",
+      "2014-07-28",
+      "2014-08-04",
+    ]);
+    const [movedShift, cancelledShift] = exceptionsOf(work);
+    expect(exceptionsOf(work)).toHaveLength(2);
+    // RECURRENCE-ID 05:00Z is 07:00 in Berlin's summer: the occurrences of the 7th and the 14th.
+    expect(movedShift).toMatchObject({
+      original_date: "2014-07-07",
+      change: { start_time: "09:00", end_time: "14:00" },
+    });
+    expect(movedShift.change.date ?? "2014-07-07").toBe("2014-07-07");
+    expect(cancelledShift).toEqual(cancelled("2014-07-14"));
+    expect(plan.skipped).toEqual([]);
+  });
+});
+
+describe("other producers", () => {
+  it("Zimbra's first-Tuesday series with excluded dates and a moved first occurrence", () => {
+    const plan = read("zimbra-rdates-exdates-overrides.ics", "America/Los_Angeles");
+    expect(uids(plan)).toEqual(["623c13c0-6c2b-45d6-a12b-c33ad61c4868"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "Crazy Event Thingy!",
+      start_time: "10:00",
+      end_time: "10:30",
+      alarms: [5],
+      notes: "IAM FOO\nLocation: PLACE",
+      recur: { type: "monthly", week: 1, day: 2, starts: "2012-10-02" },
+    });
+    expect(seriesDates(series, "2012-10-01", "2013-06-30")).toEqual([
+      "2012-10-02",
+      "2012-11-06",
+      "2012-12-04",
+      "2013-01-01",
+      "2013-02-05",
+      "2013-03-05",
+      "2013-04-02",
+      "2013-05-07",
+      "2013-06-04",
+    ]);
+    const byDate = new Map(series.exceptions.map((e) => [e.original_date, e.change]));
+    expect([...byDate.keys()].sort()).toEqual(["2012-10-02", "2012-12-04", "2013-02-05", "2013-04-02"]);
+    expect(byDate.get("2012-10-02")).toMatchObject({ start_time: "15:00", end_time: "15:30", notes: "I HAZ CHANGED!" });
+    for (const date of ["2012-12-04", "2013-02-05", "2013-04-02"])
+      expect(byDate.get(date)).toEqual({ cancelled: true });
+
+    // Extra dates have no place in an Almanac series: each RDATE line is named, and so is the
+    // override of one of them (5 November, a Monday the rule never reaches).
+    const reasons = plan.skipped.map((s) => [s.uid, s.reason]);
+    const uid = "623c13c0-6c2b-45d6-a12b-c33ad61c4868";
+    expect(reasons).toHaveLength(6);
+    expect(reasons).toContainEqual([null, expect.stringMatching(/^X-UNKNOWN: /)]);
+    for (const rdate of [
+      "2023-11-23T09:00:00Z",
+      "2023-11-25T09:00:00Z/2023-11-25T12:30:00Z",
+      "2012-11-05T10:00:00",
+      "2012-11-10T10:00:00, 2012-11-30T10:00:00",
+    ]) {
+      expect(reasons).toContainEqual([uid, expect.stringContaining(`RDATE ${rdate} was left out`)]);
+    }
+    expect(reasons).toContainEqual([
+      uid,
+      expect.stringMatching(/override.*RECURRENCE-ID \(2012-11-05\) is not a date of the series/),
+    ]);
+  });
+
+  it("Nextcloud's yearly all-day event with four reminders, two of them more than a week before", () => {
+    const plan = read("nextcloud-yearly-alarms.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["3e5e45db-d8e5-46c3-af61-0f64916acc73"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "Foobar",
+      start_time: null,
+      days: 1,
+      recur: { type: "yearly", month: 7, day: 1, starts: "2025-07-01" },
+      // -P1W6DT15H, -P6DT15H (by email), -PT15H and PT0S, in minutes before the day begins.
+      alarms: [19_620, 9_540, 900, 0],
+    });
+    expect(seriesDates(series, "2025-01-01", "2027-12-31")).toEqual(["2025-07-01", "2026-07-01", "2027-07-01"]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("Lotus Notes' five-day daily meeting in its own 'Eastern' zone with 2005's rules", () => {
+    const plan = read("lotus-notes-daily.ics", "America/New_York");
+    expect(uids(plan)).toEqual(["E88157FE01BE8A5C85256FDB006EBCC3-Lotus_Notes_Generated"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "5 day daily repeating meeting",
+      start_time: "09:00",
+      end_time: "10:00",
+      recur: { type: "daily", count: 5, starts: "2005-04-11" },
+    });
+    expect(seriesDates(series, "2005-04-01", "2005-04-30")).toEqual([
+      "2005-04-11",
+      "2005-04-12",
+      "2005-04-13",
+      "2005-04-14",
+      "2005-04-15",
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("Evolution's event in a /softwarestudio.org/ zone id, read in Chicago and in Berlin", () => {
+    const plan = read("evolution-chicago.ics", "America/Chicago");
+    expect(uids(plan)).toEqual(["20080624T213648Z-4959-1000-1-6@randy-ubuntu"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "test",
+      date: "2008-06-24",
+      start_time: "13:00",
+      end_time: "14:30",
+      notes: "Location: test location",
+    });
+    expect(plan.skipped).toEqual([]);
+    expect(read("evolution-chicago.ics", "Europe/Berlin").events[0].event).toMatchObject({
+      date: "2008-06-24",
+      start_time: "20:00",
+      end_time: "21:30",
+    });
+  });
+
+  it("Trumba's Grand Prix in UTC with a category, on Melbourne's evening clock", () => {
+    const plan = read("trumba-grand-prix.ics", "Australia/Melbourne");
+    expect(uids(plan)).toEqual(["http://2012.f1calendar.com#GP1_2012"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "Australian Grand Prix",
+      date: "2012-03-18",
+      // 06:00Z is 17:00 in Melbourne's summer time (UTC+11).
+      start_time: "17:00",
+      end_time: "19:00",
+      category: "Grand Prix",
+      notes: "Location: Melbourne",
+    });
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("a WordPress Events Calendar feed's floating all-but-an-hour day with a category", () => {
+    const plan = read("events-calendar-school-day.ics", "America/Los_Angeles");
+    expect(uids(plan)).toEqual(["1891-1709856000-1709942399@www.washougal.k12.wa.us"]);
+    const day = plan.events[0].event;
+    expect(day).toMatchObject({
+      name: "Possible Snow Makeup Day",
+      date: "2024-06-27",
+      start_time: "00:00",
+      end_time: "23:00",
+      category: "School Events",
+    });
+    expect(day.notes).toMatch(/^This day is a snow makeup day, and will be added back to the calendar if needed\. /);
+    expect(day.notes).toMatch(/\nhttps:\/\/www\.washougal\.k12\.wa\.us\/hathaway\/event\/possible-snow-makeup-day\/$/);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("Outlook Web Access's events without UID get a UID from what they are, the same on every read", () => {
+    const first = read("exchange-owa-no-uid.ics", "America/New_York");
+    const again = read("exchange-owa-no-uid.ics", "America/New_York");
+    const all = (plan: ImportPlan) => [...uids(plan), ...plan.skipped.map((s) => s.uid)];
+    expect(all(first)).toHaveLength(4);
+    expect(new Set(all(first)).size).toBe(4);
+    for (const uid of all(first)) expect(uid).toMatch(/@import\.almanac$/);
+    expect(all(again)).toEqual(all(first));
+    // Their TZIDs are Outlook's display names, with no VTIMEZONE to read them by.
+    expect(first.events).toEqual([]);
+    expect(first.skipped.map((s) => s.reason)).toEqual([
+      expect.stringContaining('unknown time zone "(GMT+10:00) Canberra, Melbourne, Sydney"'),
+      expect.stringContaining('unknown time zone "(UTC-05:00) Eastern Time (US & Canada)"'),
+      expect.stringContaining('unknown time zone "(UTC-05:00) Eastern Time (US & Canada)"'),
+      expect.stringContaining('unknown time zone "(UTC-05:00) Eastern Time (US & Canada)"'),
+    ]);
+  });
+
+  it("a Thunderbird override exported without its series is named, not dropped", () => {
+    const plan = read("thunderbird-override-without-series.ics", "Australia/Melbourne");
+    expect(plan.events).toEqual([]);
+    expect(plan.skipped).toEqual([
+      {
+        uid: "d5eb7c8b-3a23-4abc-b05c-1108e6460caa",
+        reason: expect.stringMatching(/RECURRENCE-ID.*series is not in the text/),
+      },
+    ]);
+  });
+
+  it("ownCloud's file of tasks imports no event and names both tasks", () => {
+    const plan = read("owncloud-tasks-only.ics", "Europe/Paris");
+    expect(plan.events).toEqual([]);
+    expect(plan.skipped).toEqual([
+      { uid: "0aa462f13c", reason: expect.stringMatching(/^VTODO: /) },
+      { uid: "5e05bbcf34", reason: expect.stringMatching(/^VTODO: /) },
+    ]);
+  });
+});
