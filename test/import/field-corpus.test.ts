@@ -490,6 +490,41 @@ describe("python icalendar", () => {
   });
 });
 
+describe("khal's zones from pytz", () => {
+  it("a monthly series with RDATEs in three other zones and an override off the rule, beside an evening in London", () => {
+    const plan = read("khal-custom-zones-rdates.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["abcde", "123"]);
+    const series = eventOf(plan, "abcde");
+    expect(series.event).toMatchObject({
+      name: "An Event",
+      recur: { type: "monthly", day: 9, count: 6, starts: "2014-04-09" },
+    });
+    expect(seriesDates(series, "2014-01-01", "2014-12-31")).toEqual([
+      "2014-04-09",
+      "2014-05-09",
+      "2014-06-09",
+      "2014-07-09",
+      "2014-08-09",
+      "2014-09-09",
+    ]);
+    expect(series.exceptions).toEqual([]);
+    expect(plan.skipped.map((s) => [s.uid, s.reason])).toEqual([
+      ["abcde", expect.stringContaining("RDATE 2014-04-11T11:30:00, 2014-04-13T11:30:00 was left out")],
+      ["abcde", expect.stringContaining("RDATE 2014-04-15T11:30:00 was left out")],
+      ["abcde", expect.stringContaining("RDATE 2014-04-18T11:30:00 was left out")],
+      // RECURRENCE-ID 07:00 in Europe_Amsterdam on 7 July: the rule only meets the 9th.
+      ["abcde", expect.stringMatching(/RECURRENCE-ID \(2014-07-07\) is not a date of the series/)],
+    ]);
+    // Europe_London's VTIMEZONE has RRULEs: 19:30 in British summer time.
+    expect(eventOf(plan, "123").event).toMatchObject({ date: "2014-05-09", start_time: "20:30", end_time: "21:30" });
+    expect(eventOf(read("khal-custom-zones-rdates.ics", "America/New_York"), "123").event).toMatchObject({
+      date: "2014-05-09",
+      start_time: "14:30",
+      end_time: "15:30",
+    });
+  });
+});
+
 describe("other producers", () => {
   it("Zimbra's first-Tuesday series with excluded dates and a moved first occurrence", () => {
     const plan = read("zimbra-rdates-exdates-overrides.ics", "America/Los_Angeles");
