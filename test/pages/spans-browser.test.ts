@@ -1,7 +1,7 @@
 /**
  * Bars across days in chromium, at desktop and phone widths: a 3-day offsite is one bar in
  * Month, a Monday-to-Wednesday conference one bar in Week, and axe-core finds no violation
- * on either lens in both themes.
+ * on either lens, or on the schedule listing the offsite as going on, in both themes.
  */
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,8 @@ import { seedSpans } from "./span-site.js";
 
 const MONTH = "/c/team-offsite?view=month&date=2026-12-01";
 const WEEK = "/c/team-offsite?view=week&date=2026-12-07";
+/** From the offsite's second day: it is listed as going on. */
+const SCHEDULE = "/c/team-offsite?view=schedule&date=2026-12-03";
 
 describe.skipIf(!hasChromium)("bars across days in chromium", () => {
   let chromium: Chromium;
@@ -90,6 +92,29 @@ describe.skipIf(!hasChromium)("bars across days in chromium", () => {
     }
   }, 60_000);
 
+  it("lists the offsite in Schedule from its second day as going on, at desktop and phone widths", async () => {
+    for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
+      const ctx = await chromium.context(size);
+      try {
+        const page = await openPage(ctx, chromium.origin, SCHEDULE);
+        for (const [date, shown] of [
+          ["2026-12-03", true],
+          ["2026-12-04", true],
+          ["2026-12-05", false],
+        ] as const) {
+          const offsite = page.locator(`section.agenda-day[aria-labelledby="day-${date}"] li.ev`, {
+            hasText: "Offsite in Leipzig",
+          });
+          expect(await offsite.count(), date).toBe(shown ? 1 : 0);
+          if (shown) expect(await offsite.innerText()).toMatch(/^continues · until Fri 4 Dec\s+since Wed 2 Dec/);
+        }
+        await screenshot(page, `schedule-going-on-${size}.png`);
+      } finally {
+        await ctx.close();
+      }
+    }
+  }, 60_000);
+
   it("opens Week at the working day, with an overnight migration marked where it goes on", async () => {
     const ctx = await chromium.context("desktop");
     try {
@@ -157,11 +182,11 @@ describe.skipIf(!hasChromium)("bars across days in chromium", () => {
   }, 60_000);
 
   for (const scheme of ["light", "dark"] as const) {
-    it(`has no axe-core violation on Month and Week with bars in ${scheme}, at both widths`, async () => {
+    it(`has no axe-core violation on Month and Week with bars, or Schedule going on, in ${scheme}`, async () => {
       for (const size of Object.keys(SIZES) as Array<keyof typeof SIZES>) {
         const ctx = await chromium.context(size, scheme, true);
         try {
-          for (const path of [MONTH, WEEK, "/c/team-offsite?view=timeline&date=2026-12-01"]) {
+          for (const path of [MONTH, WEEK, SCHEDULE, "/c/team-offsite?view=timeline&date=2026-12-01"]) {
             const page = await openPage(ctx, chromium.origin, path);
             expect(await axeViolations(page, `${size} ${path}`)).toEqual([]);
             await page.close();

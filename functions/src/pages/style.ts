@@ -185,6 +185,8 @@ border-bottom:1px solid var(--line);min-height:1.75rem}
 border-left-width:4px;background:var(--surface);font-size:.95rem;border-bottom:1px solid var(--line)}
 .agenda-items .ev:last-child{border-bottom:0}
 .agenda-time .when{color:var(--muted);margin:0}
+.agenda-time .since{display:block;font-size:.8rem}
+.agenda-items .ev.continued{border-left-style:dashed}
 .title{margin:0}
 .meta{margin:.15rem 0 0;color:var(--muted);font-size:.85rem;display:flex;flex-wrap:wrap;gap:.2rem 1rem}
 .notes{margin-top:.35rem;color:var(--text);font-size:.9rem}

@@ -1,13 +1,21 @@
-/** Schedule lens: an agenda of the period's occurrences grouped by day, then "Someday". */
-import { dateRange, describeRecur, longDate } from "../format.js";
+/**
+ * Schedule lens: an agenda of the period's occurrences grouped by day, then "Someday". One over
+ * several days (a bar in Month and Week, lenses/spans.ts) is listed on each day of the period
+ * it covers, on the later ones (and the first, when it began before the period) as going on:
+ * "continues · until Wed 2 Dec". An overnight one is listed once, on the day it starts.
+ */
+import { addDays } from "../../domain/recurrence/index.js";
+import { dateRange, describeRecur, longDate, weekdayDayMonth } from "../format.js";
 import { html, type SafeHtml } from "../html.js";
 import { renderMarkdown } from "../markdown.js";
 import type { PageEvent, PageModel, PageOccurrence } from "../model.js";
 import { ALL_DAY, eventClasses, eventLabel, timesHtml } from "../parts.js";
 import type { Period } from "../period.js";
 import { PAGE_NOTES_MARKDOWN_BUDGET } from "../budgets.js";
+import { clockTime } from "../locale.js";
 import { groupByDate } from "./month.js";
 import { isVacated, movedFromHtml, occurrenceHref, vacatedHtml, withVacated } from "../occurrence-parts.js";
+import { lastDay, spansDays } from "./spans.js";
 
 /** Notes longer than this fold behind a "Notes" toggle, so one long note does not flood the list. */
 const INLINE_NOTES = 280;
@@ -56,14 +64,63 @@ export function metaHtml(event: PageEvent, o?: PageOccurrence): SafeHtml | strin
   return html`<p class="meta">${category}${moved}${repeats}</p>`;
 }
 
-function agendaItem(model: PageModel, o: PageOccurrence, notes: NotesRenderer): SafeHtml {
+/** Where an occurrence over several days ends: "Wed 2 Dec", with its end time when timed. */
+function untilHtml(o: PageOccurrence): SafeHtml {
+  if (o.start_time === null || o.end_time === null)
+    return html`until <time datetime="${lastDay(o)}">${weekdayDayMonth(lastDay(o))}</time>`;
+  const date = o.end_date ?? o.date;
+  return html`until <time datetime="${date}T${o.end_time}">${weekdayDayMonth(date)} ${clockTime(o.end_time)}</time>`;
+}
+
+/** The time column: the occurrence's times on its first day, "continues · until …" on a later one. */
+function agendaTime(o: PageOccurrence, date: string): SafeHtml | string {
+  if (date > o.date) {
+    const since = html`<span class="since">since <time datetime="${o.date}">${weekdayDayMonth(o.date)}</time></span>`;
+    return html`<span class="when goes-on">continues · ${untilHtml(o)} ${since}</span>`;
+  }
+  if (o.start_time === null && lastDay(o) > o.date)
+    return html`<span class="when all-day">All day · ${untilHtml(o)}</span>`;
+  return timesHtml(o) || ALL_DAY;
+}
+
+/** One occurrence on `date` (its own, or a later day it covers); its notes where the page first lists it. */
+function agendaItem(model: PageModel, o: PageOccurrence, date: string, notes: NotesRenderer | null): SafeHtml {
   if (isVacated(o))
     return html`<li class="${eventClasses(o.event)} vacated"><div class="agenda-time">${timesHtml(o) || ALL_DAY}</div>\
 <div class="agenda-body"><p class="title">${vacatedHtml(model, o, false)}</p></div></li>`;
   const href = occurrenceHref(model, o.event.id, o.date);
-  return html`<li class="${eventClasses(o.event)}"><div class="agenda-time">${timesHtml(o) || ALL_DAY}</div>\
+  const continued = date > o.date ? " continued" : "";
+  return html`<li class="${eventClasses(o.event)}${continued}"><div class="agenda-time">${agendaTime(o, date)}</div>\
 <div class="agenda-body"><p class="title">${eventLabel(o.event, href)}</p>${metaHtml(o.event, o)}\
-${notes(o.event.notes)}</div></li>`;
+${notes ? notes(o.event.notes) : ""}</div></li>`;
+}
+
+interface Listed {
+  o: PageOccurrence;
+  /** Whether this is where the page first lists it, which shows its notes. */
+  first: boolean;
+}
+
+/**
+ * The period's days and what each lists: what goes on from an earlier day first (from before
+ * the period, then from earlier in it), then the day's own occurrences in their order.
+ */
+export function agendaDays(
+  model: Pick<PageModel, "occurrences" | "continuing" | "vacated">,
+  period: Pick<Period, "from" | "to">,
+): Map<string, Listed[]> {
+  const own = groupByDate(withVacated(model.occurrences, model.vacated));
+  const goingOn: PageOccurrence[] = model.continuing.filter(spansDays);
+  const days = new Map<string, Listed[]>();
+  for (let date = period.from; date <= period.to; date = addDays(date, 1)) {
+    const listed: Listed[] = goingOn.filter((o) => lastDay(o) >= date).map((o) => ({ o, first: date === period.from }));
+    for (const o of own.get(date) ?? []) {
+      listed.push({ o, first: true });
+      if (!isVacated(o) && spansDays(o)) goingOn.push(o);
+    }
+    if (listed.length > 0) days.set(date, listed);
+  }
+  return days;
 }
 
 export function renderSomeday(someday: readonly PageEvent[], notes: NotesRenderer): SafeHtml {
@@ -79,14 +136,14 @@ export function renderSomeday(someday: readonly PageEvent[], notes: NotesRendere
 export function renderSchedule(model: PageModel, period: Period): SafeHtml {
   const notes = pageNotes();
   const days: SafeHtml[] = [];
-  for (const [date, list] of groupByDate(withVacated(model.occurrences, model.vacated))) {
+  for (const [date, list] of agendaDays(model, period)) {
     const isToday = date === model.today;
     const current = isToday ? html` aria-current="date"` : "";
     const badge = isToday ? html` <span class="badge">Today</span>` : "";
     days.push(
       html`<section class="agenda-day${isToday ? " today" : ""}" aria-labelledby="day-${date}">\
 <h3 id="day-${date}"${current}><time datetime="${date}">${longDate(date)}</time>${badge}</h3>\
-<ul class="agenda-items">${list.map((o) => agendaItem(model, o, notes))}</ul></section>`,
+<ul class="agenda-items">${list.map(({ o, first }) => agendaItem(model, o, date, first ? notes : null))}</ul></section>`,
     );
   }
   const agenda = days.length
