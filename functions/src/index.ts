@@ -1,7 +1,7 @@
 /**
  * The deployed Cloud Functions, and nothing else: `api` (/v1 and /openapi.json) and `pages`
  * (/c/... and /v/..., feeds included), as firebase.json's Hosting rewrites route them, and
- * the scheduled `alarms`, `webhooks` and `purges`. The apps and the Firestore client load on
+ * the scheduled `alarms`, `webhooks`, `purges` and `feeds`. The apps and the Firestore client load on
  * the first request (or run), so that importing this module (the cold start, and
  * `firebase deploy` reading the function list) stays cheap.
  */
@@ -234,4 +234,18 @@ export const purges = onSchedule(EVERY_MINUTE, async () => {
   ]);
   const { done } = await runWithin(purgeJob, await productionDeps(), 45_000);
   if (done > 0) cloudLog(`purges: ${done} deleted calendars purged`);
+});
+
+/**
+ * Outside iCalendar feeds attached as layers (docs/decisions/feeds.md): passes for up to 40 s a
+ * minute while feeds are due; each fetch ends within its 10 s, so a run ends within its timeout.
+ */
+export const feeds = onSchedule(EVERY_MINUTE, async () => {
+  const [{ feedJobFromConfig }, { runWithin }] = await Promise.all([
+    import("./jobs/feeds.js"),
+    import("./jobs/scheduled-driver.js"),
+  ]);
+  const deps = await productionDeps();
+  const { done } = await runWithin(feedJobFromConfig(deps), deps, 40_000);
+  if (done > 0) cloudLog(`feeds: ${done} refreshed`);
 });

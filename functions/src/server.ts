@@ -77,13 +77,16 @@ export async function startLocalServer(
   };
   // Expired records (what Firestore's TTL policies delete deployed): a pass now, then every 10 minutes.
   const sweep = startJob(sweepJob, { store, clock: deps.clock, log: deps.log });
-  // Webhook deliveries, alarms and the purge of deleted calendars: each job loads with its first run.
+  // Webhook deliveries, alarms, the purge of deleted calendars and outside feeds: each job loads with its first run.
   const later = [
     startJobLater(async () => (await import("./jobs/webhooks/build.js")).webhookJobFromConfig(deps), deps, {
       startAfterMs: WEBHOOK_PASS_MS,
     }),
     startJobLater(async () => (await import("./jobs/alarms.js")).alarmsJob, deps, { startAfterMs: ALARMS_AFTER_MS }),
     startJobLater(async () => (await import("./jobs/purge.js")).purgeJob, deps, { startAfterMs: PURGE_AFTER_MS }),
+    startJobLater(async () => (await import("./jobs/feeds.js")).feedJobFromConfig(deps), deps, {
+      startAfterMs: FEEDS_AFTER_MS,
+    }),
   ];
   // Each app is built, with its modules, by the first request for it: the process starts with
   // the store and node:http only, an API call never loads the pages (lazy.ts).
@@ -120,6 +123,9 @@ const ALARMS_AFTER_MS = 1_000;
 
 /** When the purge of deleted calendars starts: after the first answers, which it must not slow. */
 const PURGE_AFTER_MS = 2_000;
+
+/** When outside feeds are first fetched (docs/decisions/feeds.md); then at each feed due, and on this process's changes. */
+const FEEDS_AFTER_MS = 3_000;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

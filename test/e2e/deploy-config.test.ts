@@ -17,7 +17,7 @@ const readJson = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "ut
 const requireTool = createRequire(import.meta.url);
 const run = promisify(execFile);
 /** The scheduled functions: every minute, one instance at a time. */
-const SCHEDULED = ["alarms", "purges", "webhooks"];
+const SCHEDULED = ["alarms", "feeds", "purges", "webhooks"];
 
 interface FieldOverride {
   collectionGroup: string;
@@ -115,7 +115,7 @@ describe("the deployed functions' options", () => {
 
   it("sets region, memory, cpu, concurrency, timeout and instance bounds on api and pages from functions/.env", async () => {
     const endpoints = await resolve(loadEnv());
-    expect(endpoints.map((e) => e.id).sort()).toEqual(["alarms", "api", "pages", "purges", "webhooks"]);
+    expect(endpoints.map((e) => e.id).sort()).toEqual(["alarms", "api", "feeds", "pages", "purges", "webhooks"]);
     for (const endpoint of endpoints.filter((e) => SCHEDULED.includes(String(e.id)))) {
       // Every minute, one instance at a time, in the functions' region.
       expect(endpoint, String(endpoint.id)).toMatchObject({

@@ -33,7 +33,7 @@ const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
 const HAS_FIREBASE = existsSync(FIREBASE);
 const pubsub = findPubsubEmulator();
 const PROJECT = "demo-almanac-pubsub";
-const SCHEDULED = ["alarms", "purges", "webhooks"];
+const SCHEDULED = ["alarms", "feeds", "purges", "webhooks"];
 const STEP = { timeout: 60_000 };
 const run = promisify(execFile);
 

@@ -119,7 +119,7 @@ function getOnce(url: string, held: FeedValidators, options: GetOptions): Promis
         read += chunk.length;
         if (read > options.maxBytes) {
           res.destroy();
-          resolve(failed(`the feed is larger than ${options.maxBytes / (1024 * 1024)} MB`));
+          resolve(failed(`the feed is larger than ${sizeWords(options.maxBytes)}`));
         } else chunks.push(chunk);
       });
       res.on("end", () =>
@@ -139,3 +139,6 @@ function getOnce(url: string, held: FeedValidators, options: GetOptions): Promis
 
 const headerOf = (value: string | string[] | undefined): string | null =>
   typeof value === "string" && value.length > 0 && value.length <= 1000 ? value : null;
+
+const MB = 1024 * 1024;
+const sizeWords = (bytes: number): string => (bytes % MB === 0 ? `${bytes / MB} MB` : `${bytes} bytes`);
