@@ -6,75 +6,26 @@
  * names, categories, and start and end instants to the millisecond.
  */
 import type { Express } from "express";
-import request from "supertest";
 import { Temporal } from "temporal-polyfill";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { appPerTest } from "../helpers/app.js";
-import { attachLayer, mintAgent, newCalendar, newEvent, newView, type MintedAgent } from "../helpers/factories.js";
-import { get, patch } from "../helpers/http.js";
+import { attachLayer, mintAgent, newCalendar, newEvent, newView } from "../helpers/factories.js";
 import { expandFeed, type FeedOccurrence } from "../helpers/ics-oracle.js";
-import { CORPUS_FROM, CORPUS_TO, CORPUS_ZONES, corpusEvents, plus, type CorpusZone } from "./ics-corpus.js";
+import {
+  allOccurrences,
+  buildCorpusCalendar,
+  feedText,
+  type ApiOccurrence,
+  type BuiltCalendar,
+} from "../helpers/corpus-calendars.js";
+import { CORPUS_FROM, CORPUS_TO, CORPUS_ZONES, plus } from "./ics-corpus.js";
 
 const t = appPerTest();
 let feeds: Express;
 beforeEach(() => {
   feeds = createPagesApp(t.deps);
 });
-
-interface ApiOccurrence {
-  event_id: string;
-  layer: string;
-  date: string;
-  original_date: string;
-  start: string | null;
-  end: string | null;
-  name: string;
-  category: string | null;
-}
-
-/** Every occurrence in [from, to] through `/occurrences`: one request per year at most, each paged through. */
-async function allOccurrences(owner: MintedAgent, calendarId: string, from: string, to: string) {
-  const found: ApiOccurrence[] = [];
-  let pages = 0;
-  for (const [lo, hi] of yearWindows(from, to)) {
-    let cursor: string | null = null;
-    do {
-      const query = `from=${lo}&to=${hi}&limit=400${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-      const res = await get(t, `/v1/calendars/${calendarId}/occurrences?${query}`, owner.auth).expect(200);
-      found.push(...(res.body.occurrences as ApiOccurrence[]));
-      cursor = res.body.next_cursor as string | null;
-      pages++;
-    } while (cursor !== null);
-  }
-  return { occurrences: found, pages };
-}
-
-/** [from, to] cut into windows of one calendar year (the API's range is at most 366 days). */
-function yearWindows(from: string, to: string): Array<[string, string]> {
-  const windows: Array<[string, string]> = [];
-  for (let year = Number(from.slice(0, 4)); year <= Number(to.slice(0, 4)); year++) {
-    const lo = `${year}-01-01` < from ? from : `${year}-01-01`;
-    const hi = `${year}-12-31` > to ? to : `${year}-12-31`;
-    windows.push([lo, hi]);
-  }
-  return windows;
-}
-
-async function feedText(slug: string, kind: "c" | "v" = "c"): Promise<string> {
-  const res = await request(feeds)
-    .get(`/${kind}/${slug}.ics`)
-    .buffer(true)
-    .parse((r, done) => {
-      let text = "";
-      r.setEncoding("utf8");
-      r.on("data", (chunk: string) => (text += chunk));
-      r.on("end", () => done(null, text));
-    });
-  expect(res.status).toBe(200);
-  expect(res.headers["x-almanac-events-omitted"]).toBeUndefined();
-  return res.body as string;
-}
 
 /** One occurrence as one comparable line. */
 const lineOf = (o: {
@@ -134,39 +85,6 @@ function dstKind(zone: string, date: string, time: string): "gap" | "overlap" | 
   return earlier.toPlainDateTime().equals(local) ? "overlap" : "gap";
 }
 
-interface Built {
-  name: string;
-  calendarId: string;
-  slug: string;
-  events: number;
-  series: number;
-  exceptions: number;
-}
-
-async function buildCalendar(owner: MintedAgent, z: CorpusZone): Promise<Built> {
-  const calendar = await newCalendar(t, owner, { name: `Corpus ${z.zone}`, timezone: z.zone, visibility: "public" });
-  const built: Built = {
-    name: z.zone,
-    calendarId: calendar.id,
-    slug: calendar.slug,
-    events: 0,
-    series: 0,
-    exceptions: 0,
-  };
-  for (const spec of corpusEvents(z)) {
-    const event = await newEvent(t, owner, calendar.id, { name: spec.name, ...spec.body });
-    built.events++;
-    if (spec.body.recur) built.series++;
-    for (const { date, change } of spec.exceptions ?? []) {
-      const path = `/v1/calendars/${calendar.id}/events/${event.id}/occurrences/${date}`;
-      const res = await patch(t, path, owner.auth).send(change);
-      expect(res.status, `${z.zone} ${spec.name} ${date}: ${JSON.stringify(res.body)}`).toBe(200);
-      built.exceptions++;
-    }
-  }
-  return built;
-}
-
 describe("the feed corpus (issue 12)", () => {
   it("has its DST edges where the zones have them", () => {
     for (const z of CORPUS_ZONES.filter((c) => c.observesDst)) {
@@ -183,8 +101,8 @@ describe("the feed corpus (issue 12)", () => {
     { timeout: 300_000 },
     async () => {
       const owner = await mintAgent(t, "Corpus keeper");
-      const built: Built[] = [];
-      for (const z of CORPUS_ZONES) built.push(await buildCalendar(owner, z));
+      const built: BuiltCalendar[] = [];
+      for (const z of CORPUS_ZONES) built.push(await buildCorpusCalendar(t, owner, z));
 
       // A New York calendar with Berlin and Chatham as layers: one feed, three zones.
       const host = await newCalendar(t, owner, {
@@ -206,7 +124,7 @@ describe("the feed corpus (issue 12)", () => {
       });
       await attachLayer(t, owner, host.id, built[0].calendarId, "berlin");
       await attachLayer(t, owner, host.id, built[3].calendarId, "chatham");
-      const layered: Built = {
+      const layered: BuiltCalendar = {
         name: "America/New_York + Berlin and Chatham layers",
         calendarId: host.id,
         slug: host.slug,
@@ -222,10 +140,10 @@ describe("the feed corpus (issue 12)", () => {
       let pages = 0;
       let viewOccurrences = 0;
       for (const calendar of [...built, layered]) {
-        const text = await feedText(calendar.slug);
+        const text = await feedText(feeds, calendar.slug);
         expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
         const feed = expandFeed(text, CORPUS_FROM, CORPUS_TO);
-        const api = await allOccurrences(owner, calendar.calendarId, CORPUS_FROM, CORPUS_TO);
+        const api = await allOccurrences(t, owner, calendar.calendarId, CORPUS_FROM, CORPUS_TO);
         const feedLines = feed.occurrences.map(fromFeed);
         const apiLines = api.occurrences.map(fromApi);
         expect(
@@ -245,15 +163,15 @@ describe("the feed corpus (issue 12)", () => {
 
       // Share views cut the series to their dates (COUNT becomes UNTIL, a moved DTSTART, occurrences
       // moved in or out): their feeds give /occurrences of exactly those dates.
-      const cuts: Array<[Built, string, string]> = [
+      const cuts: Array<[BuiltCalendar, string, string]> = [
         [built[0], "2027-03-20", "2027-10-31"],
         [built[3], "2027-02-03", "2028-04-02"],
         [built[5], "2027-05-05", "2027-12-30"],
       ];
       for (const [calendar, from, to] of cuts) {
         const view = await newView(t, owner, calendar.calendarId, { name: `Cut ${from}`, filter: { from, to } });
-        const feed = expandFeed(await feedText(view.slug, "v"), CORPUS_FROM, CORPUS_TO);
-        const api = await allOccurrences(owner, calendar.calendarId, from, to);
+        const feed = expandFeed(await feedText(feeds, view.slug, "v"), CORPUS_FROM, CORPUS_TO);
+        const api = await allOccurrences(t, owner, calendar.calendarId, from, to);
         const feedLines = feed.occurrences.map(fromFeed);
         const apiLines = api.occurrences.map(fromApi);
         const name = `${calendar.name} view ${from}..${to}`;
