@@ -145,6 +145,34 @@ describe("Google Calendar", () => {
   });
 });
 
+describe("Google Calendar through Apple Calendar", () => {
+  it("a yearly series with one year excluded and the first moved half an hour earlier", () => {
+    const plan = read("google-yearly-apple-none-alarms.ics", "America/Los_Angeles");
+    expect(uids(plan)).toEqual(["aogpprh4bolu8ckmop49ca6404@google.com"]);
+    const vespers = plan.events[0];
+    expect(vespers.event).toMatchObject({
+      name: "Vespers for the Feast of St. Joseph",
+      start_time: "19:00",
+      end_time: "20:00",
+      // Apple's placeholder VALARM (ACTION:NONE) is no reminder.
+      alarms: [],
+      recur: { type: "yearly", month: 8, day: 1, starts: "2014-08-01" },
+    });
+    expect(seriesDates(vespers, "2014-01-01", "2017-12-31")).toEqual([
+      "2014-08-01",
+      "2015-08-01",
+      "2016-08-01",
+      "2017-08-01",
+    ]);
+    expect(vespers.exceptions).toEqual([
+      { original_date: "2014-08-01", change: { start_time: "18:30", end_time: "19:30" } },
+      cancelled("2016-08-01"),
+    ]);
+    // Nothing but those placeholders is left out.
+    for (const skip of plan.skipped) expect(skip.reason).toMatch(/VALARM/);
+  });
+});
+
 describe("Google Calendar's birthdays", () => {
   it("a birthday series of one with earlier years as RDATEs, and overrides of a series the file does not hold", () => {
     const plan = read("google-birthday-rdates.ics", "America/Los_Angeles");
@@ -354,6 +382,32 @@ describe("Apple Calendar", () => {
       start_time: "04:30",
       end_time: "04:40",
     });
+  });
+});
+
+describe("Apple iCal 1.5's bill reminder", () => {
+  it("a monthly all-day series on the 24th with a reminder the day before; the two dates it overrides are exceptions", () => {
+    const plan = read("apple-ical-monthly-bill-overrides.ics", "America/Indiana/Indianapolis");
+    expect(uids(plan)).toEqual(["D9182220"]);
+    const bill = plan.events[0];
+    expect(bill.event).toMatchObject({
+      name: "Pay AmEx bill",
+      start_time: null,
+      days: 1,
+      // TRIGGER:-P1D before an all-day event: 1,440 minutes before the day begins.
+      alarms: [1440],
+      recur: { type: "monthly", day: 24, starts: "2004-02-24" },
+    });
+    expect(seriesDates(bill, "2004-01-01", "2004-06-30")).toEqual([
+      "2004-02-24",
+      "2004-03-24",
+      "2004-04-24",
+      "2004-05-24",
+      "2004-06-24",
+    ]);
+    // The file both excludes and overrides 24 February and 24 March: neither stays as the series planned it.
+    expect(exceptionsOf(bill).map((e) => e.original_date)).toEqual(["2004-02-24", "2004-03-24"]);
+    for (const skip of plan.skipped) expect(skip.uid).toBe("D9182220");
   });
 });
 
