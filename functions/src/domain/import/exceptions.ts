@@ -26,6 +26,8 @@ export interface Series {
 export interface ReadContext {
   calendarZone: string;
   fileZones: ReadonlyMap<string, ICAL.Timezone>;
+  /** How many dates of each series are checked against ical.js (verify.ts). */
+  verifyLimit: number;
 }
 
 export const isSeriesDate = (recur: Recur, date: string): boolean =>

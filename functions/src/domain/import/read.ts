@@ -12,7 +12,7 @@ import { readFields } from "./fields.js";
 import { MAX_IMPORT_EVENTS, type ImportedEvent, type ImportPlan, type SkippedComponent } from "./plan.js";
 import { readRule } from "./rules.js";
 import { lengthMinutes, readTiming } from "./times.js";
-import { verifyRule } from "./verify.js";
+import { verifyLimit, verifyRule } from "./verify.js";
 import { fileZonesOf } from "./zones.js";
 
 /** The VCALENDAR components of the text; a text that is not iCalendar is refused with the parser's reason. */
@@ -49,7 +49,7 @@ function derivedUid(vevent: ICAL.Component): string {
 }
 
 export function readIcs(text: string, options: { timezone: string }): ImportPlan {
-  const ctx: ReadContext = { calendarZone: options.timezone, fileZones: new Map() };
+  const ctx: ReadContext = { calendarZone: options.timezone, fileZones: new Map(), verifyLimit: 0 };
   const skipped: SkippedComponent[] = [];
   const vevents: ICAL.Component[] = [];
   for (const calendar of calendarsOf(text)) {
@@ -67,10 +67,12 @@ export function readIcs(text: string, options: { timezone: string }): ImportPlan
       `the text holds ${vevents.length} events (VEVENTs, overrides included); an import takes at most ${MAX_IMPORT_EVENTS}: split it`,
     );
   }
+  const masters = vevents.filter((v) => !v.hasProperty("recurrence-id"));
+  ctx.verifyLimit = verifyLimit(masters.filter((v) => v.hasProperty("rrule")).length);
   const events: ImportedEvent[] = [];
   const series = new Map<string, Series & { event: ImportedEvent }>();
   const seen = new Set<string>();
-  for (const vevent of vevents.filter((v) => !v.hasProperty("recurrence-id"))) {
+  for (const vevent of masters) {
     const uid = uidOf(vevent) ?? derivedUid(vevent);
     const skip = (reason: string) => skipped.push({ uid, reason });
     if (seen.has(uid)) {
@@ -124,7 +126,8 @@ function readMaster(
   if (rules.length === 1) {
     const rule = rules[0].getFirstValue() as ICAL.Recur;
     const mapped = readRule(rule, read, ctx.calendarZone);
-    const reason = "skip" in mapped ? mapped.skip : verifyRule(rule, read, mapped.recur, ctx.calendarZone);
+    const reason =
+      "skip" in mapped ? mapped.skip : verifyRule(rule, read, mapped.recur, ctx.calendarZone, ctx.verifyLimit);
     if (reason !== null || "skip" in mapped) {
       skip(reason ?? "its RRULE cannot be read");
       return null;

@@ -1,29 +1,38 @@
 /**
- * Whether a series Almanac will store is the series the file means: the occurrences ical.js
- * expands from the RRULE (the first VERIFIED_OCCURRENCES, or VERIFIED_YEARS' worth, whichever
- * ends first), each turned into the calendar's wall clock, must be exactly Almanac's expansion
- * of the `recur`, date for date, at the same start time. A difference names its cause where
- * it can: a DTSTART off the rule, a zone whose offset from the calendar's changes, else the
- * first date that differs.
+ * Whether a series Almanac will store is the series the file means, checked in two parts:
+ * - its dates: the occurrences ical.js expands from the RRULE (at most `limit`, and at most
+ *   VERIFIED_YEARS' worth), moved by the days the first one moves into the calendar's zone, must
+ *   be exactly Almanac's expansion of the `recur`;
+ * - its times, when the event's zone is not the calendar's: every occurrence of those years,
+ *   read in the calendar's zone, must start on its date at the `start_time` Almanac stores (the
+ *   first, and those next to a change of either zone's offset stand for the rest). A zone whose
+ *   offset from the calendar's changes fails here.
+ * ical.js is the slow part, so the reader gives each series a share of a budget as its `limit`;
+ * the times are arithmetic on cached offsets (offsets.ts).
+ * A difference names its cause where it can: a DTSTART off the rule, the zone's offset, else
+ * the first date that differs.
  */
 import ICAL from "ical.js";
 import { DateTime } from "luxon";
-import { expandRecurrence, firstOccurrenceOnOrAfter } from "../recurrence/index.js";
+import { addDays, daysBetween, expandRecurrence, firstOccurrenceOnOrAfter } from "../recurrence/index.js";
 import type { Recur } from "../types.js";
+import { changeDates, instantOf, readingAt } from "./offsets.js";
 import type { ReadTiming } from "./times.js";
-import { floating, toCalendar, wallOf } from "./zones.js";
+import { floating, wallOf, type WallClock } from "./zones.js";
 
 export const VERIFIED_OCCURRENCES = 500;
 export const VERIFIED_YEARS = 10;
+/** How many occurrences ical.js expands for one text, shared among its series. */
+export const VERIFY_BUDGET = 100_000;
+/** The fewest dates checked per series, however many series a text holds. */
+export const MIN_VERIFIED_OCCURRENCES = 50;
 
-interface Occurrence {
-  date: string;
-  /** The calendar's start time; null all-day. */
-  time: string | null;
-}
+/** Each series' share of VERIFY_BUDGET when a text holds `series` of them. */
+export const verifyLimit = (series: number): number =>
+  Math.min(VERIFIED_OCCURRENCES, Math.max(MIN_VERIFIED_OCCURRENCES, Math.floor(VERIFY_BUDGET / Math.max(series, 1))));
 
-/** ical.js's occurrences up to `horizon`, at most VERIFIED_OCCURRENCES, and whether the series ended before. */
-function theirOccurrences(rule: ICAL.Recur, read: ReadTiming, calendarZone: string, horizon: string) {
+/** ical.js's dates up to `horizon`, at most `limit`, and whether the series ended before. */
+function theirDates(rule: ICAL.Recur, read: ReadTiming, horizon: string, limit: number) {
   const copy = rule.clone();
   // Iterated on floating readings: UNTIL becomes the event zone's reading of the same instant.
   if (copy.until && !copy.until.isDate && read.zone !== null) {
@@ -36,20 +45,58 @@ function theirOccurrences(rule: ICAL.Recur, read: ReadTiming, calendarZone: stri
     copy.parts = { BYMONTH: [read.start.month], BYMONTHDAY: [read.start.day] };
   }
   const iterator = copy.iterator(floating(read.start));
-  const out: Occurrence[] = [];
+  const dates: string[] = [];
   for (let next = iterator.next(); next; next = iterator.next()) {
-    const at: Occurrence = read.zone
-      ? toCalendar(next, read.zone, calendarZone)
-      : { date: wallOf(next).date, time: null };
-    if (at.date > horizon) return { occurrences: out, ended: false };
-    out.push(at);
-    if (out.length >= VERIFIED_OCCURRENCES) return { occurrences: out, ended: false };
+    const date = wallOf(next).date;
+    if (date > horizon || dates.length >= limit) return { dates, ended: false };
+    dates.push(date);
   }
-  return { occurrences: out, ended: true };
+  return { dates, ended: true };
+}
+
+/** Where the occurrence of a date (in the event's zone) starts on the calendar's wall clock. */
+function calendarStarts(read: ReadTiming, calendarZone: string) {
+  const zone = read.zone!;
+  const time = wallOf(read.start).time;
+  const { hour, minute, second } = read.start;
+  return (date: string): WallClock => {
+    if (zone.iana) return readingAt(calendarZone, instantOf(zone.name, { date, time }));
+    const [year, month, day] = date.split("-").map(Number);
+    const local = DateTime.fromMillis(zone.instant(ICAL.Time.fromData({ year, month, day, hour, minute, second })), {
+      zone: calendarZone,
+    });
+    return { date: local.toFormat("yyyy-LL-dd"), time: local.toFormat("HH:mm") };
+  };
+}
+
+/**
+ * The series' dates up to `last` whose start may read differently from the first's: between two
+ * offset changes of the zones nothing moves, and a change on UTC date d can only move an
+ * occurrence dated d - 1 to d + 1 (offsets are under a day) or the first one after.
+ */
+function datesAroundChanges(recur: Recur, zones: string[], last: string): string[] {
+  const starts = recur.starts!;
+  const years = [Number(starts.slice(0, 4)), Number(last.slice(0, 4))] as const;
+  const dates = new Set<string>([starts]);
+  for (const change of zones.flatMap((zone) => changeDates(zone, ...years))) {
+    const after = addDays(change, 1);
+    for (let at = firstOccurrenceOnOrAfter(recur, starts, addDays(change, -1)); at !== null && at <= last;) {
+      dates.add(at);
+      if (at > after) break;
+      at = firstOccurrenceOnOrAfter(recur, starts, addDays(at, 1));
+    }
+  }
+  return [...dates].sort();
 }
 
 /** Why the `recur` is not the RRULE's series, or null when it is. */
-export function verifyRule(rule: ICAL.Recur, read: ReadTiming, recur: Recur, calendarZone: string): string | null {
+export function verifyRule(
+  rule: ICAL.Recur,
+  read: ReadTiming,
+  recur: Recur,
+  calendarZone: string,
+  limit = VERIFIED_OCCURRENCES,
+): string | null {
   const starts = recur.starts!;
   if (firstOccurrenceOnOrAfter(recur, starts, starts) !== starts) {
     return (
@@ -57,24 +104,31 @@ export function verifyRule(rule: ICAL.Recur, read: ReadTiming, recur: Recur, cal
       "which an Almanac series cannot hold"
     );
   }
-  const horizon = DateTime.fromISO(starts, { zone: "UTC" }).plus({ years: VERIFIED_YEARS }).toISODate()!;
-  const theirs = theirOccurrences(rule, read, calendarZone, horizon);
-  const last = theirs.ended ? horizon : (theirs.occurrences.at(-1)?.date ?? starts);
+  const first = wallOf(read.start).date;
+  const shift = daysBetween(first, starts);
+  const horizon = DateTime.fromISO(first, { zone: "UTC" }).plus({ years: VERIFIED_YEARS }).toISODate()!;
+  const theirs = theirDates(rule, read, horizon, limit);
+  const moved = theirs.dates.map((d) => addDays(d, shift));
+  const last = theirs.ended ? addDays(horizon, shift) : (moved.at(-1) ?? starts);
   const ours = expandRecurrence(recur, starts, starts, last);
-  const startTime = read.timing.start_time;
-  const count = Math.max(ours.length, theirs.occurrences.length);
-  for (let i = 0; i < count; i++) {
-    const their = theirs.occurrences[i];
-    const our = ours[i];
-    if (their && our === their.date && their.time === startTime) continue;
-    if (their && their.time !== startTime && read.zone && !read.zone.local) {
-      return (
-        `the series is in ${read.zone.name}, whose offset from ${calendarZone} changes during it ` +
-        `(on ${their.date} it starts at ${their.time} in ${calendarZone}, not ${startTime})`
-      );
-    }
-    const at = [their?.date, our].filter((d): d is string => d !== undefined).sort()[0];
+  for (let i = 0; i < Math.max(ours.length, moved.length); i++) {
+    if (ours[i] === moved[i]) continue;
+    const at = [moved[i], ours[i]].filter((d): d is string => d !== undefined).sort()[0];
     return `its RRULE gives other dates than the ${recur.type} series Almanac could store: first difference on ${at}`;
+  }
+  if (read.zone === null || read.zone.local) return null;
+  const checked = read.zone.iana
+    ? datesAroundChanges(recur, [read.zone.name, calendarZone], addDays(horizon, shift))
+    : ours.slice(0, limit);
+  const startOf = calendarStarts(read, calendarZone);
+  for (const date of checked) {
+    const start = startOf(addDays(date, -shift));
+    if (start.date === date && start.time === read.timing.start_time) continue;
+    const when = start.date === date ? start.time : `${start.time} on ${start.date}`;
+    return (
+      `the series is in ${read.zone.name}, whose offset from ${calendarZone} changes during it ` +
+      `(on ${date} it starts at ${when} in ${calendarZone}, not ${read.timing.start_time})`
+    );
   }
   return null;
 }

@@ -21,6 +21,8 @@ export interface Zone {
   name: string;
   /** Whether wall-clock readings are already the calendar's (floating, or the calendar's own zone). */
   local: boolean;
+  /** Whether `name` is an IANA name (else the zone is the file's VTIMEZONE). */
+  iana: boolean;
   /** The instant (epoch ms) of a wall-clock reading in this zone. */
   instant(wall: ICAL.Time): number;
   /** The wall-clock reading (floating) of an instant in this zone. */
@@ -72,6 +74,7 @@ export function namedZone(name: string, calendarZone: string): Zone {
   return {
     name,
     local: name === calendarZone,
+    iana: true,
     instant: (t) =>
       DateTime.fromObject(
         { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
@@ -90,6 +93,7 @@ function fileZone(tzid: string, zone: ICAL.Timezone): Zone {
   return {
     name: tzid,
     local: false,
+    iana: false,
     instant: (t) => {
       const at = new ICAL.Time(
         { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
