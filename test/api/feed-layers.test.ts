@@ -234,6 +234,19 @@ describe("a feed layer, refreshed from a loopback https server", () => {
     expect(await feedLayer()).toMatchObject({ last_error: null, event_count: 1 });
   });
 
+  it("reads the whole feed again in the host's new zone when the host's zone changes", async () => {
+    await pass();
+    const zone = { timezone: "America/New_York" };
+    expect((await patch(t, `/v1/calendars/${host.id}`, owner.auth).send(zone)).status).toBe(200);
+    t.clock.advance(HOUR);
+    await pass();
+    // No validators sent: the copy held was read in the old zone.
+    expect(server.requests[1]).toEqual({ ifNoneMatch: null, ifModifiedSince: null });
+    expect((await t.deps.store.get(paths.calendar(layer.calendar_id)))?.data.timezone).toBe("America/New_York");
+    const [first] = await occurrences();
+    expect([first.name, first.start]).toEqual(["Standup", "2026-11-23T04:00:00-05:00"]);
+  });
+
   it("refuses every write to the feed's events", async () => {
     await pass();
     const [event] = await feedEvents();

@@ -23,7 +23,7 @@ export interface DomainConfig {
   changeCursorSecret: string | null;
   /** From the deployed function's timeout and concurrency (`ALMANAC_TIMEOUT_SECONDS`, `ALMANAC_CONCURRENCY`). */
   changeFeed: ChangeFeedLimits;
-  /** `WEBHOOKS_ALLOW_LOOPBACK=on`: webhooks may use `http:` and loopback receivers. */
+  /** `WEBHOOKS_ALLOW_LOOPBACK=on`: webhooks may use `http:` and loopback receivers, feed layers loopback hosts (https still). */
   webhooks: { allowLoopback: boolean };
 }
 
