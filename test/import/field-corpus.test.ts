@@ -290,6 +290,56 @@ describe("Microsoft Exchange and Outlook", () => {
     expect(berlin.skipped[0].reason).toMatch(/Customized Time Zone.*offset.*Europe\/Berlin.*2020-10-27/);
   });
 
+  it("a meeting in 'Eastern Standard Time', the Windows name for New York, read in New York and in Berlin", () => {
+    const plan = read("exchange-eastern-standard-time.ics", "America/New_York");
+    expect(uids(plan)).toEqual(["minimal-demo-event-est-20241028@example.com"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "Anonymous Test Event for TZID",
+      date: "2024-10-28",
+      start_time: "17:00",
+      end_time: "18:00",
+    });
+    expect(plan.skipped).toEqual([]);
+    // Berlin is back on winter time (UTC+1) since the 27th, New York still on summer time (UTC-4).
+    expect(read("exchange-eastern-standard-time.ics", "Europe/Berlin").events[0].event).toMatchObject({
+      date: "2024-10-28",
+      start_time: "22:00",
+      end_time: "23:00",
+    });
+  });
+
+  it("eM Client's 'W. Europe Standard Time' whose VTIMEZONE begins in the year 1", () => {
+    const plan = read("emclient-w-europe-year-one.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["vtimezone-year-0001-test@node-ical"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "Test event with year-0001 VTIMEZONE",
+      date: "2024-06-01",
+      start_time: "10:00",
+      end_time: "11:00",
+    });
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("Windows Live's 99 weekdays in 'Pacific Standard Time' whose first day, a Friday, is excluded", () => {
+    const plan = read("windows-live-weekdays-pacific.ics", "America/Los_Angeles");
+    expect(uids(plan)).toEqual(["181547ec-4781-453c-a50f-2064f46fa118"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "Rec from outlook",
+      start_time: "15:00",
+      end_time: "16:00",
+      notes: "äöüß_<>;„’’\nLocation: äöüß_<>;„’’",
+      recur: { type: "weekly", day: [1, 2, 3, 4, 5], count: 99, starts: "2014-02-21" },
+    });
+    // COUNT counts the excluded first day: the 99th weekday is Wednesday 9 July.
+    const dates = seriesDates(series, "2014-01-01", "2014-12-31");
+    expect(dates).toHaveLength(99);
+    expect(dates.slice(0, 3)).toEqual(["2014-02-21", "2014-02-24", "2014-02-25"]);
+    expect(dates.at(-1)).toBe("2014-07-09");
+    expect(series.exceptions).toEqual([cancelled("2014-02-21")]);
+    expect(plan.skipped).toEqual([]);
+  });
+
   it("Outlook 11's weekday stand-up in 'Canberra, Melbourne, Sydney' with a five-minute reminder", () => {
     const plan = read("outlook-standup-alarm.ics", "Australia/Sydney");
     const uid =
