@@ -79,6 +79,27 @@ describe("readIcs, series Almanac can hold", () => {
     expect(recurOf(allDay)).toMatchObject({ until: "2026-12-15" });
   });
 
+  it("reads a series in another zone when its offset from the calendar's is the same on each of its dates", () => {
+    // Tokyo keeps no DST: 09:00 there is always 00:00 UTC.
+    const tokyo = series("DTSTART;TZID=Asia/Tokyo:20260302T090000", "FREQ=WEEKLY;BYDAY=MO,TH");
+    expect(onlyEvent(tokyo, "UTC").event).toMatchObject({
+      start_time: "00:00",
+      recur: { type: "weekly", day: [1, 4] },
+    });
+    // July 4th falls between the DST changes of New York and of Berlin every year: always 15:00 in Berlin.
+    const july = series("DTSTART;TZID=America/New_York:20260704T090000", "FREQ=YEARLY");
+    expect(onlyEvent(july).event).toMatchObject({ start_time: "15:00", recur: { type: "yearly", month: 7, day: 4 } });
+  });
+
+  it("skips a monthly New York series in a Berlin calendar on the first year its date falls between the changes", () => {
+    // The 1st of November 2027 is a Monday: New York keeps summer time until the 7th, Berlin left it on 31 October.
+    const plan = read(series("DTSTART;TZID=America/New_York:20260101T090000", "FREQ=MONTHLY;BYMONTHDAY=1"));
+    expect(reasons(plan)).toEqual([
+      "the series is in America/New_York, whose offset from Europe/Berlin changes during it " +
+        "(on 2027-11-01 it starts at 14:00 in Europe/Berlin, not 15:00)",
+    ]);
+  });
+
   it("moves the weekdays when the calendar's zone puts the start on another date", () => {
     // Mondays 20:00 in New York are Tuesdays 01:00 in UTC while New York keeps EST (November to March).
     const winter = series("DTSTART;TZID=America/New_York:20261102T200000", "FREQ=WEEKLY;BYDAY=MO;COUNT=12");

@@ -91,6 +91,11 @@ describe("readIcs, skips and limits", () => {
     ]);
   });
 
+  it("reads every VCALENDAR of a text that holds several", () => {
+    const text = calendarText(vevent("UID:a@x", ONE_DAY)) + calendarText(vevent("UID:b@x", ONE_DAY));
+    expect(read(text).events.map((e) => e.uid)).toEqual(["a@x", "b@x"]);
+  });
+
   it("refuses a text that is not iCalendar, naming the parser's reason", () => {
     const refusal = (text: string) => {
       try {
