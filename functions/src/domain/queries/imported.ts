@@ -22,9 +22,12 @@ import type { ImportPlan, ImportedEvent, SkippedComponent } from "../import/plan
 import { paths } from "../paths.js";
 import { quotaLimits } from "../quotas.js";
 import { todayIn } from "../recurrence/index.js";
+import { yieldToOthers } from "../yield.js";
 import type { CalendarRecord, EventRecord, ExceptionRecord } from "../records.js";
 
 const PAGE = 1_000;
+/** Events checked between two turns of the event loop. */
+const YIELD_EVERY = 50;
 
 export async function planImportWrites(
   deps: Pick<Deps, "store" | "config" | "clock">,
@@ -38,7 +41,9 @@ export async function planImportWrites(
   const writes: ImportWrite[] = [];
   let unchanged = 0;
   const seen = new Set<string>();
-  for (const item of plan.events) {
+  for (const [i, item] of plan.events.entries()) {
+    // Checking thousands of events takes a while: other requests are answered in between.
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToOthers();
     const event = resolve(deps, calendar, item, skipped);
     if (!event) continue;
     seen.add(item.uid);
@@ -82,16 +87,19 @@ async function exceptionsByEvent(
 ): Promise<Map<string, ExceptionRecord[]>> {
   const series = [...stored.values()].filter((e) => e.kind === "recurring");
   const byEvent = new Map<string, ExceptionRecord[]>();
-  await Promise.all(
-    series.map(async (event) => {
-      const docs = await deps.store.query(paths.exceptions(calendarId), { where: [["event_id", "==", event.id]] });
-      if (docs.length > 0)
-        byEvent.set(
-          event.id,
-          docs.map((d) => d.data),
-        );
-    }),
-  );
+  for (let at = 0; at < series.length; at += YIELD_EVERY) {
+    await Promise.all(
+      series.slice(at, at + YIELD_EVERY).map(async (event) => {
+        const docs = await deps.store.query(paths.exceptions(calendarId), { where: [["event_id", "==", event.id]] });
+        if (docs.length > 0)
+          byEvent.set(
+            event.id,
+            docs.map((d) => d.data),
+          );
+      }),
+    );
+    await yieldToOthers();
+  }
   return byEvent;
 }
 
