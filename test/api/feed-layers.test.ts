@@ -74,8 +74,13 @@ describe("POST /v1/calendars/{calendarId}/layers with a feed_url", () => {
     // The same feed again is the same layer; a new key renames it, a new interval replaces the old.
     const again = await attach({ ...good, key: "crew" });
     expect(again.body).toMatchObject({ id: res.body.id, key: "crew", refresh_minutes: 30 });
-    const listed = await get(t, `/v1/calendars/${host.id}/layers`, world.reader.auth);
+    const listed = await get(t, `/v1/calendars/${host.id}/layers`, world.owner.auth);
     expect(listed.body.layers).toEqual([{ ...res.body, key: "crew" }]);
+    // Its URL may hold a secret: a reader of the host, or anyone on a public host, sees null.
+    for (const auth of [world.reader.auth, undefined]) {
+      const read = await get(t, `/v1/calendars/${host.id}/layers`, auth);
+      expect(read.body.layers).toEqual([{ ...res.body, key: "crew", feed_url: null }]);
+    }
     // Its calendar is no calendar of the API: not listed, and 404 by id.
     expectError(await get(t, `/v1/calendars/${res.body.calendar_id}`, world.owner.auth), 404, "not_found");
     const mine = await get(t, "/v1/calendars", world.owner.auth);

@@ -67,10 +67,11 @@ export const layerRoutes = [
     query: z.object(pageQuery),
     response: z.object({ layers: z.array(layerRecord), next_cursor: z.string().nullable() }),
     errors: ["invalid_request", "unauthorized"],
-    handler: async ({ deps, actor, params, query }) => {
+    handler: async ({ deps, actor, calendar: { role }, params, query }) => {
       const page = await listLayers(deps, params.calendarId, actor, query);
+      const ownsHost = role === "owner";
       return {
-        layers: page.items.map((l) => presentLayer(l.layer, l.calendar, l.feed)),
+        layers: page.items.map((l) => presentLayer(l.layer, l.calendar, l.feed, ownsHost)),
         next_cursor: page.nextCursor,
       };
     },
@@ -94,14 +95,14 @@ export const layerRoutes = [
       if (feedUrl !== null) {
         const input = { feed_url: feedUrl, key: body.key, refresh_minutes: body.refresh_minutes };
         const attached = await attachFeedLayer(tx, deps, host, actor, input);
-        return presentLayer(attached.layer, attached.calendar, attached.feed);
+        return presentLayer(attached.layer, attached.calendar, attached.feed, true);
       }
       // Attaching shows its events to the host's readers: the caller must be able to read it,
       // a second calendar the route layer does not load (its id is in the body, not the path).
       const calendarId = body.calendar_id!;
       const { calendar } = await requireCalendar(deps, calendarId, actor, "calendar.read");
       const layer = await attachLayer(tx, deps, params.calendarId, { calendar_id: calendarId, key: body.key });
-      return presentLayer(layer, calendar, null);
+      return presentLayer(layer, calendar, null, true);
     },
   }),
   defineRoute({

@@ -10,7 +10,11 @@ export const layerRecord = z.object({
   calendar_name: z.string(),
   calendar_slug: z.string().nullable().describe("null for a feed layer: its events show only on the host"),
   created_at: z.string(),
-  feed_url: z.string().optional().describe("Feed layers only: the outside iCalendar URL its events come from"),
+  feed_url: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Feed layers only: the outside iCalendar URL its events come from; null unless you own the host"),
   refresh_minutes: z.number().int().optional().describe("Feed layers only: minutes between fetches"),
   last_fetched_at: z
     .string()
