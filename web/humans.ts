@@ -6,7 +6,8 @@
  *
  * scripts/bundle-web.mjs bundles this with the SDK into one module the pages serve from their
  * own origin (`/account/_assets/humans.<hash>.js`), so the CSP needs no CDN. The page hands the
- * settings in `data-` attributes of `#signin`: no inline script.
+ * settings in `data-` attributes of `#signin`: no inline script. The module also shows the
+ * pages' times in the reader's zone (local-times.ts).
  */
 import { initializeApp } from "firebase/app";
 import {
@@ -23,6 +24,7 @@ import {
   type Auth,
   type User,
 } from "firebase/auth";
+import { showTimesInReaderZone } from "./local-times.js";
 
 interface AuthConfig {
   apiKey: string;
@@ -60,6 +62,7 @@ function pageUrl(): string {
   return `${location.origin}${location.pathname}${query}`;
 }
 
+showTimesInReaderZone();
 const root = document.getElementById("signin");
 if (root) start(root);
 

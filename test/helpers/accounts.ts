@@ -7,7 +7,7 @@
  * (test/pages/accounts-browser.test.ts) runs the real thing against the emulator.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import express, { type Express } from "express";
 import request from "supertest";
@@ -22,9 +22,11 @@ import { post, type Auth } from "./http.js";
 const ROOT = join(import.meta.dirname, "../..");
 const BUNDLE = join(ROOT, "functions/lib/web/humans.js");
 
-/** Builds the sign-in module (scripts/bundle-web.mjs) unless it is there and newer than its source. */
+/** Builds the sign-in module (scripts/bundle-web.mjs) unless it is there and newer than its sources. */
 export function ensureWebBundle(): void {
-  const fresh = existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= statSync(join(ROOT, "web/humans.ts")).mtimeMs;
+  const sources = readdirSync(join(ROOT, "web")).filter((file) => file.endsWith(".ts"));
+  const newest = Math.max(...sources.map((file) => statSync(join(ROOT, "web", file)).mtimeMs));
+  const fresh = existsSync(BUNDLE) && statSync(BUNDLE).mtimeMs >= newest;
   if (!fresh) execFileSync(process.execPath, [join(ROOT, "scripts/bundle-web.mjs")], { cwd: ROOT, stdio: "inherit" });
 }
 

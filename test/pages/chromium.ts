@@ -35,6 +35,8 @@ export interface Chromium {
   origin: string;
   /** `audit`: JavaScript on and the CSP bypassed, for axe; otherwise a visitor without JavaScript. */
   context(size: Size, scheme?: "light" | "dark", audit?: boolean): Promise<BrowserContext>;
+  /** A visitor with JavaScript, under the pages' CSP, whose browser is set to `timezoneId` and `locale`. */
+  scripted(size: Size, timezoneId: string, locale: string): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,8 @@ export async function startChromium(
         deviceScaleFactor: 1,
         locale: "en-US",
       }),
+    scripted: (size, timezoneId, locale) =>
+      browser.newContext({ viewport: SIZES[size], deviceScaleFactor: 1, timezoneId, locale }),
     close: async () => {
       await browser.close();
       await local.close();

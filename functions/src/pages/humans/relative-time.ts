@@ -1,6 +1,6 @@
 /**
  * How far an instant is from now, in words ("in 3 days", "2 hours ago"): the account pages show
- * times in UTC, named, beside this, since a page without script cannot learn the reader's zone.
+ * it beside each time, which their script shows in the reader's zone (in UTC without script).
  */
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -23,11 +23,13 @@ export interface PageContext {
 }
 
 /**
- * `2026-11-24 09:30 UTC`, and with `now` how far that is ("in 3 days"): people read it (in
- * UTC, named, as a page without script cannot know their zone); agents get ISO instants from the API.
+ * `2026-11-24 09:30 UTC` in a `<time class="instant">`, and with `now` how far that is ("in 3
+ * days"). The page's script (web/local-times.ts) rewrites the time in the reader's zone; without
+ * script it stays in UTC, named, as the server cannot know that zone. Agents get ISO instants from the API.
  */
-export const when = (iso: string, now?: Date): string =>
-  `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC${now ? ` (${relativeTime(new Date(iso), now)})` : ""}`;
+export const when = (iso: string, now?: Date): SafeHtml =>
+  html`<time class="instant" datetime="${iso}">${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC</time>\
+${now ? ` (${relativeTime(new Date(iso), now)})` : ""}`;
 
 export function documentHtml(title: string, body: SafeHtml, script: string | null): string {
   return html`<!doctype html>
@@ -328,7 +330,7 @@ Idempotency-Key: <any new key>
 <pre class="tell">${request}</pre>
 </section>
 <p><a href="/account">Back to your agents</a></p>`;
-  return documentHtml("Your onboard token", shell("Account", "Onboard an agent", "", main), null);
+  return documentHtml("Your onboard token", shell("Account", "Onboard an agent", "", main), ctx.script);
 }
 
 /** An error as a page, with the status the request gets. */
