@@ -91,6 +91,14 @@ describe("readIcs, skips and limits", () => {
     ]);
   });
 
+  it("skips an event with a value that cannot be read, and reads the others", () => {
+    const plan = read(calendarText(vevent("UID:bad@x", "DTSTART:2026"), vevent("UID:good@x", ONE_DAY)));
+    expect(plan.events.map((e) => e.uid)).toEqual(["good@x"]);
+    expect(plan.skipped).toEqual([
+      { uid: "bad@x", reason: 'it could not be read: invalid date-time value: "2026--T::"' },
+    ]);
+  });
+
   it("reads every VCALENDAR of a text that holds several", () => {
     const text = calendarText(vevent("UID:a@x", ONE_DAY)) + calendarText(vevent("UID:b@x", ONE_DAY));
     expect(read(text).events.map((e) => e.uid)).toEqual(["a@x", "b@x"]);

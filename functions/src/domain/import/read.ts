@@ -80,13 +80,27 @@ export function readIcs(text: string, options: { timezone: string }): ImportPlan
       continue;
     }
     seen.add(uid);
-    const read = readMaster(vevent, uid, ctx, skip);
+    const read = guarded(skip, () => readMaster(vevent, uid, ctx, skip));
     if (!read) continue;
     events.push(read.event);
     if (read.series) series.set(uid, { ...read.series, event: read.event });
   }
   readOverrides(vevents, series, ctx, skipped);
   return { events, skipped };
+}
+
+/**
+ * What `read` gives, or null with a skipped entry when a value of the component cannot be read
+ * at all (ical.js decodes a value, such as "DTSTART:2026", only when it is asked for).
+ */
+function guarded<T>(skip: (reason: string) => void, read: () => T): T | null {
+  try {
+    return read();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    skip(`it could not be read: ${reason.slice(0, 200)}`);
+    return null;
+  }
 }
 
 /** A VEVENT without RECURRENCE-ID: a one-off event or a series (with its EXDATEs). */
@@ -162,7 +176,8 @@ function readOverrides(
       skip("an override (RECURRENCE-ID) whose series is not in the text, or was not imported");
       continue;
     }
-    const read = readOverride(vevent, own, ctx);
+    const read = guarded(skip, () => readOverride(vevent, own, ctx));
+    if (!read) continue;
     if ("skip" in read) {
       skip(`an override: ${read.skip}`);
       continue;
