@@ -740,6 +740,36 @@ describe("other producers", () => {
     });
   });
 
+  it("Meetup's evening in Phoenix, its DESCRIPTION folded inside an escape, with LOCATION and URL in the notes", () => {
+    const plan = read("meetup-monthly-meetup.ics", "America/Phoenix");
+    expect(uids(plan)).toEqual(["event_nsmxnyppbfc@meetup.com"]);
+    const meetup = plan.events[0].event;
+    expect(meetup).toMatchObject({
+      name: "Phoenix Drupal User Group Monthly Meetup",
+      date: "2011-11-09",
+      start_time: "19:00",
+      end_time: "21:00",
+    });
+    const notes = String(meetup.notes).split("\n");
+    expect(notes.slice(0, 4)).toEqual([
+      "Phoenix Drupal User Group",
+      "Wednesday, November 9 at 7:00 PM",
+      "",
+      "Customizing node display with template pages in Drupal 6",
+    ]);
+    expect(notes.slice(-2)).toEqual([
+      "Location: Open Source Project Tempe (1415 E University Dr. #103A, Tempe, AZ 85281)",
+      "http://www.meetup.com/Phoenix-Drupal-User-Group/events/33627272/",
+    ]);
+    expect(plan.skipped).toEqual([]);
+    // Phoenix keeps UTC-7 all year; Berlin is at UTC+1 in November: 03:00 the next morning.
+    expect(read("meetup-monthly-meetup.ics", "Europe/Berlin").events[0].event).toMatchObject({
+      date: "2011-11-10",
+      start_time: "03:00",
+      end_time: "05:00",
+    });
+  });
+
   it("Trumba's Grand Prix in UTC with a category, on Melbourne's evening clock", () => {
     const plan = read("trumba-grand-prix.ics", "Australia/Melbourne");
     expect(uids(plan)).toEqual(["http://2012.f1calendar.com#GP1_2012"]);
