@@ -9,11 +9,11 @@
  * BYDAY=TU;BYSETPOS=2) or DTSTART's day; YEARLY by one month and day (or DTSTART's); INTERVAL;
  * COUNT; UNTIL as the calendar's last local date of the series.
  */
-import type ICAL from "ical.js";
-import { DateTime } from "luxon";
+import ICAL from "ical.js";
 import { MAX_RECUR_COUNT, MAX_RECUR_INTERVAL } from "../events/rules.js";
 import { addDays, daysBetween, isoWeekday, recurError } from "../recurrence/index.js";
 import type { Recur } from "../types.js";
+import { readingAt } from "./offsets.js";
 import type { ReadTiming } from "./times.js";
 import { toCalendar, wallOf } from "./zones.js";
 
@@ -121,15 +121,12 @@ function shiftShape(shape: Shape, shift: number, first: string): Shape {
  */
 function untilDate(until: ICAL.Time, read: ReadTiming, calendarZone: string, shift: number): string {
   if (until.isDate || read.zone === null) return addDays(wallOf(until).date, read.zone === null ? 0 : shift);
-  const zone = until.zone?.tzid === "UTC" ? null : read.zone;
-  const local = zone
-    ? toCalendar(until, zone, calendarZone)
-    : (() => {
-        const at = DateTime.fromMillis(until.toUnixTime() * 1000, { zone: calendarZone });
-        return { date: at.toFormat("yyyy-LL-dd"), time: at.toFormat("HH:mm:ss") };
-      })();
-  const startTime = read.timing.start_time!;
-  return local.time.slice(0, 5) < startTime ? addDays(local.date, -1) : local.date;
+  // A UTC UNTIL is an instant; any other is read in the zone of DTSTART, as RFC 5545 writes it.
+  const local =
+    until.zone === ICAL.Timezone.utcTimezone
+      ? readingAt(calendarZone, until.toUnixTime() * 1000)
+      : toCalendar(until, read.zone, calendarZone);
+  return local.time < read.timing.start_time! ? addDays(local.date, -1) : local.date;
 }
 
 export function readRule(rule: ICAL.Recur, read: ReadTiming, calendarZone: string): RuleResult {
