@@ -100,6 +100,27 @@ describe("readIcs, series Almanac can hold", () => {
     ]);
   });
 
+  it("reads a series in a zone known only from the file's VTIMEZONE, and skips one that drifts", () => {
+    const zone = (rules: string) => `BEGIN:VTIMEZONE\r\nTZID:Office time\r\n${rules}END:VTIMEZONE\r\n`;
+    const fixed = zone(
+      "BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0300\r\nTZOFFSETTO:+0300\r\nEND:STANDARD\r\n",
+    );
+    const weekly = vevent("UID:o@x", "DTSTART;TZID=Office time:20260302T120000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY");
+    expect(onlyEvent(calendarText(fixed, weekly), "UTC").event).toMatchObject({
+      start_time: "09:00",
+      recur: { type: "weekly", day: [1] },
+    });
+    const summer = zone(
+      "BEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n" +
+        "TZOFFSETFROM:+0400\r\nTZOFFSETTO:+0300\r\nEND:STANDARD\r\n" +
+        "BEGIN:DAYLIGHT\r\nDTSTART:19700329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\n" +
+        "TZOFFSETFROM:+0300\r\nTZOFFSETTO:+0400\r\nEND:DAYLIGHT\r\n",
+    );
+    expect(reasons(read(calendarText(summer, weekly), "UTC"))).toEqual([
+      "the series is in Office time, whose offset from UTC changes during it (on 2026-03-30 it starts at 08:00 in UTC, not 09:00)",
+    ]);
+  });
+
   it("moves the weekdays when the calendar's zone puts the start on another date", () => {
     // Mondays 20:00 in New York are Tuesdays 01:00 in UTC while New York keeps EST (November to March).
     const winter = series("DTSTART;TZID=America/New_York:20261102T200000", "FREQ=WEEKLY;BYDAY=MO;COUNT=12");
