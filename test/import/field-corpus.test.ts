@@ -740,6 +740,39 @@ describe("other producers", () => {
     });
   });
 
+  it("DAVx5's weekly series with DURATION, nine EXDATEs in UTC and an UNTIL a second before a start", () => {
+    const plan = read("davx5-weekly-exdates-in-utc.ics", "Europe/Berlin");
+    expect(uids(plan)).toEqual(["f0f31ddb-6918-46af-a5a1-0a7254fbce71"]);
+    const series = plan.events[0];
+    expect(series.event).toMatchObject({
+      name: "Test",
+      start_time: "16:15",
+      // DURATION:PT1H30M.
+      end_time: "17:45",
+      notes: "Location: Example",
+      recur: { type: "weekly", day: [2], starts: "2019-10-15" },
+    });
+    // UNTIL 15:14:59Z is 16:14:59 in Berlin on 4 February: that Tuesday's 16:15 is past it.
+    const dates = seriesDates(series, "2019-10-01", "2020-03-31");
+    expect(dates).toHaveLength(16);
+    expect(dates.at(-1)).toBe("2020-01-28");
+    // The EXDATEs are 14:15Z in summer time and 15:15Z after 27 October: 16:15 in Berlin each time.
+    expect(series.exceptions).toEqual(
+      [
+        "2019-10-15",
+        "2019-10-22",
+        "2019-11-05",
+        "2019-11-19",
+        "2019-11-26",
+        "2019-12-03",
+        "2019-12-17",
+        "2019-12-24",
+        "2019-12-31",
+      ].map(cancelled),
+    );
+    expect(plan.skipped).toEqual([]);
+  });
+
   it("Meetup's evening in Phoenix, its DESCRIPTION folded inside an escape, with LOCATION and URL in the notes", () => {
     const plan = read("meetup-monthly-meetup.ics", "America/Phoenix");
     expect(uids(plan)).toEqual(["event_nsmxnyppbfc@meetup.com"]);
