@@ -10,7 +10,14 @@ import { createPagesApp } from "../../functions/src/pages/app.js";
 import { appPerTest, createTestApp } from "../helpers/app.js";
 import { CountingStore } from "../helpers/counting-store.js";
 import { loopbackConfig } from "../helpers/config.js";
-import { newCalendar, newEvent, sharingWorld, type Calendar, type MintedAgent } from "../helpers/factories.js";
+import {
+  mintAgent,
+  newCalendar,
+  newEvent,
+  sharingWorld,
+  type Calendar,
+  type MintedAgent,
+} from "../helpers/factories.js";
 import { icsOf, startFeedServer, type FeedServer } from "../helpers/feed-server.js";
 import { del, expectError, get, patch, post } from "../helpers/http.js";
 
@@ -85,6 +92,28 @@ describe("POST /v1/calendars/{calendarId}/layers with a feed_url", () => {
     expectError(await get(t, `/v1/calendars/${res.body.calendar_id}`, world.owner.auth), 404, "not_found");
     const mine = await get(t, "/v1/calendars", world.owner.auth);
     expect(JSON.stringify(mine.body)).not.toContain(res.body.calendar_id);
+  });
+});
+
+describe("a feed layer and a credential restricted to its host", () => {
+  const t = appPerTest();
+
+  it("is the host's own: listed, published and detached through the host alone", async () => {
+    t.deps.resolveHost = async () => ["93.184.215.14"];
+    const owner = await mintAgent(t, "Owner");
+    const host = await newCalendar(t, owner, { name: "Host", visibility: "private" });
+    const issued = await post(t, "/v1/agent-credentials", owner.auth).send({ calendars: [host.id] });
+    const onlyHost = { Authorization: `Bearer ${issued.body.token}` };
+    const body = { feed_url: "https://calendar.example/team.ics", key: "team" };
+    const layer = (await post(t, `/v1/calendars/${host.id}/layers`, onlyHost).send(body)).body;
+    expect(layer.feed_url).toBe(body.feed_url);
+    const listed = await get(t, `/v1/calendars/${host.id}/layers`, onlyHost);
+    expect(listed.body.layers.map((l: { id: string }) => l.id)).toEqual([layer.id]);
+    const view = { name: "Everything", filter: { layers: ["main", "team"] } };
+    expect((await post(t, `/v1/calendars/${host.id}/views`, onlyHost).send(view)).status).toBe(200);
+    const visible = await patch(t, `/v1/calendars/${host.id}`, onlyHost).send({ visibility: "public" });
+    expect(visible.status, JSON.stringify(visible.body)).toBe(200);
+    expect((await del(t, `/v1/calendars/${host.id}/layers/${layer.id}`, onlyHost)).status).toBe(200);
   });
 });
 

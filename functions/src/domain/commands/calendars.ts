@@ -2,7 +2,7 @@ import { errors } from "../errors.js";
 import type { Actor } from "../actor.js";
 import type { CommandDeps } from "../deps.js";
 import { paths } from "../paths.js";
-import { authorizeCalendarCreation, authorizePublishing } from "../policy.js";
+import { authorizeCalendarCreation, authorizePublishing, viewLayerCalendars } from "../policy.js";
 import { releaseQuota, takeQuota, writeCounter } from "../quotas.js";
 import { drawShard, newRevision, touchShard } from "../revision.js";
 import { claimSlug, retireSlug, type SlugRetirement } from "../slugs.js";
@@ -89,7 +89,10 @@ export async function updateCalendar(
     const layers = await tx.query(paths.layers(calendarId));
     authorizePublishing(
       actor,
-      layers.map((l) => l.data.calendar_id),
+      viewLayerCalendars(
+        null,
+        layers.map((l) => l.data),
+      ),
     );
   }
 
