@@ -108,13 +108,14 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
     }
 
     /** A browser profile; `audit` turns the CSP off so that axe can be injected. */
-    async function context(size: keyof typeof SIZES, scheme: "light" | "dark", audit = false) {
+    async function context(size: keyof typeof SIZES, scheme: "light" | "dark", audit = false, timezoneId?: string) {
       const ctx = await browser.newContext({
         viewport: SIZES[size],
         colorScheme: scheme,
         bypassCSP: audit,
         deviceScaleFactor: 1,
         locale: "en-US",
+        timezoneId,
       });
       // Nothing leaves this machine (the emulator's own pages would reach for CDNs).
       await ctx.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
@@ -185,7 +186,8 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
     });
 
     it("2. opens claim_url, signs in through the Auth emulator, confirms", { timeout: AUDITED_STEP }, async () => {
-      alice = await context("desktop", "light");
+      // Alice's browser is set to New York: the pages show their times there.
+      alice = await context("desktop", "light", false, "America/New_York");
       alicePage = await alice.newPage();
       refused = watch(alicePage);
       const res = await alicePage.goto(first.claimUrl);
@@ -206,6 +208,10 @@ describe.skipIf(!existsSync(CHROMIUM) || !existsSync(FIREBASE))(
       await expect.poll(() => alicePage.locator(".notice").innerText()).toBe("Scout is linked to your account.");
       expect(await alicePage.locator(".agent h3").allInnerTexts()).toEqual(["Scout"]);
       expect(await alicePage.locator(".agent .calendars").innerText()).toContain("Scout's plans");
+      // In her zone, named (UTC−5 in winter, −4 in summer), from the UTC the server writes.
+      expect(await alicePage.locator(".agent .meta").innerText()).toMatch(
+        /Created [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M New York time, UTC\u2212[45] \(/,
+      );
     });
 
     let diaryPath: string;
