@@ -803,6 +803,36 @@ describe("other producers", () => {
     });
   });
 
+  it("Confluence's all-day event with a category, beside an ORGANIZER line broken without a fold", () => {
+    const plan = read("confluence-all-day-category.ics", "America/Los_Angeles");
+    expect(uids(plan)).toEqual(["20211215T205931Z-1325586105@confluence.sd.apple.com"]);
+    expect(plan.events[0].event).toMatchObject({
+      name: "test",
+      date: "2021-12-15",
+      start_time: null,
+      days: 1,
+      category: "other",
+      notes: "test event",
+    });
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it("a school holiday feed's forty summer days, all-day dates with a TZID, the same in Berlin and New York", () => {
+    for (const timezone of ["Europe/Berlin", "America/New_York"]) {
+      const plan = read("sabredav-summer-school-holidays.ics", timezone);
+      expect(uids(plan)).toEqual(["56df0d2b37ded@67.calovo"]);
+      expect(plan.events[0].event).toMatchObject({
+        name: "Sommerferien Sachsen",
+        date: "2018-07-02",
+        start_time: null,
+        // DTEND 2018-08-11 is exclusive: 2 July to 10 August.
+        days: 40,
+        notes: "Deine Ferien. In deinem Kalender. Immer aktuell.\nhttp://i.cal.to/r/1AHk",
+      });
+      expect(plan.skipped).toEqual([]);
+    }
+  });
+
   it("Trumba's Grand Prix in UTC with a category, on Melbourne's evening clock", () => {
     const plan = read("trumba-grand-prix.ics", "Australia/Melbourne");
     expect(uids(plan)).toEqual(["http://2012.f1calendar.com#GP1_2012"]);
