@@ -116,7 +116,12 @@ describe("readIcs, skips and limits", () => {
     };
     expect(refusal("hello world")).toEqual({
       code: "invalid_request",
-      message: 'the body is not iCalendar text (RFC 5545): invalid line (no token ";" or ":") "hello world"',
+      message: 'the body is not iCalendar text (RFC 5545) at line 1: invalid line (no token ";" or ":") "hello world"',
+    });
+    expect(refusal(calendarText(vevent("UID:r@x", ONE_DAY, "RRULE:FREQ=BOGUS")))).toMatchObject({
+      message: expect.stringMatching(
+        /^the body is not iCalendar text \(RFC 5545\) at line 7: invalid frequency "BOGUS"/,
+      ),
     });
     expect(refusal("")).toMatchObject({ message: expect.stringContaining("BEGIN:VCALENDAR ... END:VCALENDAR") });
     expect(refusal(component("VEVENT", [ONE_DAY]))).toMatchObject({ code: "invalid_request" });

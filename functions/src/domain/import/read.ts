@@ -21,8 +21,12 @@ function calendarsOf(text: string): ICAL.Component[] {
   try {
     parsed = ICAL.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw errors.invalid("invalid_request", `the body is not iCalendar text (RFC 5545): ${reason.slice(0, 200)}`);
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
+    const line = lineOf(text, reason);
+    throw errors.invalid(
+      "invalid_request",
+      `the body is not iCalendar text (RFC 5545)${line === null ? "" : ` at line ${line}`}: ${reason}`,
+    );
   }
   // One VCALENDAR parses to a jCal array; several to a list of them.
   const list = (Array.isArray(parsed) && typeof parsed[0] === "string" ? [parsed] : (parsed as unknown[])) ?? [];
@@ -34,6 +38,13 @@ function calendarsOf(text: string): ICAL.Component[] {
     );
   }
   return calendars;
+}
+
+/** The line of the text holding what the parser's message quotes (the longest quote found in it), if any. */
+function lineOf(text: string, reason: string): number | null {
+  const quotes = [...reason.matchAll(/"([^"]+)"/g)].map((m) => m[1]).sort((a, b) => b.length - a.length);
+  const at = quotes.map((q) => text.indexOf(q)).find((i) => i >= 0) ?? -1;
+  return at < 0 ? null : text.slice(0, at).split("\n").length;
 }
 
 const uidOf = (component: ICAL.Component): string | null => {
