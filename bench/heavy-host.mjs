@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { answerLoopDelay, loopDelayOf } from "./loop-delay.mjs";
 
 const LAYERS = Number(process.env.LAYERS ?? 20);
 const EVENTS = Number(process.env.EVENTS ?? 1000);
@@ -101,15 +102,7 @@ async function serve() {
     });
     await post(`/v1/calendars/${host.id}/layers`, { calendar_id: layer.id, key: `l${l}` }, minted.token, `attach-${l}`);
   }
-  // The longest the event loop was held since the last ask: what one read cost every other request.
-  const { monitorEventLoopDelay } = await import("node:perf_hooks");
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  loop.enable();
-  process.on("message", (m) => {
-    if (!m.loopDelay) return;
-    process.send({ loopMaxMs: Math.round(loop.max / 1e6) });
-    loop.reset();
-  });
+  answerLoopDelay();
   process.on("SIGTERM", () => process.exit(0)); // so that --cpu-prof (PROFILE_DIR) writes its profile
   process.send({ origin, hostId: host.id, viewSlug: view.slug });
 }
@@ -121,11 +114,7 @@ async function measure() {
     env: { ...process.env, DATA_DIR: dataDir },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  const loopMaxMs = () =>
-    new Promise((done) => {
-      child.once("message", (m) => done(m.loopMaxMs));
-      child.send({ loopDelay: true });
-    });
+  const loopMaxMs = loopDelayOf(child);
   const rssMb = () => {
     const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
     return Math.round(Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)[1]) / 1024);

@@ -12,6 +12,7 @@ import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { answerLoopDelay, loopDelayOf } from "./loop-delay.mjs";
 
 const EVENTS = Number(process.env.IMPORT_EVENTS ?? 5_000);
 const TARGET_BYTES = 2_000_000;
@@ -21,14 +22,7 @@ async function serve() {
   const lib = new URL("../functions/lib/", import.meta.url).href;
   const { startLocalServer } = await import(`${lib}server.js`);
   const { server } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
-  const { monitorEventLoopDelay } = await import("node:perf_hooks");
-  const loop = monitorEventLoopDelay({ resolution: 5 });
-  loop.enable();
-  process.on("message", (m) => {
-    if (!m.loopDelay) return;
-    process.send({ loopMaxMs: Math.round(loop.max / 1e6) });
-    loop.reset();
-  });
+  answerLoopDelay();
   process.on("SIGTERM", () => process.exit(0));
   process.send({ origin: `http://127.0.0.1:${server.address().port}` });
 }
@@ -112,11 +106,7 @@ export async function benchImport() {
     env: { ...process.env, DATA_DIR: dataDir, RATE_LIMITS: "off" },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  const loopMaxMs = () =>
-    new Promise((done) => {
-      child.once("message", (m) => done(m.loopMaxMs));
-      child.send({ loopDelay: true });
-    });
+  const loopMaxMs = loopDelayOf(child);
   try {
     const { origin } = await new Promise((done, fail) => {
       child.once("message", done);
