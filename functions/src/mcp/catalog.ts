@@ -308,8 +308,8 @@ export const TOOL_CATALOG: Record<string, ToolEntry> = {
   "POST /v1/calendars/{calendarId}/layers": {
     name: "attach_layer",
     toolset: "layers",
-    title: "Attach a calendar as a layer",
-    use: "Use to show another calendar's events inside one you own.",
+    title: "Attach a calendar or feed as a layer",
+    use: "Use to show another calendar's events, or an outside .ics feed's (`feed_url`), inside one you own.",
     docs: "views-and-layers.md#layers",
     bodyArguments: { calendar_id: "layer_calendar_id" },
   },

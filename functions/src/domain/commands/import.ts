@@ -19,7 +19,7 @@ import { drawShard, touchShard } from "../revision.js";
 import { recordChange } from "./changes.js";
 import { changedOccurrence, exceptionsOf } from "./exceptions.js";
 
-/** Who an imported event is created by: the importing agent, or for a feed its layer. */
+/** Who an imported event is created by: the importing agent, or for a feed the agent that attached it. */
 export interface ImportAuthor {
   id: string;
   name: string;
