@@ -40,15 +40,25 @@ describe("occurrences over several days", () => {
 
   it("draw one bar in Month, from the first day's cell, and keep gaps in the other days' lanes", () => {
     const page = renderPage(pageModel({ lens: "month", occurrences: [conference, migration, offsite] }));
-    expect(count(page, ">Offsite<")).toBe(1);
+    expect(count(page, 'title="Offsite · Wed 25 Nov – Fri 27 Nov"')).toBe(1);
     const wednesday = page.slice(
       page.indexOf('<time datetime="2026-11-25">'),
       page.indexOf('<time datetime="2026-11-26">'),
     );
+    // The conference's slot holds a hidden copy of its bar (as high as the bar), without its link.
     expect(wednesday).toContain(
-      '<ul class="events"><li class="span-gap" aria-hidden="true"></li>' +
+      '<ul class="events"><li class="span-gap" aria-hidden="true"><span class="ev is-one-off span span-3">',
+    );
+    expect(wednesday).toContain(
+      '<span class="name">Conference</span><span class="visually-hidden">, Mon 23 Nov 09:00 – Wed 25 Nov 17:00</span>' +
+        '<span class="when until">until 17:00</span></span></li>' +
         '<li class="ev is-one-off span span-3" title="Offsite · Wed 25 Nov – Fri 27 Nov">',
     );
+    const friday = page.slice(
+      page.indexOf('<time datetime="2026-11-27">'),
+      page.indexOf('<time datetime="2026-11-28">'),
+    );
+    expect(friday).toContain('<ul class="events"><li class="span-gap" aria-hidden="true"></li>');
     expect(page).toContain("Conference · Mon 23 Nov 09:00 – Wed 25 Nov 17:00");
     expect(page).toContain('<span class="when">09:00</span>');
     expect(page).toContain('<span class="when until">until 17:00</span>');
@@ -60,7 +70,9 @@ describe("occurrences over several days", () => {
     const page = renderPage(pageModel({ lens: "month", occurrences: [longTrip] }));
     expect(page).toMatch(/<li class="ev is-one-off span span-3 continues" title="Trip · Fri 27 Nov – Wed 2 Dec">/);
     expect(page).toMatch(/<li class="ev is-one-off span span-3 continued" title="Trip · Fri 27 Nov – Wed 2 Dec">/);
-    expect(count(page, '<span class="goes-on" aria-hidden="true">')).toBe(2);
+    // Each bar, and the hidden copies in the four slots they cross, marks where it goes on.
+    expect(count(page, '<li class="span-gap" aria-hidden="true"><span class="ev is-one-off span span-3')).toBe(4);
+    expect(count(page, '<span class="goes-on" aria-hidden="true">')).toBe(6);
   });
 
   it("draw one bar in Week above the days, and leave the grid and the all-day rows to the rest", () => {

@@ -12,33 +12,32 @@ const monthWidths = (): string =>
     .join("\n");
 
 export const SPAN_RULES = `
-.ev.span{position:relative;z-index:1;box-sizing:border-box;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.ev.span .name-link,.ev.span .name{white-space:nowrap}
+.ev.span{position:relative;z-index:1;box-sizing:border-box}
 .ev.span .until{margin-left:.35em;margin-right:0}
 .ev.span .goes-on{color:var(--muted);font-weight:700;margin:0 .3em 0 0}
 .ev.span .until+.goes-on,.ev.span .layer+.goes-on,.ev.span .visually-hidden+.goes-on{float:right;margin:0 0 0 .3em}
 .ev.span.continued{border-top-left-radius:0;border-bottom-left-radius:0;border-left-style:dashed}
 .ev.span.continues{border-top-right-radius:0;border-bottom-right-radius:0}
-.month .ev.span,.month .span-gap{height:1.45rem}
-.span-gap{list-style:none}
+/* A bar's name wraps; the slots it crosses hold a hidden copy of it, as wide, to be as high. */
+.month .ev.span,.month .span-gap{min-height:1.45rem}
+.span-gap{list-style:none;overflow:hidden}
+.span-gap>.ev{display:block;visibility:hidden}
 /* Week: where an overnight event goes on past the last hour shown. */
 .timed .ev .goes-on{display:block;font-size:.72rem;color:var(--muted)}
 ${monthWidths()}
 .week-spans{grid-row:2;grid-column:2/-1;display:grid;grid-template-columns:subgrid;grid-auto-flow:row dense;gap:.2rem 0;\
 list-style:none;margin:0;padding:.25rem 0;position:relative;z-index:1}
 .week-spans .ev{margin:0 .25rem}
-/* Week's bars have the room to wrap a long name; Month's keep one line, to line up across the row. */
-.week-spans .ev.span,.week-spans .ev.span .name-link,.week-spans .ev.span .name{white-space:normal}
 /* The days keep their columns beside the bars, which share their grid rows. */
 ${Array.from({ length: 7 }, (_, i) => `.week>.wday:nth-of-type(${i + 1}){grid-column:${i + 2}}`).join("\n")}
 ${Array.from({ length: 7 }, (_, i) => `.week-spans .from-${i + 1}{grid-column-start:${i + 1}}`).join("\n")}
 ${Array.from({ length: 7 }, (_, i) => `.week-spans .span-${i + 1}{grid-column-end:span ${i + 1}}`).join("\n")}
 @media (max-width:48rem){
 .week-spans{display:grid;grid-template-columns:1fr;margin-bottom:.6rem;padding:0}
-.week-spans .ev{grid-column:1;margin:0;white-space:normal}
+.week-spans .ev{grid-column:1;margin:0}
 }
 @media (max-width:40rem){
 .month .span-gap{display:none}
-.month .ev.span{width:auto;height:auto;white-space:normal}
+.month .ev.span{width:auto}
 }
 `;

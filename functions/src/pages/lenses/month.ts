@@ -43,17 +43,22 @@ const itemOf =
 ${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}${movedFromHtml(o)}</li>`;
 
 /**
- * A day's lanes of bars: the bar starting here (or at the row's start), else an empty slot
- * the bar from an earlier day crosses, so that every day of the row keeps its chips below.
+ * A day's lanes of bars: the bar starting here (or at the row's start), else a slot the bar
+ * from an earlier day crosses, so that every day of the row keeps its chips below. The slot
+ * holds a hidden copy of that bar, as wide, so that it is as high as the bar's wrapped name.
  */
 function barLanes(model: PageModel, segments: Segment[], lanes: number, column: number): SafeHtml[] {
   const items: SafeHtml[] = [];
   for (let lane = 0; lane < lanes; lane++) {
     const s = segments.find((seg) => seg.lane === lane && seg.from === column);
+    const over = s ? null : segments.find((seg) => seg.lane === lane && seg.from < column && seg.to >= column);
     items.push(
       s
         ? html`<li class="${segmentClasses(s)}" title="${segmentTitle(s)}">${segmentHtml(model, s)}</li>`
-        : html`<li class="span-gap" aria-hidden="true"></li>`,
+        : over
+          ? html`<li class="span-gap" aria-hidden="true"><span class="${segmentClasses(over)}">\
+${segmentHtml(model, over, false)}</span></li>`
+          : html`<li class="span-gap" aria-hidden="true"></li>`,
     );
   }
   return items;

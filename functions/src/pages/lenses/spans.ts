@@ -77,17 +77,19 @@ export function spanWords(o: PageOccurrence): string {
 
 /**
  * A bar segment's content: a "continued" mark at a row's start, the start time on the first
- * day, the name (linked to the occurrence's page), the end time on the last day, and a
- * "continues" mark at a row's end. The whole span is in words for screen readers and the title.
+ * day, the name (linked to the occurrence's page, unless `linked` is false), the end time on
+ * the last day, and a "continues" mark at a row's end. The whole span is in words for screen
+ * readers and the title.
  */
-export function segmentHtml(model: Pick<PageModel, "links" | "reader">, s: Segment): SafeHtml {
+export function segmentHtml(model: Pick<PageModel, "links" | "reader">, s: Segment, linked = true): SafeHtml {
   const { o } = s;
   const words = spanWords(o);
   const before = s.continued ? html`<span class="goes-on" aria-hidden="true">←</span>` : "";
   const after = s.continues ? html`<span class="goes-on" aria-hidden="true">→</span>` : "";
   const start = !s.continued && o.start_time ? html`<span class="when">${o.start_time}</span>` : "";
   const end = !s.continues && o.end_time ? html`<span class="when until">until ${o.end_time}</span>` : "";
-  return html`${before}${start}${eventLabel(o.event, occurrenceHref(model, o.event.id, o.date))}\
+  const label = linked ? eventLabel(o.event, occurrenceHref(model, o.event.id, o.date)) : eventLabel(o.event);
+  return html`${before}${start}${label}\
 <span class="visually-hidden">, ${words}</span>${end}${after}`;
 }
 
