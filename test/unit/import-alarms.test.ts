@@ -24,20 +24,20 @@ const withAlarms = (...alarms: string[][]) =>
   );
 
 describe("readIcs, alarms", () => {
-  it("reads relative triggers as minutes before the start, largest first", () => {
-    const plan = withAlarms(alarm("TRIGGER:-PT15M"), alarm("TRIGGER:-P1D"), alarm("TRIGGER;RELATED=START:PT0S"));
+  it("reads relative triggers as minutes before the start, largest first", async () => {
+    const plan = await withAlarms(alarm("TRIGGER:-PT15M"), alarm("TRIGGER:-P1D"), alarm("TRIGGER;RELATED=START:PT0S"));
     expect(plan.events[0].event.alarms).toEqual([1440, 15, 0]);
     expect(plan.skipped).toEqual([]);
   });
 
-  it("counts a trigger related to the end from the end", () => {
+  it("counts a trigger related to the end from the end", async () => {
     // 90 minutes long: 120 minutes before the end is 30 before the start.
-    const plan = withAlarms(alarm("TRIGGER;RELATED=END:-PT120M"));
+    const plan = await withAlarms(alarm("TRIGGER;RELATED=END:-PT120M"));
     expect(plan.events[0].event.alarms).toEqual([30]);
   });
 
-  it("leaves out absolute triggers, triggers after the start and ones beyond four weeks, saying so", () => {
-    const plan = withAlarms(
+  it("leaves out absolute triggers, triggers after the start and ones beyond four weeks, saying so", async () => {
+    const plan = await withAlarms(
       alarm("TRIGGER;VALUE=DATE-TIME:20261201T080000Z"),
       alarm("TRIGGER:PT10M"),
       alarm("TRIGGER:-P5W"),
@@ -51,8 +51,8 @@ describe("readIcs, alarms", () => {
     ]);
   });
 
-  it("keeps the five nearest alarms and says which were left out", () => {
-    const plan = withAlarms(...[5, 10, 15, 30, 60, 120].map((m) => alarm(`TRIGGER:-PT${m}M`)));
+  it("keeps the five nearest alarms and says which were left out", async () => {
+    const plan = await withAlarms(...[5, 10, 15, 30, 60, 120].map((m) => alarm(`TRIGGER:-PT${m}M`)));
     expect(plan.events[0].event.alarms).toEqual([60, 30, 15, 10, 5]);
     expect(reasons(plan)).toEqual([
       "a VALARM 120 minutes before the start was left out: Almanac keeps at most 5 alarms an event",

@@ -46,7 +46,7 @@ const feed = (timezone: string, events: EventRecord[], exceptions: ExceptionReco
 
 describe("readIcs on Almanac's own feeds", () => {
   for (const timezone of ["Europe/Berlin", "UTC", "America/New_York"]) {
-    it(`reads one-off events back as written (${timezone})`, () => {
+    it(`reads one-off events back as written (${timezone})`, async () => {
       // In the feed's order: by date.
       const events = [
         event({ kind: "one-off", name: "Night", date: "2026-03-28", start_time: "22:00", end_time: "03:00" }),
@@ -62,7 +62,7 @@ describe("readIcs on Almanac's own feeds", () => {
         }),
         event({ kind: "one-off", name: "Trip", date: "2026-12-10", days: 3, notes: "Pack light", category: "travel" }),
       ];
-      const plan = read(feed(timezone, events), timezone);
+      const plan = await read(feed(timezone, events), timezone);
       expect(plan.skipped).toEqual([]);
       expect(plan.events.map((e) => e.uid)).toEqual(events.map((e) => `${e.id}@almanac.test`));
       expect(plan.events.map((e) => e.event)).toEqual(
@@ -80,7 +80,7 @@ describe("readIcs on Almanac's own feeds", () => {
     });
   }
 
-  it("reads series and their exceptions back as written", () => {
+  it("reads series and their exceptions back as written", async () => {
     const weekly = event({
       kind: "recurring",
       name: "Standup",
@@ -118,7 +118,7 @@ describe("readIcs on Almanac's own feeds", () => {
       exception(monthly, "2026-02-10", { notes: "Bring numbers", category: "work", days: 2 }),
       exception(yearly, "2027-07-14", { cancelled: true }),
     ];
-    const plan = read(feed("Europe/Berlin", [weekly, monthly, yearly, daily], exceptions));
+    const plan = await read(feed("Europe/Berlin", [weekly, monthly, yearly, daily], exceptions));
     expect(plan.skipped).toEqual([]);
     const byName = new Map(plan.events.map((e) => [e.event.name, e]));
     expect(byName.get("Standup")).toEqual({

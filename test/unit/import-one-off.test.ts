@@ -2,13 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { calendarText, onlyEvent, read, reasons, vevent } from "./import-text.js";
 
-const timing = (text: string, timezone?: string) => {
-  const { date, start_time, end_time, days } = onlyEvent(text, timezone).event;
+const timing = async (text: string, timezone?: string) => {
+  const { date, start_time, end_time, days } = (await onlyEvent(text, timezone)).event;
   return { date, start_time, end_time, days };
 };
 
 describe("readIcs, one-off events", () => {
-  it("reads a timed event with TZID and DTEND in the calendar's zone as is", () => {
+  it("reads a timed event with TZID and DTEND in the calendar's zone as is", async () => {
     const text = calendarText(
       vevent(
         "UID:a@x",
@@ -17,7 +17,7 @@ describe("readIcs, one-off events", () => {
         "SUMMARY:Call",
       ),
     );
-    expect(onlyEvent(text)).toEqual({
+    expect(await onlyEvent(text)).toEqual({
       uid: "a@x",
       event: {
         name: "Call",
@@ -33,23 +33,23 @@ describe("readIcs, one-off events", () => {
     });
   });
 
-  it("reads an all-day event: DTEND is exclusive; without an end it is one day", () => {
+  it("reads an all-day event: DTEND is exclusive; without an end it is one day", async () => {
     const trip = calendarText(vevent("UID:t", "DTSTART;VALUE=DATE:20261202", "DTEND;VALUE=DATE:20261205"));
-    expect(timing(trip)).toEqual({ date: "2026-12-02", start_time: null, end_time: null, days: 3 });
+    expect(await timing(trip)).toEqual({ date: "2026-12-02", start_time: null, end_time: null, days: 3 });
     const day = calendarText(vevent("UID:d", "DTSTART;VALUE=DATE:20261202"));
-    expect(timing(day)).toEqual({ date: "2026-12-02", start_time: null, end_time: null, days: 1 });
+    expect(await timing(day)).toEqual({ date: "2026-12-02", start_time: null, end_time: null, days: 1 });
     const week = calendarText(vevent("UID:w", "DTSTART;VALUE=DATE:20261228", "DURATION:P1W"));
-    expect(timing(week)).toEqual({ date: "2026-12-28", start_time: null, end_time: null, days: 7 });
+    expect(await timing(week)).toEqual({ date: "2026-12-28", start_time: null, end_time: null, days: 7 });
   });
 
-  it("converts UTC times into the calendar's zone, overnight within one day", () => {
+  it("converts UTC times into the calendar's zone, overnight within one day", async () => {
     const text = calendarText(vevent("UID:n", "DTSTART:20261202T220000Z", "DURATION:PT5H"));
-    expect(timing(text)).toEqual({ date: "2026-12-02", start_time: "23:00", end_time: "04:00", days: 1 });
+    expect(await timing(text)).toEqual({ date: "2026-12-02", start_time: "23:00", end_time: "04:00", days: 1 });
   });
 
-  it("reads a floating time in the calendar's zone", () => {
+  it("reads a floating time in the calendar's zone", async () => {
     const text = calendarText(vevent("UID:f", "DTSTART:20260704T180000", "DTEND:20260704T193000"));
-    expect(timing(text, "America/New_York")).toEqual({
+    expect(await timing(text, "America/New_York")).toEqual({
       date: "2026-07-04",
       start_time: "18:00",
       end_time: "19:30",
@@ -57,49 +57,49 @@ describe("readIcs, one-off events", () => {
     });
   });
 
-  it("spans days with `days`, the end time on the last day", () => {
+  it("spans days with `days`, the end time on the last day", async () => {
     const text = calendarText(
       vevent("UID:m", "DTSTART;TZID=Europe/Berlin:20261202T090000", "DTEND;TZID=Europe/Berlin:20261204T170000"),
     );
-    expect(timing(text)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: "17:00", days: 3 });
+    expect(await timing(text)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: "17:00", days: 3 });
     const nominal = calendarText(vevent("UID:p", "DTSTART;TZID=Europe/Berlin:20261202T090000", "DURATION:P2DT480M"));
-    expect(timing(nominal)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: "17:00", days: 3 });
+    expect(await timing(nominal)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: "17:00", days: 3 });
   });
 
-  it("leaves a timed event without an end, or with an end at its start, without end_time", () => {
+  it("leaves a timed event without an end, or with an end at its start, without end_time", async () => {
     const open = calendarText(vevent("UID:o", "DTSTART;TZID=Europe/Berlin:20261202T090000"));
-    expect(timing(open)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: null, days: 1 });
+    expect(await timing(open)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: null, days: 1 });
     const instant = calendarText(vevent("UID:i", "DTSTART:20261202T080000Z", "DTEND:20261202T080000Z"));
-    expect(timing(instant)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: null, days: 1 });
+    expect(await timing(instant)).toEqual({ date: "2026-12-02", start_time: "09:00", end_time: null, days: 1 });
   });
 
-  it("reads Windows zone names, prefixed ids and zones known only from the file's VTIMEZONE", () => {
+  it("reads Windows zone names, prefixed ids and zones known only from the file's VTIMEZONE", async () => {
     const windows = calendarText(vevent("UID:w", "DTSTART;TZID=Eastern Standard Time:20261202T093000"));
-    expect(timing(windows).start_time).toBe("15:30");
+    expect((await timing(windows)).start_time).toBe("15:30");
     const mozilla = calendarText(
       vevent("UID:m", "DTSTART;TZID=/mozilla.org/20050126_1/America/New_York:20261202T093000"),
     );
-    expect(timing(mozilla).start_time).toBe("15:30");
+    expect((await timing(mozilla)).start_time).toBe("15:30");
     const citadel = calendarText(vevent("UID:c", "DTSTART;TZID=/citadel.org/20190914_1/Asia/Tokyo:20261202T093000"));
-    expect(timing(citadel)).toMatchObject({ date: "2026-12-02", start_time: "01:30" });
+    expect(await timing(citadel)).toMatchObject({ date: "2026-12-02", start_time: "01:30" });
     const own = calendarText(
       "BEGIN:VTIMEZONE\r\nTZID:Office time\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n" +
         "TZOFFSETFROM:+0300\r\nTZOFFSETTO:+0300\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n",
       vevent("UID:v", "DTSTART;TZID=Office time:20261202T120000", "DTEND;TZID=Office time:20261202T130000"),
     );
-    expect(timing(own)).toEqual({ date: "2026-12-02", start_time: "10:00", end_time: "11:00", days: 1 });
+    expect(await timing(own)).toEqual({ date: "2026-12-02", start_time: "10:00", end_time: "11:00", days: 1 });
   });
 
-  it("skips an event in an unknown zone, naming it", () => {
-    const plan = read(calendarText(vevent("UID:u", "DTSTART;TZID=Mars/Olympus:20261202T093000")));
+  it("skips an event in an unknown zone, naming it", async () => {
+    const plan = await read(calendarText(vevent("UID:u", "DTSTART;TZID=Mars/Olympus:20261202T093000")));
     expect(plan.events).toEqual([]);
     expect(plan.skipped).toEqual([{ uid: "u", reason: expect.stringContaining('unknown time zone "Mars/Olympus"') }]);
   });
 
-  it("skips an event longer than 366 days, and one that ends before it starts", () => {
-    const long = read(calendarText(vevent("UID:l", "DTSTART;VALUE=DATE:20260101", "DTEND;VALUE=DATE:20270105")));
+  it("skips an event longer than 366 days, and one that ends before it starts", async () => {
+    const long = await read(calendarText(vevent("UID:l", "DTSTART;VALUE=DATE:20260101", "DTEND;VALUE=DATE:20270105")));
     expect(reasons(long)).toEqual(["it lasts 369 days; an Almanac event spans at most 366 days"]);
-    const backwards = read(calendarText(vevent("UID:b", "DTSTART:20261202T100000Z", "DTEND:20261202T090000Z")));
+    const backwards = await read(calendarText(vevent("UID:b", "DTSTART:20261202T100000Z", "DTEND:20261202T090000Z")));
     expect(reasons(backwards)).toEqual(["it ends before it starts (DTEND or DURATION)"]);
   });
 });

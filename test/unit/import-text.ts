@@ -12,11 +12,11 @@ export const component = (name: string, lines: string[]): string =>
 
 export const vevent = (...lines: string[]): string => component("VEVENT", lines);
 
-export const read = (text: string, timezone = "Europe/Berlin"): ImportPlan => readIcs(text, { timezone });
+export const read = (text: string, timezone = "Europe/Berlin"): Promise<ImportPlan> => readIcs(text, { timezone });
 
 /** The one event read from one VEVENT, with nothing skipped. */
-export function onlyEvent(text: string, timezone = "Europe/Berlin") {
-  const plan = read(text, timezone);
+export async function onlyEvent(text: string, timezone = "Europe/Berlin") {
+  const plan = await read(text, timezone);
   if (plan.events.length !== 1) throw new Error(`expected one event, got ${JSON.stringify(plan)}`);
   return plan.events[0];
 }

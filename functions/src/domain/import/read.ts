@@ -5,72 +5,71 @@
  */
 import { createHash } from "node:crypto";
 import ICAL from "ical.js";
-import { errors } from "../errors.js";
+import { DomainError, errors } from "../errors.js";
+import { yieldToOthers } from "../yield.js";
 import { readAlarms } from "./alarms.js";
 import { readExdates, readOverride, type ReadContext, type Series } from "./exceptions.js";
 import { readFields } from "./fields.js";
+import { parseText } from "./parse.js";
 import { MAX_IMPORT_EVENTS, type ImportedEvent, type ImportPlan, type SkippedComponent } from "./plan.js";
 import { readRule } from "./rules.js";
 import { lengthMinutes, readTiming } from "./times.js";
 import { verifyLimit, verifyRule } from "./verify.js";
 import { fileZonesOf } from "./zones.js";
 
-/** The VCALENDAR components of the text; a text that is not iCalendar is refused with the parser's reason. */
-function calendarsOf(text: string): ICAL.Component[] {
-  let parsed: unknown;
-  try {
-    parsed = ICAL.parse(text);
-  } catch (error) {
-    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 200);
-    const line = lineOf(text, reason);
-    throw errors.invalid(
-      "invalid_request",
-      `the body is not iCalendar text (RFC 5545)${line === null ? "" : ` at line ${line}`}: ${reason}`,
-    );
-  }
-  // One VCALENDAR parses to a jCal array; several to a list of them.
-  const list = (Array.isArray(parsed) && typeof parsed[0] === "string" ? [parsed] : (parsed as unknown[])) ?? [];
-  const calendars = list.map((jcal) => new ICAL.Component(jcal as unknown[]));
-  if (calendars.length === 0 || calendars.some((c) => c.name !== "vcalendar")) {
-    throw errors.invalid(
-      "invalid_request",
-      "the body is not iCalendar text (RFC 5545): it must be a BEGIN:VCALENDAR ... END:VCALENDAR block",
-    );
-  }
-  return calendars;
-}
-
-/** The line of the text holding what the parser's message quotes (the longest quote found in it), if any. */
-function lineOf(text: string, reason: string): number | null {
-  const quotes = [...reason.matchAll(/"([^"]+)"/g)].map((m) => m[1]).sort((a, b) => b.length - a.length);
-  const at = quotes.map((q) => text.indexOf(q)).find((i) => i >= 0) ?? -1;
-  return at < 0 ? null : text.slice(0, at).split("\n").length;
-}
-
 const uidOf = (component: ICAL.Component): string | null => {
   const uid = component.getFirstPropertyValue("uid");
   return uid == null || String(uid).trim() === "" ? null : String(uid).trim();
 };
 
-/** A UID for a VEVENT without one, from what it is: the same VEVENT gets the same UID on every import. */
+/** What a VEVENT without a UID is known by: two events that differ in any of these get two UIDs. */
+const IDENTIFYING = ["dtstart", "dtend", "duration", "summary", "description", "location", "rrule"];
+
+/**
+ * A UID for a VEVENT without one, from what it is: the same VEVENT gets the same UID on every
+ * import. Hashed from the properties as parsed (jCal), never decoding a value that may not decode.
+ */
 function derivedUid(vevent: ICAL.Component): string {
-  const start = vevent.getFirstProperty("dtstart")?.toICALString() ?? "";
-  const summary = String(vevent.getFirstPropertyValue("summary") ?? "");
-  return `${createHash("sha256").update(`${start}\n${summary}`).digest("hex").slice(0, 32)}@import.almanac`;
+  const identity = IDENTIFYING.map((name) => JSON.stringify(vevent.getFirstProperty(name)?.jCal ?? null));
+  return `${createHash("sha256").update(identity.join("\n")).digest("hex").slice(0, 32)}@import.almanac`;
 }
 
-export function readIcs(text: string, options: { timezone: string }): ImportPlan {
-  const ctx: ReadContext = { calendarZone: options.timezone, fileZones: new Map(), verifyLimit: 0 };
-  const skipped: SkippedComponent[] = [];
+/** How long the reader works before it lets other requests run. */
+const SLICE_MS = 10;
+
+/** A pause that yields to other work when more than SLICE_MS passed since the last one. */
+function pacer(): () => Promise<void> {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last <= SLICE_MS) return;
+    await yieldToOthers();
+    last = performance.now();
+  };
+}
+
+/**
+ * The plan of an iCalendar text. Only a text that is no iCalendar at all, or holds too many
+ * events, is refused (a DomainError); anything else a component's reading throws skips that
+ * component. The reading yields to other requests every SLICE_MS.
+ */
+export async function readIcs(text: string, options: { timezone: string }): Promise<ImportPlan> {
+  try {
+    return await readText(text, options.timezone, pacer());
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw errors.invalid("invalid_request", `the iCalendar text could not be read: ${reason.slice(0, 200)}`);
+  }
+}
+
+async function readText(text: string, calendarZone: string, pause: () => Promise<void>): Promise<ImportPlan> {
+  const parsed = await parseText(text, pause);
+  const ctx: ReadContext = { calendarZone, fileZones: fileZonesOf(parsed.zones), verifyLimit: 0 };
+  const skipped: SkippedComponent[] = [...parsed.refused];
   const vevents: ICAL.Component[] = [];
-  for (const calendar of calendarsOf(text)) {
-    for (const [tzid, zone] of fileZonesOf(calendar)) (ctx.fileZones as Map<string, ICAL.Timezone>).set(tzid, zone);
-    for (const component of calendar.getAllSubcomponents()) {
-      if (component.name === "vevent") vevents.push(component);
-      else if (component.name !== "vtimezone") {
-        skipped.push({ uid: uidOf(component), reason: `${component.name.toUpperCase()}: only events are imported` });
-      }
-    }
+  for (const component of parsed.components) {
+    if (component.name === "vevent") vevents.push(component);
+    else skipped.push({ uid: uidOf(component), reason: `${component.name.toUpperCase()}: only events are imported` });
   }
   if (vevents.length > MAX_IMPORT_EVENTS) {
     throw errors.invalid(
@@ -92,11 +91,12 @@ export function readIcs(text: string, options: { timezone: string }): ImportPlan
     }
     seen.add(uid);
     const read = guarded(skip, () => readMaster(vevent, uid, ctx, skip));
+    await pause();
     if (!read) continue;
     events.push(read.event);
     if (read.series) series.set(uid, { ...read.series, event: read.event });
   }
-  readOverrides(vevents, series, ctx, skipped);
+  await readOverrides(vevents, series, ctx, skipped, pause);
   return { events, skipped };
 }
 
@@ -173,12 +173,13 @@ function readMaster(
 }
 
 /** Each RECURRENCE-ID override as an exception of its series, or skipped with the reason. */
-function readOverrides(
+async function readOverrides(
   vevents: ICAL.Component[],
   series: ReadonlyMap<string, Series & { event: ImportedEvent }>,
   ctx: ReadContext,
   skipped: SkippedComponent[],
-): void {
+  pause: () => Promise<void>,
+): Promise<void> {
   for (const vevent of vevents.filter((v) => v.hasProperty("recurrence-id"))) {
     const uid = uidOf(vevent);
     const skip = (reason: string) => skipped.push({ uid, reason });
@@ -188,6 +189,7 @@ function readOverrides(
       continue;
     }
     const read = guarded(skip, () => readOverride(vevent, own, ctx));
+    await pause();
     if (!read) continue;
     if ("skip" in read) {
       skip(`an override: ${read.skip}`);

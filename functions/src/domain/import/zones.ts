@@ -126,10 +126,10 @@ export function zoneOfProperty(
   return own ? fileZone(tzid, own) : null;
 }
 
-/** The file's VTIMEZONEs by TZID. */
-export function fileZonesOf(calendar: ICAL.Component): Map<string, ICAL.Timezone> {
+/** The file's VTIMEZONEs by TZID (a later one of the same TZID wins). */
+export function fileZonesOf(vtimezones: readonly ICAL.Component[]): Map<string, ICAL.Timezone> {
   const zones = new Map<string, ICAL.Timezone>();
-  for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
+  for (const vtimezone of vtimezones) {
     const tzid = vtimezone.getFirstPropertyValue("tzid");
     if (typeof tzid === "string") zones.set(tzid, new ICAL.Timezone(vtimezone));
   }
