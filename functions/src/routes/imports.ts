@@ -38,7 +38,7 @@ export const importRoutes = [
     errors: ["invalid_request", "unauthorized", "quota_exceeded"],
     // Each batch is whole in its own transaction; the answer is stored with the key in the last.
     batches: async ({ deps, calendar: { calendar }, actor, query, body, transact }): Promise<ImportOutcome> => {
-      const plan = (await reader()).readIcs(body.ics, { timezone: calendar.timezone });
+      const plan = await (await reader()).readIcs(body.ics, { timezone: calendar.timezone });
       const work = await planImportWrites(deps, calendar, plan, { prune: query.prune === "true" });
       requireRoomFor(deps, await eventUsage(deps, calendar.id), work);
       const counts: ImportCounts = { created: 0, updated: 0, deleted: 0 };

@@ -53,7 +53,7 @@ export async function refreshFeed(
  * holds more than MAX_IMPORT_EVENTS (domain/import/plan.ts), is refused by the reader.
  */
 async function storeCopy(deps: Deps, feed: FeedRecord, calendar: CalendarRecord, text: string): Promise<number | null> {
-  const plan = withoutAlarms(readIcs(text, { timezone: calendar.timezone }));
+  const plan = withoutAlarms(await readIcs(text, { timezone: calendar.timezone }));
   const work = await planImportWrites(deps, calendar, plan, { prune: true });
   // A copy is stored whole or not at all: one past the calendar's event quota keeps the last.
   requireRoomFor(deps, await eventUsage(deps, calendar.id), work);
