@@ -9,9 +9,9 @@
  * - An end at the start, or no end, leaves a timed event without `end_time`.
  */
 import ICAL from "ical.js";
-import { DateTime } from "luxon";
 import { endAfterStart, MAX_EVENT_DAYS } from "../events/span.js";
 import { daysBetween } from "../recurrence/index.js";
+import { readingAt } from "./offsets.js";
 import { floating, toCalendar, wallOf, zoneOfProperty, type WallClock, type Zone } from "./zones.js";
 
 export interface Timing {
@@ -82,9 +82,7 @@ export function endAfter(start: ICAL.Time, duration: ICAL.Duration, zone: Zone, 
     nominal.second += exactSeconds;
     return wallOf(nominal);
   }
-  const at = zone.instant(nominal) + exactSeconds * 1000;
-  const local = DateTime.fromMillis(at, { zone: calendarZone });
-  return { date: local.toFormat("yyyy-LL-dd"), time: local.toFormat("HH:mm") };
+  return readingAt(calendarZone, zone.instant(nominal) + exactSeconds * 1000);
 }
 
 /** `end_time` and `days` of a timed event from its start and end on the calendar's wall clock, or why not. */

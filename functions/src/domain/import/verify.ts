@@ -14,7 +14,7 @@
  */
 import ICAL from "ical.js";
 import { DateTime } from "luxon";
-import { addDays, daysBetween, expandRecurrence, firstOccurrenceOnOrAfter } from "../recurrence/index.js";
+import { addDays, daysBetween, expandRecurrence, firstOccurrenceOnOrAfter, isValidDate } from "../recurrence/index.js";
 import type { Recur } from "../types.js";
 import { changeDates, instantOf, readingAt } from "./offsets.js";
 import type { ReadTiming } from "./times.js";
@@ -89,6 +89,12 @@ function datesAroundChanges(recur: Recur, zones: string[], last: string): string
   return [...dates].sort();
 }
 
+/** The same month and day `years` later; Feb 29 becomes Feb 28 in a year without it. */
+function yearsAfter(date: string, years: number): string {
+  const later = `${String(Number(date.slice(0, 4)) + years).padStart(4, "0")}${date.slice(4)}`;
+  return later.endsWith("-02-29") && !isValidDate(later) ? `${later.slice(0, 8)}28` : later;
+}
+
 /** Why the `recur` is not the RRULE's series, or null when it is. */
 export function verifyRule(
   rule: ICAL.Recur,
@@ -106,7 +112,7 @@ export function verifyRule(
   }
   const first = wallOf(read.start).date;
   const shift = daysBetween(first, starts);
-  const horizon = DateTime.fromISO(first, { zone: "UTC" }).plus({ years: VERIFIED_YEARS }).toISODate()!;
+  const horizon = yearsAfter(first, VERIFIED_YEARS);
   const theirs = theirDates(rule, read, horizon, limit);
   const moved = theirs.dates.map((d) => addDays(d, shift));
   const last = theirs.ended ? addDays(horizon, shift) : (moved.at(-1) ?? starts);

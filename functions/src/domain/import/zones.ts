@@ -9,6 +9,7 @@
 import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
+import { instantOf, readingAt } from "./offsets.js";
 
 /** A local date and minute, as Almanac stores a time of an event. */
 export interface WallClock {
@@ -49,15 +50,33 @@ export const wallOf = (t: ICAL.Time): WallClock => ({
   time: `${pad(t.hour)}:${pad(t.minute)}`,
 });
 
-const isIana = (name: string): boolean => !/\s/.test(name) && IANAZone.isValidZone(name);
+/** Whether luxon knows each name asked about: it builds an Intl.DateTimeFormat to find out. */
+const validNames = new Map<string, boolean>();
+/** The IANA name of each TZID asked about. */
+const ianaNames = new Map<string, string | null>();
+const MAX_CACHED = 1000;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): V {
+  if (cache.size >= MAX_CACHED) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+const isIana = (name: string): boolean =>
+  validNames.get(name) ?? remember(validNames, name, !/\s/.test(name) && IANAZone.isValidZone(name));
 
 /** The IANA name a TZID stands for, or null. */
 export function ianaName(tzid: string): string | null {
+  const known = ianaNames.get(tzid);
+  return known !== undefined ? known : remember(ianaNames, tzid, findIanaName(tzid));
+}
+
+function findIanaName(tzid: string): string | null {
   const id = tzid.trim().replace(/^"|"$/g, "");
   if (id.toUpperCase() === "UTC" || id.toUpperCase() === "Z" || id === "Etc/UTC" || id === "GMT") return "UTC";
   if (isIana(id)) return id;
   const windows = findIana(id);
-  if (windows.length > 0 && IANAZone.isValidZone(windows[0])) return windows[0];
+  if (windows.length > 0 && isIana(windows[0])) return windows[0];
   // A prefixed id ends in an IANA name of two or three parts: try the longest tail first.
   const parts = id.split("/").filter(Boolean);
   for (const size of [3, 2]) {
@@ -75,11 +94,7 @@ export function namedZone(name: string, calendarZone: string): Zone {
     name,
     local: name === calendarZone,
     iana: true,
-    instant: (t) =>
-      DateTime.fromObject(
-        { year: t.year, month: t.month, day: t.day, hour: t.hour, minute: t.minute, second: t.second },
-        { zone: name },
-      ).toMillis(),
+    instant: (t) => instantOf(name, wallOf(t)) + t.second * 1000,
     reading: (ms) => {
       const at = DateTime.fromMillis(ms, { zone: name });
       const { year, month, day, hour, minute, second } = at;
@@ -139,6 +154,5 @@ export function fileZonesOf(vtimezones: readonly ICAL.Component[]): Map<string, 
 /** A wall-clock reading in `zone` as the calendar's zone reads it (unchanged when already local). */
 export function toCalendar(t: ICAL.Time, zone: Zone, calendarZone: string): WallClock {
   if (zone.local) return wallOf(t);
-  const at = DateTime.fromMillis(zone.instant(t), { zone: calendarZone });
-  return { date: at.toFormat("yyyy-LL-dd"), time: at.toFormat("HH:mm") };
+  return readingAt(calendarZone, zone.instant(t));
 }
