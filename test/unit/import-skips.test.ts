@@ -99,6 +99,44 @@ describe("readIcs, skips and limits", () => {
     ]);
   });
 
+  it("skips a component whose line the parser refuses, naming the line, and reads the others", async () => {
+    const text = calendarText(
+      vevent("UID:rule@x", ONE_DAY, "RRULE:FREQ=BOGUS"),
+      vevent("UID:zone@x", 'DTSTART;TZID="W. Europe Standard Time:20260609T090000"'),
+      vevent("UID:date@x", "DTSTART;VALUE=DATE:Next Year"),
+      vevent("UID:good@x", ONE_DAY),
+    );
+    const plan = await read(text);
+    expect(plan.events.map((e) => e.uid)).toEqual(["good@x"]);
+    expect(plan.skipped).toEqual([
+      {
+        uid: "rule@x",
+        reason:
+          'VEVENT could not be parsed at line 7: invalid frequency "BOGUS" ' +
+          'expected: "SECONDLY, MINUTELY, HOURLY, DAILY, WEEKLY, MONTHLY, YEARLY"',
+      },
+      {
+        uid: "zone@x",
+        reason:
+          "VEVENT could not be parsed at line 11: Missing parameter value in " +
+          `'DTSTART;TZID="W. Europe Standard Time:20260609T090000"'`,
+      },
+      { uid: "date@x", reason: 'it could not be read: Could not extract integer from "Next"' },
+    ]);
+  });
+
+  it("reads an RRULE list written with spaces, and a date written without VALUE=DATE", async () => {
+    const text = calendarText(
+      vevent("UID:s@x", "DTSTART:20260302T090000Z", "RRULE:FREQ=WEEKLY;BYDAY=MO, WE,  FR;COUNT=6"),
+      vevent("UID:d@x", "DTSTART:20260101", "DTEND:20260102", "RRULE:"),
+    );
+    const plan = await read(text, "UTC");
+    expect(plan.skipped).toEqual([]);
+    expect(plan.events[0].event.recur).toMatchObject({ type: "weekly", day: [1, 3, 5], count: 6 });
+    expect(plan.events[1].event).toMatchObject({ date: "2026-01-01", start_time: null, end_time: null, days: 1 });
+    expect(plan.events[1].event.recur ?? null).toBeNull();
+  });
+
   it("reads every VCALENDAR of a text that holds several", async () => {
     const text = calendarText(vevent("UID:a@x", ONE_DAY)) + calendarText(vevent("UID:b@x", ONE_DAY));
     expect((await read(text)).events.map((e) => e.uid)).toEqual(["a@x", "b@x"]);

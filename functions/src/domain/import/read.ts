@@ -138,7 +138,8 @@ function readMaster(
     event: { ...fields, date, start_time, end_time, days, alarms: alarms.alarms },
     exceptions: [],
   };
-  const rules = vevent.getAllProperties("rrule");
+  // An empty `RRULE:` (no FREQ), as some holiday feeds write, repeats nothing.
+  const rules = vevent.getAllProperties("rrule").filter((p) => (p.getFirstValue() as ICAL.Recur | null)?.freq);
   if (rules.length > 1) {
     skip(`it has ${rules.length} RRULEs; an Almanac series follows one rule`);
     return null;

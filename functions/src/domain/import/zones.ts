@@ -146,7 +146,12 @@ export function fileZonesOf(vtimezones: readonly ICAL.Component[]): Map<string, 
   const zones = new Map<string, ICAL.Timezone>();
   for (const vtimezone of vtimezones) {
     const tzid = vtimezone.getFirstPropertyValue("tzid");
-    if (typeof tzid === "string") zones.set(tzid, new ICAL.Timezone(vtimezone));
+    if (typeof tzid !== "string") continue;
+    try {
+      zones.set(tzid, new ICAL.Timezone(vtimezone));
+    } catch {
+      // A VTIMEZONE ical.js cannot read is no zone: its events are skipped as in an unknown zone.
+    }
   }
   return zones;
 }
