@@ -58,4 +58,13 @@ describe("readIcs, alarms", () => {
       "a VALARM 120 minutes before the start was left out: Almanac keeps at most 5 alarms an event",
     ]);
   });
+
+  it("ignores Apple's ACTION:NONE placeholder quietly, and leaves out a TRIGGER that is a TIME, saying so", async () => {
+    const placeholder = ["BEGIN:VALARM", "ACTION:NONE", "TRIGGER;VALUE=DATE-TIME:19760401T005545Z", "END:VALARM"];
+    const plan = await withAlarms(placeholder, alarm("TRIGGER;VALUE=TIME:120000"), alarm("TRIGGER:-PT10M"));
+    expect(plan.events[0].event.alarms).toEqual([10]);
+    expect(reasons(plan)).toEqual([
+      "a VALARM whose TRIGGER is a TIME was left out: a TRIGGER is a duration before the start or a date-time",
+    ]);
+  });
 });

@@ -4,7 +4,7 @@
  * event's length is added. What cannot be an Almanac alarm is left out with a sentence saying
  * why: an absolute trigger, one after the start, more or earlier ones than Almanac keeps.
  */
-import type ICAL from "ical.js";
+import ICAL from "ical.js";
 import { MAX_ALARM_MINUTES, MAX_ALARMS } from "../events/alarms.js";
 
 export interface ReadAlarms {
@@ -19,15 +19,30 @@ export function readAlarms(vevent: ICAL.Component, lengthMinutes: number | null)
   const minutes = new Set<number>();
   const left: string[] = [];
   for (const valarm of vevent.getAllSubcomponents("valarm")) {
+    // Apple writes ACTION:NONE alarms as placeholders: they remind of nothing.
+    if (String(valarm.getFirstPropertyValue("action") ?? "").toUpperCase() === "NONE") continue;
     const trigger = valarm.getFirstProperty("trigger");
-    const value = trigger?.getFirstValue() as ICAL.Duration | ICAL.Time | undefined;
+    let value: ICAL.Duration | ICAL.Time | string | undefined;
+    try {
+      value = trigger?.getFirstValue() as ICAL.Duration | ICAL.Time | string | undefined;
+    } catch {
+      left.push(`a VALARM whose TRIGGER cannot be read (${String(trigger?.type).toUpperCase()}) was left out`);
+      continue;
+    }
     if (!trigger || !value) {
       left.push("a VALARM without TRIGGER was left out");
       continue;
     }
-    if (!("toSeconds" in value) || trigger.type !== "duration") {
+    if (trigger.type !== "duration" && trigger.type !== "date-time") {
       left.push(
-        `a VALARM at a fixed time (${value.toString()}) was left out: Almanac alarms are minutes before the start`,
+        `a VALARM whose TRIGGER is a ${trigger.type.toUpperCase()} was left out: ` +
+          "a TRIGGER is a duration before the start or a date-time",
+      );
+      continue;
+    }
+    if (!(value instanceof ICAL.Duration) || trigger.type !== "duration") {
+      left.push(
+        `a VALARM at a fixed time (${String(value)}) was left out: Almanac alarms are minutes before the start`,
       );
       continue;
     }
