@@ -606,8 +606,13 @@ describe("khal's zones from pytz", () => {
     const plan = await read("khal-custom-zones-rdates.ics", "Europe/Berlin");
     expect(uids(plan)).toEqual(["abcde", "123"]);
     const series = eventOf(plan, "abcde");
+    // 09:30 in Europe_Berlin, a zone of a DTSTART and RDATEs (CEST from 30 March), to 10:30 in
+    // America_New_York (EDT): 16:30 in Berlin.
     expect(series.event).toMatchObject({
       name: "An Event",
+      start_time: "09:30",
+      end_time: "16:30",
+      days: 1,
       recur: { type: "monthly", day: 9, count: 6, starts: "2014-04-09" },
     });
     expect(seriesDates(series, "2014-01-01", "2014-12-31")).toEqual([

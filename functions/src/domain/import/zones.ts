@@ -141,6 +141,28 @@ export function zoneOfProperty(
   return own ? fileZone(tzid, own) : null;
 }
 
+/**
+ * A STANDARD or DAYLIGHT observance given by RDATEs (as khal writes them from pytz) with every
+ * onset an RDATE of its own: ical.js reads only the first value of an RDATE and, once there is
+ * one, not DTSTART, which RFC 5545 counts as the first onset; it then reads such a zone with
+ * offset 0 before the first RDATE it kept.
+ */
+function withOnsetsAsRdates(observance: ICAL.Component): void {
+  if (!observance.hasProperty("rdate") || observance.hasProperty("rrule")) return;
+  const start = observance.getFirstPropertyValue("dtstart") as ICAL.Time | null;
+  const onsets = observance.getAllProperties("rdate").flatMap((p) => p.getValues() as ICAL.Time[]);
+  if (start) onsets.push(start);
+  observance.removeAllProperties("rdate");
+  const seen = new Set<string>();
+  for (const onset of onsets) {
+    if (typeof onset !== "object" || seen.has(onset.toString())) continue;
+    seen.add(onset.toString());
+    const rdate = new ICAL.Property("rdate");
+    rdate.setValue(onset);
+    observance.addProperty(rdate);
+  }
+}
+
 /** The file's VTIMEZONEs by TZID (a later one of the same TZID wins). */
 export function fileZonesOf(vtimezones: readonly ICAL.Component[]): Map<string, ICAL.Timezone> {
   const zones = new Map<string, ICAL.Timezone>();
@@ -148,6 +170,7 @@ export function fileZonesOf(vtimezones: readonly ICAL.Component[]): Map<string, 
     const tzid = vtimezone.getFirstPropertyValue("tzid");
     if (typeof tzid !== "string") continue;
     try {
+      vtimezone.getAllSubcomponents().forEach(withOnsetsAsRdates);
       zones.set(tzid, new ICAL.Timezone(vtimezone));
     } catch {
       // A VTIMEZONE ical.js cannot read is no zone: its events are skipped as in an unknown zone.
