@@ -877,14 +877,19 @@ describe("other producers", () => {
     expect(new Set(all(first)).size).toBe(4);
     for (const uid of all(first)) expect(uid).toMatch(/@import\.almanac$/);
     expect(all(again)).toEqual(all(first));
-    // Their TZIDs are Outlook's display names, with no VTIMEZONE to read them by.
-    expect(first.events).toEqual([]);
-    expect(first.skipped.map((s) => s.reason)).toEqual([
-      expect.stringContaining('unknown time zone "(GMT+10:00) Canberra, Melbourne, Sydney"'),
-      expect.stringContaining('unknown time zone "(UTC-05:00) Eastern Time (US & Canada)"'),
-      expect.stringContaining('unknown time zone "(UTC-05:00) Eastern Time (US & Canada)"'),
-      expect.stringContaining('unknown time zone "(UTC-05:00) Eastern Time (US & Canada)"'),
+    // Their TZIDs are Outlook's display names, without a VTIMEZONE: read as the zones they name.
+    expect(first.events.map((e) => e.event)).toMatchObject([
+      // 13:30-15:00 in Sydney (AEDT, +11) is the evening before in New York (EDT).
+      { name: "TEST Syd", date: "2020-10-27", start_time: "22:30", end_time: "00:00", days: 1 },
+      { name: "TEST", date: "2020-10-28", start_time: "13:30", end_time: "15:00", days: 1 },
+      { name: "TEST 3", date: "2020-11-02", start_time: "13:30", end_time: "15:00", days: 1 },
     ]);
+    // TEST2 starts on a Monday, which its Thursday and Friday rule does not hold.
+    expect(first.skipped.map((s) => s.reason)).toEqual([
+      expect.stringContaining("its DTSTART (2020-11-02) is not a date of its RRULE"),
+    ]);
+    const sydney = await read("exchange-owa-no-uid.ics", "Australia/Sydney");
+    expect(sydney.events[0].event).toMatchObject({ date: "2020-10-28", start_time: "13:30", end_time: "15:00" });
   });
 
   it("a Thunderbird override exported without its series is named, not dropped", async () => {

@@ -90,6 +90,21 @@ describe("readIcs, one-off events", () => {
     expect(await timing(own)).toEqual({ date: "2026-12-02", start_time: "10:00", end_time: "11:00", days: 1 });
   });
 
+  it("reads Outlook's display names of Windows zones, with or without the offset in front", async () => {
+    const eastern = calendarText(
+      vevent("UID:e", 'DTSTART;TZID="(UTC-05:00) Eastern Time (US & Canada)":20261202T093000'),
+    );
+    expect((await timing(eastern)).start_time).toBe("15:30");
+    const sydney = calendarText(
+      vevent("UID:s", 'DTSTART;TZID="(GMT+10:00) Canberra, Melbourne, Sydney":20261202T093000'),
+    );
+    expect(await timing(sydney)).toMatchObject({ date: "2026-12-01", start_time: "23:30" });
+    const berlin = calendarText(
+      vevent("UID:b", 'DTSTART;TZID="Amsterdam, Berlin, Bern, Rome, Stockholm, Vienna":20260702T093000'),
+    );
+    expect((await timing(berlin, "America/New_York")).start_time).toBe("03:30");
+  });
+
   it("skips an event in an unknown zone, naming it", async () => {
     const plan = await read(calendarText(vevent("UID:u", "DTSTART;TZID=Mars/Olympus:20261202T093000")));
     expect(plan.events).toEqual([]);

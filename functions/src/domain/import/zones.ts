@@ -2,13 +2,15 @@
  * The zone a DATE-TIME is read in, and its reading turned into the calendar's wall clock.
  *
  * A TZID is read as an IANA name when it is one; as a Windows name (Outlook's "W. Europe
- * Standard Time") through windows-iana; as a prefixed id (Thunderbird's
+ * Standard Time") through windows-iana, or a Windows display name (OWA's "(UTC-05:00) Eastern
+ * Time (US & Canada)") through display-names.ts; as a prefixed id (Thunderbird's
  * "/mozilla.org/20050126_1/Europe/Berlin") by the IANA name at its end; else through the file's
  * own VTIMEZONE of that id, which ical.js reads. Floating times are the calendar's own.
  */
 import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
+import { windowsZoneOfDisplayName } from "./display-names.js";
 import { instantOf, readingAt } from "./offsets.js";
 
 /** A local date and minute, as Almanac stores a time of an event. */
@@ -77,6 +79,9 @@ function findIanaName(tzid: string): string | null {
   if (isIana(id)) return id;
   const windows = findIana(id);
   if (windows.length > 0 && isIana(windows[0])) return windows[0];
+  const displayed = windowsZoneOfDisplayName(id);
+  const named = displayed === null ? [] : findIana(displayed);
+  if (named.length > 0 && isIana(named[0])) return named[0];
   // A prefixed id ends in an IANA name of two or three parts: try the longest tail first.
   const parts = id.split("/").filter(Boolean);
   for (const size of [3, 2]) {
