@@ -226,6 +226,9 @@ describe("Microsoft Exchange and Outlook", () => {
       "2026-03-03",
       "2026-03-05",
     ]);
+    // UNTIL=20260817T220000Z is midnight of 18 August in Berlin: the last occurrence is that Tuesday.
+    expect(series.event.recur).toMatchObject({ until: "2026-08-18" });
+    expect(seriesDates(series, "2026-08-10", "2026-08-31")).toEqual(["2026-08-11", "2026-08-13", "2026-08-18"]);
     expect(series.exceptions).toHaveLength(1);
     expect(series.exceptions[0]).toMatchObject({ original_date: "2026-02-26", change: { date: "2026-02-27" } });
     expect(plan.skipped).toEqual([]);
@@ -264,6 +267,9 @@ describe("Microsoft Exchange and Outlook", () => {
       "2020-05-07",
       "2020-05-21",
     ]);
+    // UNTIL is the last Thursday's midnight in London (23:00Z the day before, in summer time).
+    expect(seriesDates(black, "2020-09-01", "2020-12-31")).toEqual(["2020-09-03", "2020-09-17"]);
+    expect(seriesDates(blue, "2020-09-01", "2020-12-31")).toEqual(["2020-09-10", "2020-09-24"]);
     expect(blue.exceptions).toEqual([]);
     expect(plan.skipped).toEqual([]);
   });

@@ -80,6 +80,14 @@ describe("readIcs, series Almanac can hold", () => {
     expect(await recurOf(early)).toMatchObject({ until: "2026-06-04" });
     const allDay = series("DTSTART;VALUE=DATE:20260915", "FREQ=MONTHLY;UNTIL=20261215");
     expect(await recurOf(allDay)).toMatchObject({ until: "2026-12-15" });
+    // An all-day series' UTC UNTIL is read in the event's zone: 23:00Z on the 15th is midnight of
+    // the 16th in Berlin, which keeps Monday the 16th; in UTC the series ends on the 15th.
+    const midnight = (dtstart: string) =>
+      series(dtstart, "FREQ=WEEKLY;UNTIL=20260315T230000Z").replace("DURATION:PT1H\r\n", "");
+    expect(await recurOf(midnight("DTSTART;VALUE=DATE:20260302"))).toMatchObject({ until: "2026-03-16" });
+    expect(await recurOf(midnight("DTSTART;VALUE=DATE:20260302"), "UTC")).toMatchObject({ until: "2026-03-15" });
+    const sabre = midnight("DTSTART;TZID=Europe/Berlin;VALUE=DATE:20260302");
+    expect(await recurOf(sabre, "UTC")).toMatchObject({ until: "2026-03-16" });
   });
 
   it("reads a series in another zone when its offset from the calendar's is the same on each of its dates", async () => {

@@ -120,13 +120,24 @@ function shiftShape(shape: Shape, shift: number, first: string): Shape {
  * or the day before when the occurrence of that date starts after it.
  */
 function untilDate(until: ICAL.Time, read: ReadTiming, calendarZone: string, shift: number): string {
-  if (until.isDate || read.zone === null) return addDays(wallOf(until).date, read.zone === null ? 0 : shift);
+  if (read.zone === null) return allDayUntil(until, read);
+  if (until.isDate) return addDays(wallOf(until).date, shift);
   // A UTC UNTIL is an instant; any other is read in the zone of DTSTART, as RFC 5545 writes it.
   const local =
     until.zone === ICAL.Timezone.utcTimezone
       ? readingAt(calendarZone, until.toUnixTime() * 1000)
       : toCalendar(until, read.zone, calendarZone);
   return local.time < read.timing.start_time! ? addDays(local.date, -1) : local.date;
+}
+
+/**
+ * The last date of an all-day series ended by UNTIL. Its occurrences start at midnight, so a
+ * UTC UNTIL (Exchange writes the last day's midnight in its zone, 22:00Z the day before in
+ * Berlin's summer) ends it on the date that instant is in the event's zone.
+ */
+export function allDayUntil(until: ICAL.Time, read: ReadTiming): string {
+  if (until.isDate || until.zone !== ICAL.Timezone.utcTimezone) return wallOf(until).date;
+  return wallOf(read.dayZone.reading(until.toUnixTime() * 1000)).date;
 }
 
 export function readRule(rule: ICAL.Recur, read: ReadTiming, calendarZone: string): RuleResult {

@@ -12,7 +12,7 @@ import ICAL from "ical.js";
 import { endAfterStart, MAX_EVENT_DAYS } from "../events/span.js";
 import { daysBetween } from "../recurrence/index.js";
 import { readingAt } from "./offsets.js";
-import { floating, toCalendar, wallOf, zoneOfProperty, type WallClock, type Zone } from "./zones.js";
+import { floating, namedZone, toCalendar, wallOf, zoneOfProperty, type WallClock, type Zone } from "./zones.js";
 
 export interface Timing {
   date: string;
@@ -25,6 +25,8 @@ export interface Timing {
 export interface ReadTiming {
   timing: Timing;
   zone: Zone | null;
+  /** The zone whose days an all-day event's dates are: its DTSTART's TZID's, else the calendar's. */
+  dayZone: Zone;
   start: ICAL.Time;
 }
 
@@ -52,7 +54,10 @@ export function readTiming(
     else if (duration) days = Math.ceil(duration.toSeconds() / 86_400);
     days = Math.max(days, 1);
     if (days > MAX_EVENT_DAYS) return { skip: tooLong(days) };
-    return { timing: { date, start_time: null, end_time: null, days }, zone: null, start };
+    const dayZone =
+      (startProp.getParameter("tzid") ? zoneOfProperty(startProp, calendarZone, fileZones) : null) ??
+      namedZone(calendarZone, calendarZone);
+    return { timing: { date, start_time: null, end_time: null, days }, zone: null, dayZone, start };
   }
   const zone = zoneOfProperty(startProp, calendarZone, fileZones);
   if (!zone) return { skip: unknownZone(startProp) };
@@ -68,7 +73,7 @@ export function readTiming(
   const span = end ? spanOf(begin, end) : { end_time: null, days: 1 };
   if (typeof span === "string") return { skip: span };
   if (span.days > MAX_EVENT_DAYS) return { skip: tooLong(span.days) };
-  return { timing: { date: begin.date, start_time: begin.time, ...span }, zone, start };
+  return { timing: { date: begin.date, start_time: begin.time, ...span }, zone, dayZone: zone, start };
 }
 
 /** The end of a timed event `duration` after `start`, on the calendar's wall clock. */

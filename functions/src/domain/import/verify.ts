@@ -17,6 +17,7 @@ import { DateTime } from "luxon";
 import { addDays, daysBetween, expandRecurrence, firstOccurrenceOnOrAfter, isValidDate } from "../recurrence/index.js";
 import type { Recur } from "../types.js";
 import { changeDates, instantOf, readingAt } from "./offsets.js";
+import { allDayUntil } from "./rules.js";
 import type { ReadTiming } from "./times.js";
 import { floating, wallOf, type WallClock } from "./zones.js";
 
@@ -38,6 +39,10 @@ function theirDates(rule: ICAL.Recur, read: ReadTiming, horizon: string, limit: 
   if (copy.until && !copy.until.isDate && read.zone !== null) {
     const utc = copy.until.zone === ICAL.Timezone.utcTimezone;
     copy.until = utc ? read.zone.reading(copy.until.toUnixTime() * 1000) : floating(copy.until);
+  } else if (copy.until && !copy.until.isDate) {
+    // An all-day series: UNTIL as the day it falls on in the event's zone.
+    const [year, month, day] = allDayUntil(copy.until, read).split("-").map(Number);
+    copy.until = ICAL.Time.fromData({ year, month, day, isDate: true });
   }
   // RFC 5545 takes a bare YEARLY rule's month and day from DTSTART, and skips years without that
   // day; ical.js 2.2 moves Feb 29 to Mar 1 unless they are written out, as here.
