@@ -307,6 +307,25 @@ const ROWS: Record<string, Row> = {
     }),
     wrongParent: (w) => ({ params: { eventId: w.elsewhere.eventId, date: "2026-11-02" } }),
   },
+  "POST /v1/calendars/{calendarId}/import": {
+    access: "writer",
+    cell: async () => ({
+      body: {
+        ics: [
+          "BEGIN:VCALENDAR",
+          "VERSION:2.0",
+          "PRODID:-//Matrix//EN",
+          "BEGIN:VEVENT",
+          `UID:${unique("matrix-")}@example.com`,
+          "DTSTAMP:20261101T000000Z",
+          "DTSTART;VALUE=DATE:20261201",
+          "SUMMARY:Imported",
+          "END:VEVENT",
+          "END:VCALENDAR",
+        ].join("\r\n"),
+      },
+    }),
+  },
   "GET /v1/calendars/{calendarId}/occurrences": {
     access: "read",
     cell: async () => ({ query: "from=2026-11-01&to=2026-12-31" }),
