@@ -90,6 +90,14 @@ describe("readIcs, series Almanac can hold", () => {
     expect(await recurOf(sabre, "UTC")).toMatchObject({ until: "2026-03-16" });
   });
 
+  it("reads a series whose UNTIL is before DTSTART as DTSTART's one occurrence, as Apple iCal 1.0 wrote it", async () => {
+    const text = series("DTSTART;TZID=Europe/Berlin:20260302T090000", "FREQ=WEEKLY;UNTIL=20260301T080000Z");
+    const plan = await read(text);
+    expect(plan.skipped).toEqual([]);
+    expect(plan.events[0].event).toMatchObject({ date: "2026-03-02", start_time: "09:00", end_time: "10:00" });
+    expect(plan.events[0].event.recur ?? null).toBeNull();
+  });
+
   it("reads a series in another zone when its offset from the calendar's is the same on each of its dates", async () => {
     // Tokyo keeps no DST: 09:00 there is always 00:00 UTC.
     const tokyo = series("DTSTART;TZID=Asia/Tokyo:20260302T090000", "FREQ=WEEKLY;BYDAY=MO,TH");

@@ -149,9 +149,9 @@ function readMaster(
     return null;
   }
   let series: Series | null = null;
-  if (rules.length === 1) {
-    const rule = rules[0].getFirstValue() as ICAL.Recur;
-    const mapped = readRule(rule, read, ctx.calendarZone);
+  const rule = rules.length === 1 ? (rules[0].getFirstValue() as ICAL.Recur) : null;
+  const mapped = rule && readRule(rule, read, ctx.calendarZone);
+  if (rule && mapped && !("once" in mapped)) {
     const reason =
       "skip" in mapped ? mapped.skip : verifyRule(rule, read, mapped.recur, ctx.calendarZone, ctx.verifyLimit);
     if (reason !== null || "skip" in mapped) {
@@ -164,7 +164,8 @@ function readMaster(
     event.exceptions.push(...exdates.cancelled);
     exdates.notes.forEach(skip);
   } else if (vevent.hasProperty("exdate")) {
-    skip("its EXDATE was left out: the event does not repeat (it has no RRULE)");
+    const why = rule?.freq ? "its RRULE ends before DTSTART" : "it has no RRULE";
+    skip(`its EXDATE was left out: the event does not repeat (${why})`);
   }
   for (const prop of vevent.getAllProperties("rdate")) {
     skip(`RDATE ${prop.getValues().map(String).join(", ")} was left out: an Almanac series has no extra dates`);

@@ -20,7 +20,8 @@ import { toCalendar, wallOf } from "./zones.js";
 const WEEKDAYS = ["", "MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 const SUPPORTED_PARTS = new Set(["BYDAY", "BYMONTHDAY", "BYMONTH", "BYSETPOS"]);
 
-export type RuleResult = { recur: Recur } | { skip: string };
+/** The series, or why it cannot be one, or `once`: the rule adds nothing to DTSTART. */
+export type RuleResult = { recur: Recur } | { skip: string } | { once: true };
 type Shape = Pick<Recur, "type" | "day" | "week" | "month">;
 
 const cannot = (what: string) => ({ skip: `RRULE ${what} is not a rule Almanac can represent` });
@@ -155,7 +156,9 @@ export function readRule(rule: ICAL.Recur, read: ReadTiming, calendarZone: strin
   if (rule.count != null) recur.count = rule.count;
   if (rule.until) {
     recur.until = untilDate(rule.until, read, calendarZone, shift);
-    if (recur.until < starts) return { skip: `its RRULE UNTIL (${recur.until}) is before its first date ${starts}` };
+    // RFC 5545 counts DTSTART as the first occurrence whatever the rule: an UNTIL before it
+    // (as Apple iCal 1.0 wrote) leaves that one.
+    if (recur.until < starts) return { once: true };
   }
   const error = recurError(recur);
   if (error) return { skip: `its RRULE does not fit an Almanac series: ${error}` };
