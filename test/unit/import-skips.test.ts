@@ -40,12 +40,25 @@ describe("readIcs, skips and limits", () => {
     ]);
   });
 
-  it("gives an event without UID one derived from its start and summary, the same on every reading", async () => {
+  it("gives an event without UID one derived from what it is, the same on every reading", async () => {
     const text = calendarText(vevent(ONE_DAY, "SUMMARY:Fair"));
     const uid = (await onlyEvent(text)).uid;
     expect(uid).toMatch(/^[0-9a-f]{32}@import\.almanac$/);
     expect((await onlyEvent(text)).uid).toBe(uid);
     expect((await onlyEvent(calendarText(vevent(ONE_DAY, "SUMMARY:Other")))).uid).not.toBe(uid);
+    // Two events of one start and summary that differ in their end, notes, place or rule are two events.
+    const variants = [
+      "DTEND;VALUE=DATE:20261204",
+      "DESCRIPTION:Stand 12",
+      "LOCATION:Hall 2",
+      "RRULE:FREQ=YEARLY;COUNT=2",
+      "DURATION:P2D",
+    ];
+    const plan = await read(
+      calendarText(vevent(ONE_DAY, "SUMMARY:Fair"), ...variants.map((v) => vevent(ONE_DAY, "SUMMARY:Fair", v))),
+    );
+    expect(plan.skipped).toEqual([]);
+    expect(new Set(plan.events.map((e) => e.uid)).size).toBe(variants.length + 1);
   });
 
   it("reads SUMMARY, DESCRIPTION, LOCATION, URL and CATEGORIES into name, notes and category", async () => {
