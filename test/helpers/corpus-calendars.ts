@@ -5,12 +5,11 @@
  * (test/import/round-trip.test.ts).
  */
 import type { Express } from "express";
-import request from "supertest";
 import { expect } from "vitest";
 import { corpusEvents, type CorpusZone } from "../pages/ics-corpus.js";
 import type { TestApp } from "./app.js";
 import { newCalendar, newEvent, type MintedAgent } from "./factories.js";
-import { get, patch } from "./http.js";
+import { get, getText, patch } from "./http.js";
 
 export interface ApiOccurrence {
   event_id: string;
@@ -60,18 +59,10 @@ function yearWindows(from: string, to: string): Array<[string, string]> {
 
 /** A calendar's (`c`) or share view's (`v`) feed as the pages app serves it, whole. */
 export async function feedText(feeds: Express, slug: string, kind: "c" | "v" = "c"): Promise<string> {
-  const res = await request(feeds)
-    .get(`/${kind}/${slug}.ics`)
-    .buffer(true)
-    .parse((r, done) => {
-      let text = "";
-      r.setEncoding("utf8");
-      r.on("data", (chunk: string) => (text += chunk));
-      r.on("end", () => done(null, text));
-    });
+  const { res, text } = await getText(feeds, `/${kind}/${slug}.ics`);
   expect(res.status).toBe(200);
   expect(res.headers["x-almanac-events-omitted"]).toBeUndefined();
-  return res.body as string;
+  return text;
 }
 
 export interface BuiltCalendar {

@@ -52,3 +52,17 @@ export function withoutRequestId(body: unknown): unknown {
   const { request_id: _requestId, ...rest } = error;
   return { ...(body as object), error: rest };
 }
+
+/** A GET whose body is read whole as text, whatever its type (a `.ics` feed): the answer and its text. */
+export async function getText(app: TestApp["app"], path: string) {
+  const res = await request(app)
+    .get(path)
+    .buffer(true)
+    .parse((r, done) => {
+      let text = "";
+      r.setEncoding("utf8");
+      r.on("data", (chunk: string) => (text += chunk));
+      r.on("end", () => done(null, text));
+    });
+  return { res, text: res.body as string };
+}

@@ -6,11 +6,10 @@
  */
 import type { Express } from "express";
 import ical, { type VAlarm, type VEvent } from "node-ical";
-import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { appPerTest } from "../helpers/app.js";
-import { patch, post } from "../helpers/http.js";
+import { getText, patch, post } from "../helpers/http.js";
 import { mintAgent, newEvent, type MintedAgent } from "../helpers/factories.js";
 import { expandFeed } from "../helpers/ics-oracle.js";
 
@@ -23,17 +22,9 @@ beforeEach(async () => {
 });
 
 async function feedText(path: string): Promise<string> {
-  const res = await request(feeds)
-    .get(path)
-    .buffer(true)
-    .parse((r, done) => {
-      let text = "";
-      r.setEncoding("utf8");
-      r.on("data", (chunk: string) => (text += chunk));
-      r.on("end", () => done(null, text));
-    });
+  const { res, text } = await getText(feeds, path);
   expect(res.status).toBe(200);
-  return res.body as string;
+  return text;
 }
 
 const summaryOf = (e: VEvent) => (typeof e.summary === "string" ? e.summary : e.summary.val);

@@ -9,7 +9,7 @@ import request from "supertest";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createPagesApp } from "../../functions/src/pages/app.js";
 import { appPerTest } from "../helpers/app.js";
-import { del, patch, post } from "../helpers/http.js";
+import { del, getText, patch, post } from "../helpers/http.js";
 import { grantRole, mintAgent, newCalendar, newEvent, type MintedAgent } from "../helpers/factories.js";
 import { expandFeed } from "../helpers/ics-oracle.js";
 
@@ -30,19 +30,6 @@ interface Occ {
 async function occurrences(calendarId: string, from: string, to: string): Promise<Occ[]> {
   const res = await request(t.app).get(`/v1/calendars/${calendarId}/occurrences?from=${from}&to=${to}`).expect(200);
   return res.body.occurrences;
-}
-
-async function fetchFeed(path: string) {
-  const res = await request(feeds)
-    .get(path)
-    .buffer(true)
-    .parse((r, done) => {
-      let text = "";
-      r.setEncoding("utf8");
-      r.on("data", (chunk: string) => (text += chunk));
-      r.on("end", () => done(null, text));
-    });
-  return { res, text: res.body as string };
 }
 
 function parse(text: string) {
@@ -96,7 +83,7 @@ describe("GET /c/{slug}.ics", () => {
     });
     await newEvent(t, owner, calendarId, { name: "Someday idea" });
 
-    const { res, text } = await fetchFeed(`/c/${slug}.ics`);
+    const { res, text } = await getText(feeds, `/c/${slug}.ics`);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/calendar; charset=utf-8");
     expect(res.headers["cache-control"]).toBe("no-cache");
@@ -157,7 +144,7 @@ describe("GET /c/{slug}.ics", () => {
       start_time: "02:30",
       end_time: "03:00",
     });
-    const sequences = async () => (await fetchFeed(`/c/${slug}.ics`)).text.match(/\r\nSEQUENCE:\d+/g);
+    const sequences = async () => (await getText(feeds, `/c/${slug}.ics`)).text.match(/\r\nSEQUENCE:\d+/g);
     expect(await sequences()).toEqual(["\r\nSEQUENCE:0"]);
     const eventPath = `/v1/calendars/${calendarId}/events/${series.id}`;
     await patch(t, eventPath, owner.auth).send({ name: "Night batch" }).expect(200);
@@ -168,7 +155,7 @@ describe("GET /c/{slug}.ics", () => {
     const occurrence = (date: string) => `${eventPath}/occurrences/${date}`;
     await patch(t, occurrence("2027-03-27"), owner.auth).send({ cancelled: true }).expect(200);
     await patch(t, occurrence("2027-03-29"), owner.auth).send({ start_time: "22:00", end_time: "01:00" }).expect(200);
-    const { text } = await fetchFeed(`/c/${slug}.ics`);
+    const { text } = await getText(feeds, `/c/${slug}.ics`);
     expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
     const lines = text.split("\r\n");
     expect(lines).toContain("EXDATE;TZID=Europe/Berlin:20270327T023000");
@@ -238,7 +225,7 @@ describe("GET /c/{slug}.ics", () => {
       .send({ calendar_id: secret.id, key: "secret" })
       .expect(200);
 
-    const { text } = await fetchFeed(`/c/${slug}.ics`);
+    const { text } = await getText(feeds, `/c/${slug}.ics`);
     const { byName } = parse(text);
     const deploy = byName("Deploy window");
     expect(text).toContain("DTSTART;TZID=America/New_York:20261203T180000");
@@ -299,7 +286,7 @@ describe("GET /v/{slug}.ics", () => {
       })
       .expect(200);
 
-    const { res, text } = await fetchFeed(`/v/${view.body.slug}.ics`);
+    const { res, text } = await getText(feeds, `/v/${view.body.slug}.ics`);
     expect(res.status).toBe(200);
     expect(res.headers["x-robots-tag"]).toBe("noindex");
     const { data, events, byName } = parse(text);
