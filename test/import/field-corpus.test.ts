@@ -918,3 +918,113 @@ describe("other producers", () => {
     ]);
   });
 });
+
+describe("lines a strict parser refuses", () => {
+  it("Calendar Labs' holidays: dates without VALUE=DATE, a DTEND equal to DTSTART and an empty RRULE", async () => {
+    const plan = await read("calendarlabs-germany-holidays.ics", "Europe/Berlin");
+    expect(plan.skipped).toEqual([]);
+    expect(plan.events).toHaveLength(34);
+    for (const { event } of plan.events) {
+      expect(event).toMatchObject({ start_time: null, end_time: null, days: 1 });
+      expect(event.recur ?? null).toBeNull();
+    }
+    const byDate = (date: string) => plan.events.filter((e) => e.event.date === date).map((e) => e.event.name);
+    expect(byDate("2019-01-01")).toEqual(["New Year's Day"]);
+    expect(byDate("2020-01-06")).toEqual(["Epiphany (BW, BY & ST)"]);
+    expect(byDate("2020-12-26")).toEqual(["Boxing Day"]);
+  });
+
+  it("python icalendar's holidays: bare dates, LOCATION after DESCRIPTION in the notes", async () => {
+    const plan = await read("python-icalendar-holidays.ics", "Europe/Berlin");
+    expect(plan.skipped).toEqual([]);
+    expect(
+      plan.events.map(({ event: { name, date, start_time, days, notes } }) => [date, name, start_time, days, notes]),
+    ).toEqual([
+      ["2022-01-01", "New Year's Day", null, 1, "Happy New Year!"],
+      ["2022-01-07", "Orthodox Christmas", null, 1, "It is Christmas again!\nLocation: Russia"],
+      ["2022-03-08", "International Women's Day", null, 1, "May the feminine be honoured!"],
+    ]);
+  });
+
+  it("Lanyrd's conferences: the one whose DTSTART is no date is skipped, the other eight read", async () => {
+    const plan = await read("lanyrd-conferences.ics", "UTC");
+    expect(plan.skipped).toEqual([
+      { uid: "sdfkf09fsd0", reason: 'it could not be read: Could not extract integer from "Next"' },
+    ]);
+    expect(
+      plan.events.map(({ event: { date, start_time, end_time, days } }) => [date, start_time, end_time, days]),
+    ).toEqual([
+      // Dyncon starts at 20:00 UTC and ends with an all-day DTEND: midnight two days later.
+      ["2011-03-12", "20:00", "00:00", 3],
+      ["2011-03-24", null, null, 1],
+      ["2011-05-02", null, null, 2],
+      ["2011-05-05", null, null, 1],
+      ["2011-05-13", null, null, 2],
+      ["2011-05-18", null, null, 3],
+      ["2011-06-11", null, null, 2],
+      ["2011-11-29", null, null, 4],
+    ]);
+    expect(plan.events[0].event.name).toBe("Dyncon 2011");
+  });
+
+  it("Exchange's Windows zones with a quoted TZID that swallowed its value: that event skipped, the others read", async () => {
+    const plan = await read("exchange-windows-zones.ics", "America/Los_Angeles");
+    expect(plan.skipped).toEqual([
+      {
+        uid: expect.stringMatching(/^040000008200E00074C5B7101A82E008000000008001F1896B63D3/),
+        reason: expect.stringMatching(
+          /^VEVENT could not be parsed at line 152: Missing parameter value in 'DTSTART;TZID=/,
+        ),
+      },
+    ]);
+    const [test, summary, series] = plan.events;
+    // 09:00 in W. Europe Standard Time (CEST) is midnight in Los Angeles (PDT).
+    expect(test.event).toMatchObject({ name: "test", date: "2020-09-10", start_time: "00:00", end_time: "00:30" });
+    expect(summary.event).toMatchObject({ name: "Not the actual summary 1", date: "2020-09-15", start_time: "08:30" });
+    expect(summary.event.end_time).toBe("09:30");
+    expect(series.event).toMatchObject({
+      name: "Not the actual summary either",
+      start_time: "12:00",
+      end_time: "12:30",
+      recur: { type: "weekly", day: [2, 4, 5, 7], starts: "2020-07-07", until: "2021-03-09" },
+    });
+    expect(series.exceptions.map((e) => e.original_date)).toEqual([
+      "2020-07-21",
+      "2020-07-23",
+      "2020-07-28",
+      "2020-08-13",
+      "2020-08-25",
+      "2020-09-03",
+    ]);
+    for (const exception of series.exceptions) expect(exception.change).toEqual({ cancelled: true });
+  });
+
+  it("Exchange CDO's daily standup on weekdays, its BYDAY list written with spaces", async () => {
+    const plan = await read("exchange-cdo-daily-standup.ics", "Europe/Berlin");
+    expect(plan.skipped).toEqual([]);
+    const [standup] = plan.events;
+    expect(standup.event).toMatchObject({
+      name: "Sprint 25 Daily Standup",
+      start_time: "10:00",
+      end_time: "10:30",
+      recur: { type: "weekly", day: [1, 2, 3, 4, 5], starts: "2015-07-03", until: "2015-07-22" },
+    });
+    // UNTIL=20150722T080000Z is 10:00 in Berlin's summer: the 22nd is the last.
+    expect(seriesDates(standup, "2015-07-01", "2015-07-31")).toEqual([
+      "2015-07-03",
+      "2015-07-06",
+      "2015-07-07",
+      "2015-07-08",
+      "2015-07-09",
+      "2015-07-10",
+      "2015-07-13",
+      "2015-07-14",
+      "2015-07-15",
+      "2015-07-16",
+      "2015-07-17",
+      "2015-07-20",
+      "2015-07-21",
+      "2015-07-22",
+    ]);
+  });
+});
