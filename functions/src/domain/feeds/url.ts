@@ -7,7 +7,7 @@
  */
 import { errors } from "../errors.js";
 import { describeJudgement, judgeAddress, parseIp, refusedName, type AddressPolicy } from "../webhooks/addresses.js";
-import type { ResolveHost } from "../webhooks/url.js";
+import { addressesOf, refusedAmong, type ResolveHost } from "../webhooks/url.js";
 
 const refuse = (message: string) => errors.invalidField("invalid_request", "feed_url", message);
 
@@ -37,18 +37,10 @@ export function checkFeedUrl(raw: string, policy: AddressPolicy): string {
  */
 export async function verifyFeedUrl(raw: string, policy: AddressPolicy, resolve: ResolveHost): Promise<string> {
   const href = checkFeedUrl(raw, policy);
-  const host = new URL(href).hostname;
-  if (parseIp(host) !== null) return href;
-  let addresses: string[];
-  try {
-    addresses = await resolve(host);
-  } catch {
-    addresses = [];
-  }
+  const addresses = await addressesOf(new URL(href).hostname, resolve);
+  if (addresses === null) return href;
   if (addresses.length === 0) throw refuse("names a host that does not resolve; check the address");
-  for (const address of addresses) {
-    const judgement = judgeAddress(address, policy);
-    if (!judgement.allowed) throw refuse(`must not name a host that resolves to ${describeJudgement(judgement)}`);
-  }
+  const refused = refusedAmong(addresses, policy);
+  if (refused) throw refuse(`must not name a host that resolves to ${refused}`);
   return href;
 }

@@ -6,7 +6,7 @@
  * elsewhere (DNS rebinding) is refused then.
  */
 import { errors } from "../errors.js";
-import { describeJudgement, judgeAddress, parseIp, refusedName } from "./addresses.js";
+import { describeJudgement, judgeAddress, parseIp, refusedName, type AddressPolicy } from "./addresses.js";
 import type { WebhookSettings } from "./settings.js";
 
 /**
@@ -57,18 +57,28 @@ export async function verifyWebhookUrl(
   resolve: ResolveHost,
 ): Promise<string> {
   const href = checkWebhookUrl(raw, settings);
-  const host = new URL(href).hostname;
-  if (parseIp(host) !== null) return href;
-  let addresses: string[];
-  try {
-    addresses = await resolve(host);
-  } catch {
-    return href;
-  }
-  for (const address of addresses) {
-    const judgement = judgeAddress(address, settings);
-    if (!judgement.allowed)
-      throw refuse(`must not name a host that resolves to ${describeJudgement(judgement)}; ${PUBLIC_HINT}`);
-  }
+  const addresses = await addressesOf(new URL(href).hostname, resolve);
+  // A name that does not resolve now is judged when a delivery connects.
+  const refused = addresses && refusedAmong(addresses, settings);
+  if (refused) throw refuse(`must not name a host that resolves to ${refused}; ${PUBLIC_HINT}`);
   return href;
+}
+
+/** The addresses a host name resolves to now ([] when it does not), or null for a literal address. */
+export async function addressesOf(host: string, resolve: ResolveHost): Promise<string[] | null> {
+  if (parseIp(host) !== null) return null;
+  try {
+    return await resolve(host);
+  } catch {
+    return [];
+  }
+}
+
+/** What kind of address the policy refuses first among these, or null when it takes them all. */
+export function refusedAmong(addresses: readonly string[], policy: AddressPolicy): string | null {
+  for (const address of addresses) {
+    const judgement = judgeAddress(address, policy);
+    if (!judgement.allowed) return describeJudgement(judgement);
+  }
+  return null;
 }
