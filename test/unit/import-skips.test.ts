@@ -153,6 +153,7 @@ describe("readIcs, skips and limits", () => {
   it("reads every VCALENDAR of a text that holds several", async () => {
     const text = calendarText(vevent("UID:a@x", ONE_DAY)) + calendarText(vevent("UID:b@x", ONE_DAY));
     expect((await read(text)).events.map((e) => e.uid)).toEqual(["a@x", "b@x"]);
+    expect((await read(`\uFEFF${text}`)).events.map((e) => e.uid)).toEqual(["a@x", "b@x"]);
   });
 
   it("refuses a text that is not iCalendar, naming the parser's reason", async () => {
@@ -171,6 +172,21 @@ describe("readIcs, skips and limits", () => {
     });
     expect(await refusal("")).toMatchObject({ message: expect.stringContaining("BEGIN:VCALENDAR ... END:VCALENDAR") });
     expect(await refusal(component("VEVENT", [ONE_DAY]))).toMatchObject({ code: "invalid_request" });
+  });
+
+  it("lets other work run while it reads a long text", async () => {
+    const many = Array.from({ length: 2000 }, (_, i) => vevent(`UID:${i}@x`, ONE_DAY, `SUMMARY:Event ${i}`));
+    let others = 0;
+    let reading = true;
+    const other = () => {
+      others++;
+      if (reading) setImmediate(other);
+    };
+    setImmediate(other);
+    const plan = await read(calendarText(...many));
+    reading = false;
+    expect(plan.events).toHaveLength(2000);
+    expect(others).toBeGreaterThan(0);
   });
 
   it(`refuses a text of more than ${MAX_IMPORT_EVENTS} events`, async () => {

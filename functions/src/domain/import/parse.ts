@@ -42,7 +42,8 @@ function markerOf(lines: string[], at: number): { begin: boolean; name: string }
 
 /** The top-level components of each VCALENDAR, or null when the text is not a sequence of VCALENDAR blocks. */
 function chunksOf(text: string): Chunk[] | null {
-  const lines = text.split(/\r\n|\n|\r/);
+  // A byte order mark before BEGIN:VCALENDAR is no content.
+  const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   const chunks: Chunk[] = [];
   let calendars = 0;
   let depth = 0;
