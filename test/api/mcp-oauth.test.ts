@@ -14,7 +14,7 @@ import request from "supertest";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { claimAgent, createAccountsTestApp, Human, type AccountsTestApp } from "../helpers/accounts.js";
 import { get, post } from "../helpers/http.js";
-import { consent, MemoryOAuthClient, testClientMetadata } from "../helpers/oauth.js";
+import { consent, listToolsWith, MemoryOAuthClient, testClientMetadata } from "../helpers/oauth.js";
 
 const DOCUMENT_URL = "https://connector.example/oauth/client.json";
 
@@ -109,15 +109,7 @@ it("the SDK's client connects by OAuth, acts as the chosen agent, and is 401 onc
   expect(revoked.status).toBe(303);
   expect((await human.get("/account")).text).not.toContain("Test Connector");
 
-  const after = await fetch(mcp, {
-    method: "POST",
-    headers: {
-      Authorization: `Bearer ${oauthClient.saved!.access_token}`,
-      "Content-Type": "application/json",
-      Accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-  });
+  const after = await listToolsWith(mcp, oauthClient.saved!.access_token);
   expect(after.status).toBe(401);
   expect(after.headers.get("www-authenticate")).toContain(
     `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`,

@@ -24,7 +24,7 @@ import { clearProject, firestoreEmulator, uniqueProject } from "../helpers/fires
 import { freePort } from "../helpers/ports.js";
 import { scheduledFunctionsPath } from "../helpers/pubsub-emulator.js";
 import { startReceiver, type Receiver } from "../helpers/receiver.js";
-import { MemoryOAuthClient } from "../helpers/oauth.js";
+import { listToolsWith, MemoryOAuthClient } from "../helpers/oauth.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const FIREBASE = join(ROOT, "node_modules/.bin/firebase");
@@ -520,15 +520,7 @@ describe.skipIf(!HAS_FIREBASE || !emulator.host)(
           `action="(/account/agents/${claimed.agentId}/apps/cred_[A-Za-z0-9]+/revoke)"`,
         ).exec(account.text)![1];
         expect((await browse(revokePath, form({}))).status).toBe(303);
-        const after = await http("/mcp", {
-          method: "POST",
-          headers: {
-            Authorization: `Bearer ${oauthClient.saved!.access_token}`,
-            "Content-Type": "application/json",
-            Accept: "application/json, text/event-stream",
-          },
-          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-        });
+        const after = await listToolsWith(`${HOSTING}/mcp`, oauthClient.saved!.access_token);
         expect(after.status).toBe(401);
         expect(after.headers.get("www-authenticate")).toContain(
           `resource_metadata="${HOSTING}/.well-known/oauth-protected-resource/mcp"`,

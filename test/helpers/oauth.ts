@@ -113,3 +113,15 @@ export async function consent(
   expect(answer.status, answer.text).toBe(303);
   return new URL(answer.headers.location);
 }
+
+/** `tools/list` at an MCP endpoint with an OAuth access token: the answer, 401 once the grant is revoked. */
+export const listToolsWith = (mcpUrl: string | URL, accessToken: string): Promise<Response> =>
+  fetch(mcpUrl, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${accessToken}`,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
