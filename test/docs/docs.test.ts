@@ -10,7 +10,16 @@ import { ApiError, errorDocs, statusOf } from "../../functions/src/http/errors.j
 import { startLocalServer } from "../../functions/src/server.js";
 
 const HOSTING = join(import.meta.dirname, "../../hosting");
-const PAGES = ["start.md", "events.md", "sharing.md", "views-and-layers.md", "errors.md", "mcp.md", "webhooks.md", "import.md"];
+const PAGES = [
+  "start.md",
+  "events.md",
+  "sharing.md",
+  "views-and-layers.md",
+  "errors.md",
+  "mcp.md",
+  "webhooks.md",
+  "import.md",
+];
 const CODES = ERROR_CODES;
 const read = (path: string) => readFileSync(join(HOSTING, path), "utf8");
 
