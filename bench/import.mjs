@@ -8,11 +8,10 @@
 //   npm run build && node bench/import.mjs        (part of `npm run bench`)
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { answerLoopDelay, loopDelayOf } from "./loop-delay.mjs";
+import { answerLoopDelay, loopDelayOf, pingEvery } from "./loop-delay.mjs";
 
 const EVENTS = Number(process.env.IMPORT_EVENTS ?? 5_000);
 const TARGET_BYTES = 2_000_000;
@@ -176,33 +175,6 @@ const summary = ({ ms, answer, loop_max_ms, others }) => ({
   others_max_ms: others.max,
   others_answered: others.count,
 });
-
-/** Asks `url` every `everyMs` on its own, one at a time; `stop()` gives the answers' p99 and slowest. */
-function pingEvery(url, everyMs) {
-  const times = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      // A connection of its own each time: never queued behind the import's on the client side.
-      const status = await new Promise((done, fail) =>
-        get(url, { agent: false }, (res) => res.resume().on("end", () => done(res.statusCode))).on("error", fail),
-      );
-      if (status !== 200) throw new Error(`${url} answered ${status}`);
-      times.push(performance.now() - started);
-      await new Promise((done) => setTimeout(done, everyMs));
-    }
-  })();
-  return {
-    stop: async () => {
-      running = false;
-      await loop;
-      const sorted = times.sort((a, b) => a - b);
-      const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
-      return { p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0), count: sorted.length };
-    },
-  };
-}
 
 // Last, once every declaration above is initialized.
 if (process.argv[2] === "server") await serve();

@@ -1,6 +1,8 @@
-// The longest the event loop of a server in a child process was held since the last ask: what
-// one request or job cost every other request. The child answers (`answerLoopDelay`), the parent
-// asks (`loopDelayOf(child)`), over the IPC channel of `fork`.
+// What one request or job costs every other request of a server in a child process: the longest
+// its event loop was held since the last ask (the child answers with `answerLoopDelay`, the
+// parent asks with `loopDelayOf(child)`, over the IPC channel of `fork`), and how long a cheap
+// request asked again and again beside it waited (`pingEvery`).
+import { get } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
 /** In the child: measure the event loop's delays and answer their longest since the last ask. */
@@ -20,3 +22,30 @@ export const loopDelayOf = (child) => () =>
     child.once("message", (m) => done(m.loopMaxMs));
     child.send({ loopDelay: true });
   });
+
+/** Asks `url` every `everyMs` on its own, one at a time; `stop()` gives the answers' p99 and slowest. */
+export function pingEvery(url, everyMs) {
+  const times = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      // A connection of its own each time: never queued behind the measured request on the client side.
+      const status = await new Promise((done, fail) =>
+        get(url, { agent: false }, (res) => res.resume().on("end", () => done(res.statusCode))).on("error", fail),
+      );
+      if (status !== 200) throw new Error(`${url} answered ${status}`);
+      times.push(performance.now() - started);
+      await new Promise((done) => setTimeout(done, everyMs));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      const sorted = times.sort((a, b) => a - b);
+      const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+      return { p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0), count: sorted.length };
+    },
+  };
+}
