@@ -612,7 +612,7 @@ describe.skipIf(!HAS_FIREBASE || !emulator.host)(
       // The scheduled functions are listed; the emulator does not run them (the webhook step runs
       // them from the bundle, test/e2e/scheduled-pubsub.test.ts shows why).
       const listed = /Loaded functions definitions from source: ([^.\n]*)/.exec(output)?.[1].split(", ");
-      expect(listed?.sort()).toEqual(["alarms", "api", "pages", "purges", "webhooks"]);
+      expect(listed?.sort()).toEqual(["alarms", "api", "feeds", "pages", "purges", "webhooks"]);
     });
   },
 );

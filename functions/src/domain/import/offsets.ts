@@ -7,7 +7,12 @@
  */
 import { IANAZone } from "luxon";
 import { dayNumber, fromDayNumber } from "../recurrence/index.js";
-import type { WallClock } from "./zones.js";
+
+/** A local date and minute, as Almanac stores a time of an event. */
+export interface WallClock {
+  date: string;
+  time: string;
+}
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -11,13 +11,9 @@ import ICAL from "ical.js";
 import { DateTime, IANAZone } from "luxon";
 import { findIana } from "windows-iana";
 import { windowsZoneOfDisplayName } from "./display-names.js";
-import { instantOf, readingAt } from "./offsets.js";
+import { instantOf, readingAt, type WallClock } from "./offsets.js";
 
-/** A local date and minute, as Almanac stores a time of an event. */
-export interface WallClock {
-  date: string;
-  time: string;
-}
+export type { WallClock } from "./offsets.js";
 
 export interface Zone {
   /** The IANA name, or the file's TZID for a zone known only from its VTIMEZONE. */
