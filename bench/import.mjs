@@ -49,22 +49,24 @@ function component(i, notes) {
     case 3:
       return [[...head, `DTSTART:${day(i)}T1400${pad(i % 60)}Z`, `DTEND:${day(i)}T1530${pad(i % 60)}Z`, ...body]];
     default: {
-      const start = day(i - (i % 7));
+      // A start that leaves room for the series' 20 weeks within day()'s 700 days.
+      const week = (i - (i % 7)) % 560;
+      const start = day(week);
       const series = [
         ...head,
         `DTSTART;TZID=Europe/Berlin:${start}T080000`,
         `DTEND;TZID=Europe/Berlin:${start}T083000`,
         "RRULE:FREQ=WEEKLY;COUNT=20",
-        `EXDATE;TZID=Europe/Berlin:${day(i - (i % 7) + 14)}T080000`,
+        `EXDATE;TZID=Europe/Berlin:${day(week + 14)}T080000`,
         ...body,
         ...alarm,
       ];
       const moved = [
         `UID:bench-${i}@import.example`,
         "DTSTAMP:20261101T000000Z",
-        `RECURRENCE-ID;TZID=Europe/Berlin:${day(i - (i % 7) + 21)}T080000`,
-        `DTSTART;TZID=Europe/Berlin:${day(i - (i % 7) + 22)}T100000`,
-        `DTEND;TZID=Europe/Berlin:${day(i - (i % 7) + 22)}T103000`,
+        `RECURRENCE-ID;TZID=Europe/Berlin:${day(week + 21)}T080000`,
+        `DTSTART;TZID=Europe/Berlin:${day(week + 22)}T100000`,
+        `DTEND;TZID=Europe/Berlin:${day(week + 22)}T103000`,
         `SUMMARY:Imported event ${i} (moved)`,
       ];
       return [series, moved];
