@@ -138,7 +138,8 @@ export function verifyRule(
     const when = start.date === date ? start.time : `${start.time} on ${start.date}`;
     return (
       `the series is in ${read.zone.name}, whose offset from ${calendarZone} changes during it ` +
-      `(on ${date} it starts at ${when} in ${calendarZone}, not ${read.timing.start_time})`
+      `(on ${date} it starts at ${when} in ${calendarZone}, not ${read.timing.start_time})` +
+      (read.zone.iana ? `; a calendar in ${read.zone.name} can hold it` : "")
     );
   }
   return null;
