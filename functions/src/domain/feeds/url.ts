@@ -1,8 +1,8 @@
 /**
  * The URLs a feed layer may read (docs/api.md#layers), judged at attach by the webhook address
- * policy (domain/webhooks/addresses.ts): https only, even where loopback is allowed; no user
- * name or password; no name or literal address the policy refuses; and every address the name
- * resolves to now. The fetcher (outbound/fetch-feed.ts) judges the addresses again at each
+ * policy (domain/webhooks/addresses.ts): https only (a webcal: address is read over https), even
+ * where loopback is allowed; no user name or password; no name or literal address the policy
+ * refuses; and every address the name resolves to now. The fetcher (outbound/fetch-feed.ts) judges the addresses again at each
  * connection, so a name that later resolves elsewhere is refused then.
  */
 import { errors } from "../errors.js";
@@ -16,8 +16,10 @@ const PUBLIC_HINT = "a feed must be on a public host";
 /** The URL as it will be stored, or 400 on `feed_url`: its form, its host name and a literal address. */
 export function checkFeedUrl(raw: string, policy: AddressPolicy): string {
   if (!URL.canParse(raw)) throw refuse("must be an absolute https: URL, e.g. https://example.com/team.ics");
-  const url = new URL(raw);
-  if (url.protocol !== "https:") throw refuse("must use https: (webcal: and http: feeds are not read)");
+  // webcal: only asks a calendar app to subscribe; the feed itself is read over https.
+  const url = new URL(raw.replace(/^webcal:/i, "https:"));
+  if (url.protocol !== "https:")
+    throw refuse("must use https: (or webcal:, read over https); http: feeds are not read");
   if (url.username || url.password) throw refuse("must not carry a user name or password");
   const host = url.hostname;
   if (parseIp(host) === null) {
