@@ -36,7 +36,7 @@ export const importRoutes = [
     textBody: { type: "text/calendar", field: "ics", maxBytes: MAX_IMPORT_BYTES },
     response: importResult,
     errors: ["invalid_request", "unauthorized", "quota_exceeded"],
-    // Each batch is whole in its own transaction; the answer is stored with the key in the last.
+    // Each batch is whole in its own transaction; the handler's then stores the answer with the key.
     batches: async ({ deps, calendar: { calendar }, actor, query, body, transact }): Promise<ImportOutcome> => {
       const plan = await (await reader()).readIcs(body.ics, { timezone: calendar.timezone });
       const work = await planImportWrites(deps, calendar, plan, { prune: query.prune === "true" });
