@@ -180,6 +180,8 @@ describe("a feed layer, refreshed from a loopback https server", () => {
       last_fetched_at: "2026-11-22T10:00:00.000Z",
       last_error: null,
       event_count: 2,
+      // The feed's own name (X-WR-CALNAME, unescaped) instead of its host's.
+      calendar_name: "Team, Berlin",
     });
 
     // Occurrences, in the host's zone, carrying the layer's key.

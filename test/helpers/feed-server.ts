@@ -77,10 +77,10 @@ export async function startFeedServer(body: string): Promise<FeedServer> {
   return feed;
 }
 
-/** An iCalendar text of the events given, each a VEVENT in UTC. */
+/** An iCalendar text of the events given, each a VEVENT in UTC, named "Team, Berlin" (X-WR-CALNAME). */
 export function icsOf(events: { uid: string; summary: string; start: string; end: string; rrule?: string }[]): string {
   const stamp = (iso: string) => iso.replace(/[-:]/g, "").replace(/\.\d+/, "");
-  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Almanac tests//Feed//EN"];
+  const lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Almanac tests//Feed//EN", "X-WR-CALNAME:Team\\, Berlin"];
   for (const e of events) {
     lines.push("BEGIN:VEVENT", `UID:${e.uid}`, "DTSTAMP:20261101T000000Z", `SUMMARY:${e.summary}`);
     lines.push(`DTSTART:${stamp(e.start)}`, `DTEND:${stamp(e.end)}`);

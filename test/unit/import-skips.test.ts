@@ -16,6 +16,7 @@ describe("readIcs, skips and limits", () => {
       ),
     );
     expect(plan).toEqual({
+      name: null,
       events: [],
       skipped: [
         { uid: "t@x", reason: "VTODO: only events are imported" },
@@ -23,6 +24,16 @@ describe("readIcs, skips and limits", () => {
         { uid: "f@x", reason: "VFREEBUSY: only events are imported" },
       ],
     });
+  });
+
+  it("gives the calendar's own name (X-WR-CALNAME) as text, its escapes undone, or null", async () => {
+    const named = (line: string) =>
+      `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n${line}\r\n${vevent("UID:n@x", ONE_DAY)}END:VCALENDAR\r\n`;
+    expect((await read(named("X-WR-CALNAME:Team\\, Berlin\\; all\\nhands"))).name).toBe("Team, Berlin; all hands");
+    // Folded, as producers write a long name.
+    expect((await read(named("X-WR-CALNAME:Public holidays in\r\n  Germany"))).name).toBe("Public holidays in Germany");
+    expect((await read(named("X-WR-CALNAME:   "))).name).toBeNull();
+    expect((await read(named("X-WR-TIMEZONE:Europe/Berlin"))).name).toBeNull();
   });
 
   it("skips cancelled events and the second of two with one UID", async () => {
@@ -192,7 +203,7 @@ describe("readIcs, skips and limits", () => {
   it(`refuses a text of more than ${MAX_IMPORT_EVENTS} events`, async () => {
     const many = Array.from({ length: MAX_IMPORT_EVENTS + 1 }, (_, i) => vevent(`UID:${i}@x`, ONE_DAY));
     await expect(read(calendarText(...many))).rejects.toThrow(
-      `the text holds ${MAX_IMPORT_EVENTS + 1} events (VEVENTs, overrides included); an import takes at most ${MAX_IMPORT_EVENTS}`,
+      `the text holds ${MAX_IMPORT_EVENTS + 1} events (VEVENTs, overrides included); at most ${MAX_IMPORT_EVENTS} are read`,
     );
   });
 });

@@ -12,3 +12,6 @@ export const MAX_FEED_EVENTS = MAX_IMPORT_EVENTS;
 export const FEED_FETCH_TIMEOUT_MS = 10_000;
 /** The longest a stored `last_error` runs. */
 export const MAX_ERROR_LENGTH = 300;
+
+/** A feed calendar takes its copy's own name up to the length of any calendar's name. */
+export const MAX_CALENDAR_NAME = 200;

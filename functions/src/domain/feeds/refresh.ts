@@ -11,7 +11,7 @@ import type { CommandDeps } from "../deps.js";
 import { paths } from "../paths.js";
 import type { CalendarRecord } from "../records.js";
 import { drawShard, touchShard } from "../revision.js";
-import { MAX_ERROR_LENGTH } from "./limits.js";
+import { MAX_CALENDAR_NAME, MAX_ERROR_LENGTH } from "./limits.js";
 import type { FeedRecord } from "./records.js";
 
 export type FeedClaim =
@@ -110,7 +110,12 @@ export async function writeFeedBatch(
 
 /** How a fetch ended: worked (with the new copy's validators and size, when it brought one), or why not. */
 export type FetchReport =
-  | { worked: true; copy: { etag: string | null; last_modified: string | null; event_count: number } | null }
+  | {
+      worked: true;
+      copy: { etag: string | null; last_modified: string | null; event_count: number } | null;
+      /** The copy's own name for its calendar (X-WR-CALNAME), which the feed calendar takes. */
+      name?: string | null;
+    }
   | { worked: false; error: string };
 
 /**
@@ -123,9 +128,16 @@ export async function recordFetch(
   feedCalendarId: string,
   report: FetchReport,
 ): Promise<void> {
-  const doc = await tx.get(paths.feed(feedCalendarId));
+  const [doc, calendar] = await Promise.all([
+    tx.get(paths.feed(feedCalendarId)),
+    tx.get(paths.calendar(feedCalendarId)),
+  ]);
   if (!doc) return;
   const now = deps.clock();
+  const name = report.worked ? report.name?.slice(0, MAX_CALENDAR_NAME) : undefined;
+  if (calendar && name && name !== calendar.data.name) {
+    tx.update(calendar.path, { name, updated_at: now.toISOString() });
+  }
   tx.update(doc.path, {
     due_at: new Date(now.getTime() + doc.data.refresh_minutes * 60_000).toISOString(),
     last_fetched_at: now.toISOString(),

@@ -14,6 +14,8 @@ import { errors } from "../errors.js";
 import type { SkippedComponent } from "./plan.js";
 
 export interface ParsedText {
+  /** The first VCALENDAR's own name for itself (X-WR-CALNAME), when it gives one. */
+  name: string | null;
   /** The VTIMEZONEs, then every other top-level component, each in text order. */
   zones: ICAL.Component[];
   components: ICAL.Component[];
@@ -40,11 +42,15 @@ function markerOf(lines: string[], at: number): { begin: boolean; name: string }
   return { begin, name: name.trim().toUpperCase() };
 }
 
-/** The top-level components of each VCALENDAR, or null when the text is not a sequence of VCALENDAR blocks. */
-function chunksOf(text: string): Chunk[] | null {
+/**
+ * The top-level components of each VCALENDAR, and the lines of the first VCALENDAR's own
+ * properties; null when the text is not a sequence of VCALENDAR blocks.
+ */
+function chunksOf(text: string): { chunks: Chunk[]; header: string[] } | null {
   // A byte order mark before BEGIN:VCALENDAR is no content.
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   const chunks: Chunk[] = [];
+  const header: string[] = [];
   let calendars = 0;
   let depth = 0;
   let start = -1;
@@ -52,6 +58,7 @@ function chunksOf(text: string): Chunk[] | null {
     const marker = markerOf(lines, at);
     if (!marker) {
       if (depth === 0 && lines[at].trim() !== "") return null;
+      if (depth === 1 && calendars === 1) header.push(lines[at]);
       continue;
     }
     if (marker.begin) {
@@ -65,7 +72,29 @@ function chunksOf(text: string): Chunk[] | null {
       if (depth === 1) chunks.push({ lines: lines.slice(start, at + 1), firstLine: start + 1 });
     }
   }
-  return depth === 0 && calendars > 0 ? chunks : null;
+  return depth === 0 && calendars > 0 ? { chunks, header } : null;
+}
+
+/** X-WR-CALNAME of a VCALENDAR's own property lines; null when absent or unreadable. */
+function calendarName(header: readonly string[]): string | null {
+  if (!header.some((line) => /^X-WR-CALNAME[;:]/i.test(line))) return null;
+  try {
+    const calendar = ICAL.parse(["BEGIN:VCALENDAR", ...header, "END:VCALENDAR"].join("\r\n")) as unknown[];
+    return nameOf(new ICAL.Component(calendar));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A calendar's X-WR-CALNAME as text: ical.js leaves an X- property's value as written, so its
+ * TEXT escapes (RFC 5545 3.3.11) are undone here, a line break read as a space.
+ */
+function nameOf(calendar: ICAL.Component): string | null {
+  const raw = calendar.getFirstPropertyValue("x-wr-calname");
+  if (typeof raw !== "string") return null;
+  const name = raw.replace(/\\([\\;,nN])/g, (_, c: string) => (c === "n" || c === "N" ? " " : c)).trim();
+  return name === "" ? null : name;
 }
 
 const DATE_PROPERTIES = /^(DTSTART|DTEND|DUE|RECURRENCE-ID|EXDATE|RDATE)((?:;[^:\r\n]*)?):(\d{8}(?:,\d{8})*)$/i;
@@ -131,6 +160,7 @@ function parseWhole(text: string): ParsedText {
   }
   const all = calendars.flatMap((c) => c.getAllSubcomponents());
   return {
+    name: nameOf(calendars[0]),
     zones: all.filter((c) => c.name === "vtimezone"),
     components: all.filter((c) => c.name !== "vtimezone"),
     refused: [],
@@ -139,10 +169,10 @@ function parseWhole(text: string): ParsedText {
 
 /** The text's components; `pause` is awaited between them and may let other work run. */
 export async function parseText(text: string, pause: () => Promise<void>): Promise<ParsedText> {
-  const chunks = chunksOf(text);
-  if (chunks === null) return parseWhole(text);
-  const parsed: ParsedText = { zones: [], components: [], refused: [] };
-  for (const chunk of chunks) {
+  const split = chunksOf(text);
+  if (split === null) return parseWhole(text);
+  const parsed: ParsedText = { name: calendarName(split.header), zones: [], components: [], refused: [] };
+  for (const chunk of split.chunks) {
     const read = parseChunk(chunk);
     if (!(read instanceof ICAL.Component)) parsed.refused.push(read);
     else if (read.name === "vtimezone") parsed.zones.push(read);

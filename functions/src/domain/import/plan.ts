@@ -35,6 +35,8 @@ export interface SkippedComponent {
 }
 
 export interface ImportPlan {
+  /** The text's own name for its calendar (X-WR-CALNAME), when it gives one: a feed layer takes it. */
+  name: string | null;
   events: ImportedEvent[];
   skipped: SkippedComponent[];
 }

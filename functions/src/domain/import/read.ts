@@ -74,7 +74,7 @@ async function readText(text: string, calendarZone: string, pause: () => Promise
   if (vevents.length > MAX_IMPORT_EVENTS) {
     throw errors.invalid(
       "invalid_request",
-      `the text holds ${vevents.length} events (VEVENTs, overrides included); an import takes at most ${MAX_IMPORT_EVENTS}: split it`,
+      `the text holds ${vevents.length} events (VEVENTs, overrides included); at most ${MAX_IMPORT_EVENTS} are read: split it`,
     );
   }
   const masters = vevents.filter((v) => !v.hasProperty("recurrence-id"));
@@ -97,7 +97,7 @@ async function readText(text: string, calendarZone: string, pause: () => Promise
     if (read.series) series.set(uid, { ...read.series, event: read.event });
   }
   await readOverrides(vevents, series, ctx, skipped, pause);
-  return { events, skipped };
+  return { name: parsed.name, events, skipped };
 }
 
 /**

@@ -36,10 +36,14 @@ export async function refreshFeed(
   else {
     const { etag, lastModified } = fetched.validators;
     report = await storeCopy(deps, feed, calendar, fetched.text).then(
-      (count): FetchReport =>
-        count === null
+      (stored): FetchReport =>
+        stored === null
           ? { worked: false, error: "detached during the refresh" }
-          : { worked: true, copy: { etag, last_modified: lastModified, event_count: count } },
+          : {
+              worked: true,
+              copy: { etag, last_modified: lastModified, event_count: stored.count },
+              name: stored.name,
+            },
       (err: unknown): FetchReport => ({ worked: false, error: `the feed could not be stored: ${reason(err)}` }),
     );
   }
@@ -48,11 +52,17 @@ export async function refreshFeed(
 }
 
 /**
- * The copy's events written over the stored ones by UID, those gone from it deleted: the events
- * it holds, or null when the layer was detached meanwhile. A text that is no iCalendar, or
- * holds more than MAX_IMPORT_EVENTS (domain/import/plan.ts), is refused by the reader.
+ * The copy's events written over the stored ones by UID, those gone from it deleted: how many
+ * events it holds and the name it gives itself, or null when the layer was detached meanwhile.
+ * A text that is no iCalendar, or holds more than MAX_IMPORT_EVENTS (domain/import/plan.ts), is
+ * refused by the reader.
  */
-async function storeCopy(deps: Deps, feed: FeedRecord, calendar: CalendarRecord, text: string): Promise<number | null> {
+async function storeCopy(
+  deps: Deps,
+  feed: FeedRecord,
+  calendar: CalendarRecord,
+  text: string,
+): Promise<{ count: number; name: string | null } | null> {
   const plan = withoutAlarms(await readIcs(text, { timezone: calendar.timezone }));
   const work = await planImportWrites(deps, calendar, plan, { prune: true });
   // A copy is stored whole or not at all: one past the calendar's event quota keeps the last.
@@ -66,7 +76,7 @@ async function storeCopy(deps: Deps, feed: FeedRecord, calendar: CalendarRecord,
     if (counts === null) return null;
     stored += counts.created + counts.updated;
   }
-  return stored;
+  return { count: stored, name: plan.name };
 }
 
 /**
