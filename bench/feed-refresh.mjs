@@ -11,19 +11,9 @@ import { createServer } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { answerLoopDelay, loopDelayOf, pingEvery } from "./loop-delay.mjs";
+import { loopDelayOf, pingEvery, serveLocalServer } from "./loop-delay.mjs";
 
 const EVENTS = Number(process.env.FEED_EVENTS ?? 5_000);
-
-/** Child: the local server, with its jobs, on a fresh data dir. */
-async function serve() {
-  const lib = new URL("../functions/lib/", import.meta.url).href;
-  const { startLocalServer } = await import(`${lib}server.js`);
-  const { server } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
-  answerLoopDelay();
-  process.on("SIGTERM", () => process.exit(0));
-  process.send({ origin: `http://127.0.0.1:${server.address().port}` });
-}
 
 /** A key and a certificate for 127.0.0.1, valid a day. */
 function selfSigned(dir) {
@@ -130,5 +120,5 @@ export async function benchFeedRefresh() {
 }
 
 // Last, once every declaration above is initialized.
-if (process.argv[2] === "server") await serve();
+if (process.argv[2] === "server") await serveLocalServer();
 else if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchFeedRefresh());

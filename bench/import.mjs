@@ -11,20 +11,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { answerLoopDelay, loopDelayOf, pingEvery } from "./loop-delay.mjs";
+import { loopDelayOf, pingEvery, serveLocalServer } from "./loop-delay.mjs";
 
 const EVENTS = Number(process.env.IMPORT_EVENTS ?? 5_000);
 const TARGET_BYTES = 2_000_000;
-
-/** Child: the local server on a fresh data dir, answering how long its event loop was held since the last ask. */
-async function serve() {
-  const lib = new URL("../functions/lib/", import.meta.url).href;
-  const { startLocalServer } = await import(`${lib}server.js`);
-  const { server } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
-  answerLoopDelay();
-  process.on("SIGTERM", () => process.exit(0));
-  process.send({ origin: `http://127.0.0.1:${server.address().port}` });
-}
 
 const pad = (n) => String(n).padStart(2, "0");
 const day = (i) => {
@@ -179,5 +169,5 @@ const summary = ({ ms, answer, loop_max_ms, others }) => ({
 });
 
 // Last, once every declaration above is initialized.
-if (process.argv[2] === "server") await serve();
+if (process.argv[2] === "server") await serveLocalServer();
 else if (import.meta.url === `file://${process.argv[1]}`) console.log(await benchImport());

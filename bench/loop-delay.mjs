@@ -5,6 +5,19 @@
 import { get } from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
+/**
+ * In a forked child: the local server (functions/lib, with its jobs) on DATA_DIR, answering its
+ * event-loop delay, its origin sent to the parent once it listens.
+ */
+export async function serveLocalServer() {
+  const lib = new URL("../functions/lib/", import.meta.url).href;
+  const { startLocalServer } = await import(`${lib}server.js`);
+  const { server } = await startLocalServer({ port: 0, dataDir: process.env.DATA_DIR, log: () => {} });
+  answerLoopDelay();
+  process.on("SIGTERM", () => process.exit(0));
+  process.send({ origin: `http://127.0.0.1:${server.address().port}` });
+}
+
 /** In the child: measure the event loop's delays and answer their longest since the last ask. */
 export function answerLoopDelay() {
   const loop = monitorEventLoopDelay({ resolution: 5 });

@@ -5,7 +5,7 @@
  */
 import request from "supertest";
 import { expect } from "vitest";
-import type { CalendarRecord, EventRecord } from "../../functions/src/domain/records.js";
+import type { CalendarRecord, EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
 import type { Role, Visibility } from "../../functions/src/domain/types.js";
 import type { TestApp } from "./app.js";
 import { authOf, freshKey, post, type Auth, type Caller } from "./http.js";
@@ -150,6 +150,29 @@ export function makeEventRecord(overrides: Partial<EventRecord> = {}): EventReco
 }
 
 /** A public calendar record in memory for unit tests, named by its id. */
+/** An exception record of `series` on `original_date`, as the series has it until `fields` change it. */
+export const makeExceptionRecord = (
+  series: EventRecord,
+  original_date: string,
+  fields: Partial<ExceptionRecord> = {},
+): ExceptionRecord => ({
+  id: `${series.id}_${original_date.replaceAll("-", "")}`,
+  calendar_id: "cal_1",
+  event_id: series.id,
+  original_date,
+  cancelled: false,
+  date: original_date,
+  start_time: series.start_time,
+  end_time: series.end_time,
+  name: series.name,
+  category: series.category,
+  notes: series.notes,
+  sequence: series.sequence ?? 0,
+  created_at: "2026-03-03T10:00:00.000Z",
+  updated_at: "2026-03-04T10:00:00.000Z",
+  ...fields,
+});
+
 export const makeCalendarRecord = (id: string, timezone: string): CalendarRecord => ({
   id,
   name: id,

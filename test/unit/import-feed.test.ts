@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventRecord, ExceptionRecord } from "../../functions/src/domain/records.js";
 import { buildIcs } from "../../functions/src/pages/ics.js";
-import { makeEventRecord } from "../helpers/factories.js";
+import { makeEventRecord, makeExceptionRecord } from "../helpers/factories.js";
 import { read } from "./import-text.js";
 
 let counter = 0;
@@ -17,23 +17,7 @@ const event = (fields: Partial<EventRecord> & Pick<EventRecord, "kind" | "name">
     ...fields,
   });
 
-const exception = (series: EventRecord, original_date: string, fields: Partial<ExceptionRecord>): ExceptionRecord => ({
-  id: `${series.id}_${original_date.replaceAll("-", "")}`,
-  calendar_id: "cal_1",
-  event_id: series.id,
-  original_date,
-  cancelled: false,
-  date: original_date,
-  start_time: series.start_time,
-  end_time: series.end_time,
-  name: series.name,
-  category: series.category,
-  notes: series.notes,
-  sequence: 0,
-  created_at: "2026-03-03T10:00:00.000Z",
-  updated_at: "2026-03-04T10:00:00.000Z",
-  ...fields,
-});
+const exception = makeExceptionRecord;
 
 const feed = (timezone: string, events: EventRecord[], exceptions: ExceptionRecord[] = []) =>
   buildIcs({

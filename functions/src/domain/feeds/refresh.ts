@@ -128,13 +128,14 @@ export async function recordFetch(
   feedCalendarId: string,
   report: FetchReport,
 ): Promise<void> {
+  const name = report.worked ? report.name?.slice(0, MAX_CALENDAR_NAME) : undefined;
+  // A 304 or a failure brings no name: the calendar is read only for a copy that named itself.
   const [doc, calendar] = await Promise.all([
     tx.get(paths.feed(feedCalendarId)),
-    tx.get(paths.calendar(feedCalendarId)),
+    name ? tx.get(paths.calendar(feedCalendarId)) : null,
   ]);
   if (!doc) return;
   const now = deps.clock();
-  const name = report.worked ? report.name?.slice(0, MAX_CALENDAR_NAME) : undefined;
   if (calendar && name && name !== calendar.data.name) {
     tx.update(calendar.path, { name, updated_at: now.toISOString() });
   }
